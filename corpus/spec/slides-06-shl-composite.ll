@@ -1,0 +1,20 @@
+; source: seed 004, slide "Optimizer Can Ignore DIOPShl", lines 474-495
+; typo: the slides print `DIOPArg`, `DIOPComposite`, `DIOPShl`, `DIOPReferrer`, `DIOPDeref` (capital P); diopter reads `DIOpArg`, `DIOpComposite`, `DIOpShl`, `DIOpReferrer`, `DIOpDeref`.
+; typo: the slides print `DIOPShl(1)`; diopter reads `DIOpConstant(i32 1), DIOpShl()` (DIOpShl takes no parameter and pops two entries).
+; note: the slide wraps !1, !3 and !5 over several lines; joined onto one line each. The lone `...` line inside the function is an opaque instruction, as printed.
+define void @func() {
+    %var.alloca.lo = alloca i16
+    call void @llvm.dbg.def(metadata !3, metadata ptr %var.alloca.lo)
+    %var.alloca.hi = alloca i16
+    call void @llvm.dbg.def(metadata !5, metadata ptr %var.alloca.hi)
+    ;
+    ...
+    ret void
+}
+
+!0 = !DILocalVariable(name: "var")
+!1 = distinct !DILifetime(object: !0, location: !DIExpr(DIOpArg(1, i16), DIOpArg(0, i16), DIOpComposite(2, i32), DIOpConstant(i32 1), DIOpShl()), argObjects: {!2, !4})
+!2 = distinct !DIFragment()
+!3 = distinct !DILifetime(object: !2, location: !DIExpr(DIOpReferrer(ptr), DIOpDeref(i16)))
+!4 = distinct !DIFragment()
+!5 = distinct !DILifetime(object: !4, location: !DIExpr(DIOpReferrer(ptr), DIOpDeref(i16)))

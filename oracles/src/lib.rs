@@ -1,0 +1,2 @@
+//! Everything diopter checks against the reference semantics (fast evaluator,
+//! simplifier, prover, DWARF lowering) lives here as it arrives.

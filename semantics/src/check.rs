@@ -1,0 +1,752 @@
+//! The well-formedness checker of expressions, driven by the parsed stack-effect
+//! signatures.
+//!
+//! For every operation the checker takes its specification line from
+//! `specs/stack-effects.txt` (via [`signature_for`]), binds the parameters, pops
+//! as many entries as the line lists, unifies each entry's type with the line's
+//! type pattern (first mention binds, later mentions assert identity: this is
+//! where "DIOpAdd requires identical type inputs" comes from), and builds the
+//! result type from the output binding. Only what the signature cannot say is
+//! hand-written, one function per operation ([`prose_rules`]): the spec's
+//! sentences such as "If `I` is not an integral type then the expression is not
+//! well-formed", and AMD's verifier rules for the live dialect.
+//!
+//! The interpreter uses the same engine ([`arity`], [`result_type`],
+//! [`passes_location`]) for its stack handling, so the two cannot drift apart.
+
+use crate::ast::*;
+use crate::diag::Diagnostic;
+use crate::specs::{self, Origin, ParamKind, Signature, TypePat};
+use crate::types::{DataLayout, Type, TypeTable};
+use std::collections::BTreeMap;
+
+/// What an expression's `DIOpArg(N, T)` refers to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArgInfo {
+    /// The argument's type, when known (bare expressions, `#dbg_value` operands).
+    pub ty: Option<Type>,
+    /// The argument's size in bits, when known (for a `DIObject`, from its debug type).
+    pub bits: Option<u64>,
+    /// AMD's verifier skips size checks for poison operands.
+    pub poison: bool,
+}
+
+/// What `DIOpReferrer` refers to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReferrerInfo {
+    /// No referrer is known (a bare `diexpr` expression without `referrer:`).
+    Absent,
+    /// A computed lifetime segment: using `DIOpReferrer` is ill-formed.
+    Forbidden,
+    Known {
+        ty: Option<Type>,
+        bits: Option<u64>,
+    },
+}
+
+/// Everything the checker needs to know about where an expression stands.
+pub struct Env<'a> {
+    pub dialect: Dialect,
+    pub dl: &'a DataLayout,
+    pub types: &'a TypeTable,
+    /// `None`: argument types unknown; `DIOpArg` then only checks its own type.
+    pub args: Option<&'a [ArgInfo]>,
+    pub referrer: ReferrerInfo,
+    /// Size of the described variable, for `DIOpFragment`.
+    pub var_bits: Option<u64>,
+}
+
+/// A well-formed expression's result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checked {
+    pub result: Type,
+    pub fragment: Option<(u64, u64)>,
+    /// Whether the result is the implicit address made by a `DIOpAddrOf`
+    /// (allowed: the spec's implicit-pointer example ends that way).
+    pub result_is_addrof: bool,
+}
+
+/// The specification line that governs `op` in `dialect`; `None` only for
+/// `DIOpFragment`, which is metadata rather than a stack operation.
+pub fn signature_for(op: &Op, dialect: Dialect) -> Option<&'static Signature> {
+    if matches!(op, Op::Fragment(..)) {
+        return None;
+    }
+    let cands = specs::lookup_all(op.name(), op.param_count());
+    let pick = |want: fn(&Origin) -> bool| cands.iter().copied().find(|s| want(&s.origin));
+    match op {
+        // The verifier's operand order (our line), see stack-effects.txt.
+        Op::Select => pick(|o| matches!(o, Origin::Ours)),
+        // The seed's AddrOf yields a pointer to T (typed, in the spec's dialect);
+        // the live dialect's yields an opaque `ptr addrspace(N)`.
+        Op::AddrOf(_) => match dialect {
+            Dialect::DiExpr => pick(|o| matches!(o, Origin::Seed { .. })),
+            Dialect::DiExpression => pick(|o| matches!(o, Origin::Amd)),
+        },
+        _ => cands.first().copied(),
+    }
+}
+
+/// How many stack entries `op` pops.
+pub fn arity(op: &Op, dialect: Dialect) -> usize {
+    match (op, signature_for(op, dialect)) {
+        (_, None) => 0,
+        (Op::Composite(n, _), Some(s)) => s
+            .inputs_for(usize::try_from(*n).unwrap_or(usize::MAX))
+            .len(),
+        (_, Some(s)) => s.inputs.len(),
+    }
+}
+
+/// When the output binding names the same location as an input (Reinterpret's
+/// `{ L:T -> L:T' }`), the index of that input (top first).
+pub fn passes_location(op: &Op, dialect: Dialect) -> Option<usize> {
+    let sig = signature_for(op, dialect)?;
+    let out = sig.outputs.first()?;
+    sig.inputs.iter().position(|b| b.loc == out.loc)
+}
+
+/// A bound meta-syntactic variable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Bound {
+    Type(Type),
+    Int(u64),
+}
+
+/// The bindings of one application of a signature.
+#[derive(Default, Debug)]
+struct Bindings {
+    vars: BTreeMap<String, Bound>,
+}
+
+impl Bindings {
+    fn ty(&self, v: &str) -> Option<&Type> {
+        match self.vars.get(v) {
+            Some(Bound::Type(t)) => Some(t),
+            _ => None,
+        }
+    }
+    fn int(&self, v: &str) -> Option<u64> {
+        match self.vars.get(v) {
+            Some(Bound::Int(n)) => Some(*n),
+            _ => None,
+        }
+    }
+    /// First mention binds; later mentions assert identity.
+    fn bind(&mut self, v: &str, b: Bound) -> Result<(), ()> {
+        match self.vars.get(v) {
+            None => {
+                self.vars.insert(v.to_string(), b);
+                Ok(())
+            }
+            Some(old) if *old == b => Ok(()),
+            Some(_) => Err(()),
+        }
+    }
+}
+
+/// Why an application of a signature failed.
+#[derive(Debug)]
+enum Mismatch {
+    /// Two mentions of one variable bound different things.
+    NotIdentical { var: String },
+    /// An entry's type does not have the pattern's shape.
+    Shape {
+        input: usize,
+        want: String,
+        got: Type,
+    },
+}
+
+fn unify(pat: &TypePat, t: &Type, input: usize, b: &mut Bindings) -> Result<(), Mismatch> {
+    match pat {
+        TypePat::Var(v) => b
+            .bind(v, Bound::Type(t.clone()))
+            .map_err(|_| Mismatch::NotIdentical { var: v.clone() }),
+        TypePat::Vector { count, elem } => match t {
+            Type::Vector { len, elem: e } => {
+                b.bind(count, Bound::Int(*len))
+                    .map_err(|_| Mismatch::NotIdentical { var: count.clone() })?;
+                unify(elem, e, input, b)
+            }
+            _ => Err(Mismatch::Shape {
+                input,
+                want: "a vector".into(),
+                got: t.clone(),
+            }),
+        },
+        TypePat::Ptr { addrspace } => match t {
+            Type::Ptr { addrspace: a, .. } => {
+                b.bind(addrspace, Bound::Int(u64::from(*a)))
+                    .map_err(|_| Mismatch::NotIdentical {
+                        var: addrspace.clone(),
+                    })
+            }
+            _ => Err(Mismatch::Shape {
+                input,
+                want: "a pointer".into(),
+                got: t.clone(),
+            }),
+        },
+    }
+}
+
+/// Builds a type from an output pattern; `None` when a variable is unbound (the
+/// operation's prose must then supply it).
+fn instantiate(pat: &TypePat, b: &Bindings) -> Option<Type> {
+    match pat {
+        TypePat::Var(v) => b.ty(v).cloned(),
+        TypePat::Vector { count, elem } => Some(Type::Vector {
+            len: b.int(count)?,
+            elem: Box::new(instantiate(elem, b)?),
+        }),
+        TypePat::Ptr { addrspace } => {
+            Some(Type::opaque_ptr(u32::try_from(b.int(addrspace)?).ok()?))
+        }
+    }
+}
+
+/// Binds the operation's parameters by the signature's parameter list.
+fn bind_params(op: &Op, sig: &Signature, b: &mut Bindings) {
+    let mut types: Vec<&Type> = Vec::new();
+    let mut ints: Vec<u64> = Vec::new();
+    match op {
+        Op::Referrer(t)
+        | Op::TypeObject(t)
+        | Op::Convert(t)
+        | Op::Reinterpret(t)
+        | Op::BitOffset(Some(t))
+        | Op::ByteOffset(t)
+        | Op::Deref(Some(t))
+        | Op::ZExt(t)
+        | Op::SExt(t)
+        | Op::PushLane(t)
+        | Op::Constant(t, _) => types.push(t),
+        Op::Arg(n, t) | Op::Composite(n, t) => {
+            ints.push(*n);
+            types.push(t);
+        }
+        Op::Extend(n) | Op::AddrOf(n) => ints.push(*n),
+        _ => {}
+    }
+    let (mut ti, mut ii) = (types.into_iter(), ints.into_iter());
+    for p in &sig.params {
+        match p.kind {
+            ParamKind::Type => {
+                if let Some(t) = ti.next() {
+                    let _ = b.bind(&p.name, Bound::Type(t.clone()));
+                }
+            }
+            ParamKind::Index | ParamKind::Addrspace | ParamKind::Unsigned => {
+                if let Some(n) = ii.next() {
+                    let _ = b.bind(&p.name, Bound::Int(n));
+                }
+            }
+            ParamKind::Literal => {}
+        }
+    }
+}
+
+/// The result type of `op` applied to `inputs` (top of stack first), from the
+/// signature and the operation's prose rules. `Err` means ill-formed.
+pub fn result_type(
+    op: &Op,
+    dialect: Dialect,
+    inputs_top_first: &[Type],
+    dl: &DataLayout,
+    types: &TypeTable,
+) -> Result<Type, String> {
+    let env = Env {
+        dialect,
+        dl,
+        types,
+        args: None,
+        referrer: ReferrerInfo::Known {
+            ty: None,
+            bits: None,
+        },
+        var_bits: None,
+    };
+    apply(op, inputs_top_first, &env).map_err(|(m, _)| m)
+}
+
+/// One application: `Err((message, input index the message is about))`.
+fn apply(op: &Op, inputs: &[Type], env: &Env) -> Result<Type, (String, Option<usize>)> {
+    let name = op.name();
+    let Some(sig) = signature_for(op, env.dialect) else {
+        return Err((format!("{name} has no stack effect"), None));
+    };
+    let mut b = Bindings::default();
+    bind_params(op, sig, &mut b);
+    let n = arity(op, env.dialect);
+    if inputs.len() != n {
+        return Err((
+            format!("{name} requires {n} inputs, got {}", inputs.len()),
+            None,
+        ));
+    }
+    let pats = match op {
+        Op::Composite(k, _) => sig.inputs_for(*k as usize),
+        _ => sig.inputs.clone(),
+    };
+    for (i, (pat, t)) in pats.iter().zip(inputs).enumerate() {
+        unify(&pat.ty, t, i, &mut b).map_err(|m| match m {
+            Mismatch::NotIdentical { var } => (
+                format!(
+                    "{name} requires identical type inputs (`{var}` is bound twice: `{}` vs `{t}`)",
+                    describe_binding(&b, &var)
+                ),
+                Some(i),
+            ),
+            Mismatch::Shape { input, want, got } => (
+                format!("{name} requires input {input} to be {want}, found `{got}`"),
+                Some(input),
+            ),
+        })?;
+    }
+    let out = sig.outputs.first().ok_or_else(|| {
+        (
+            format!("{name}: its specification line has no output"),
+            None,
+        )
+    })?;
+    prose_rules(op, inputs, &mut b, env, &out.ty)?;
+    let t = instantiate(&out.ty, &b)
+        .ok_or_else(|| (format!("{name}: the result type is not determined"), None))?;
+    sized(&t, env).map_err(|m| (format!("{name}: {m}"), None))?;
+    Ok(t)
+}
+
+fn describe_binding(b: &Bindings, var: &str) -> String {
+    match b.vars.get(var) {
+        Some(Bound::Type(t)) => t.to_string(),
+        Some(Bound::Int(n)) => n.to_string(),
+        None => "?".into(),
+    }
+}
+
+fn sized(t: &Type, env: &Env) -> Result<u64, String> {
+    env.dl.bitsizeof(t, env.types).map_err(|e| e.0)
+}
+
+fn int_width(t: &Type) -> Option<u64> {
+    t.int_width()
+}
+
+fn is_int_or_int_vector(t: &Type) -> bool {
+    t.scalar().is_int()
+}
+
+fn is_arith(t: &Type) -> bool {
+    let s = t.scalar();
+    s.is_int() || s.is_float()
+}
+
+/// The sentences of each operation's prose that the signature cannot express,
+/// plus AMD's verifier rules for the live dialect. May bind output variables the
+/// signature leaves open (seed `Deref()`'s pointee, seed `AddrOf`'s pointer).
+fn prose_rules(
+    op: &Op,
+    inputs: &[Type],
+    b: &mut Bindings,
+    env: &Env,
+    out: &TypePat,
+) -> Result<(), (String, Option<usize>)> {
+    let name = op.name();
+    let e0 = |m: String| Err((m, Some(0)));
+    match op {
+        Op::Referrer(t) | Op::TypeObject(t) | Op::PushLane(t) | Op::Arg(_, t) => {
+            sized(t, env).map_err(|m| (format!("{name}: {m}"), None))?;
+            if matches!(op, Op::PushLane(_)) && !t.is_int() {
+                return Err((
+                    format!("{name} requires integer result type, found `{t}`"),
+                    None,
+                ));
+            }
+        }
+        Op::Constant(t, _) => {
+            sized(t, env).map_err(|m| (format!("{name}: {m}"), None))?;
+        }
+        Op::Convert(to) => {
+            let from = &inputs[0];
+            // "The expression is not well-formed if T or T' are not equivalent
+            // to DIBasicType types."
+            if !from.is_basic() {
+                return e0(format!("{name} requires a basic (integer, floating-point or pointer) input, found `{from}`"));
+            }
+            if !to.is_basic() {
+                return Err((format!("{name} requires a basic (integer, floating-point or pointer) result type, found `{to}`"), None));
+            }
+            match (from, to) {
+                (Type::Int(a), Type::Int(b2)) if b2 > a && env.dialect == Dialect::DiExpression => {
+                    return e0(format!(
+                        "{name} on integers requires result type to be no wider than input type (`{from}` to `{to}`; use DIOpZExt or DIOpSExt)"
+                    ));
+                }
+                (Type::Float(_), Type::Ptr { .. }) | (Type::Ptr { .. }, Type::Float(_)) => {
+                    return e0(format!("{name} between `{from}` and `{to}` has no meaning (DW_OP_convert does not convert addresses to floats)"));
+                }
+                _ => {}
+            }
+        }
+        Op::Reinterpret(to) => {
+            let from = &inputs[0];
+            let (a, c) = (
+                sized(from, env).map_err(|m| (m, Some(0)))?,
+                sized(to, env).map_err(|m| (m, None))?,
+            );
+            if a != c {
+                return e0(format!(
+                    "{name} must not alter bitsize of child (`{from}` is {a} bits, `{to}` is {c})"
+                ));
+            }
+        }
+        Op::Offset | Op::BitOffset(_) | Op::ByteOffset(_) => {
+            // "If I is not an integral type then the expression is not well-defined."
+            if !inputs[0].is_int() {
+                return e0(format!(
+                    "{name} requires first input be integer typed, found `{}`",
+                    inputs[0]
+                ));
+            }
+            sized(&inputs[1], env).map_err(|m| (m, Some(1)))?;
+        }
+        Op::Composite(_, t) => {
+            // "If the sum of bitsizeof(TM) for M from 1 to N does not equal
+            // bitsizeof(T) then the expression is not well-formed."
+            let mut sum: u64 = 0;
+            for (i, p) in inputs.iter().enumerate() {
+                sum = sum.saturating_add(sized(p, env).map_err(|m| (m, Some(i)))?);
+            }
+            let want = sized(t, env).map_err(|m| (m, None))?;
+            if sum != want {
+                return Err((
+                    format!("{name} bitsize does not match sum of child bitsizes ({sum} bits of parts, `{t}` is {want})"),
+                    None,
+                ));
+            }
+        }
+        Op::Extend(n) => {
+            if !inputs[0].is_basic() {
+                return e0(format!(
+                    "{name} child must have integer, floating point, or ptr type, found `{}`",
+                    inputs[0]
+                ));
+            }
+            if *n == 0 {
+                return Err((format!("{name} needs at least one element"), None));
+            }
+        }
+        Op::Select => {
+            // Our line: (L1:<N x T>) (L0:<N x T>) (LM:TM). The mask selects lane
+            // i from L1 when its bit i is set, so it needs N bits.
+            let mask = &inputs[2];
+            let n = b.int("N").unwrap_or(0);
+            match mask.int_width() {
+                Some(w) if w >= n => {}
+                _ => {
+                    return Err((
+                        format!("{name} requires an integer mask of at least {n} bits (one per lane), found `{mask}`"),
+                        Some(2),
+                    ))
+                }
+            }
+        }
+        Op::AddrOf(n) => {
+            let t = &inputs[0];
+            sized(t, env).map_err(|m| (m, Some(0)))?;
+            let a = u32::try_from(*n)
+                .map_err(|_| (format!("{name}: address space {n} is too large"), None))?;
+            // Seed: "T' is a pointer to T in address space N". The live line's
+            // output pattern (`ptr addrspace(N)`) is complete already.
+            if let TypePat::Var(v) = out {
+                if b.ty(v).is_none() {
+                    let _ = b.bind(v, Bound::Type(Type::typed_ptr(t.clone(), a)));
+                }
+            }
+        }
+        Op::Deref(None) => {
+            // Seed: "T is a pointer to T' in address space N. If T is not a
+            // pointer type then the expression is not well-formed."
+            match &inputs[0] {
+                Type::Ptr { pointee: Some(p), .. } => {
+                    if let TypePat::Var(v) = out {
+                        let _ = b.bind(v, Bound::Type((**p).clone()));
+                    }
+                }
+                Type::Ptr { pointee: None, .. } => {
+                    return e0(format!(
+                        "{name}() needs a typed pointer to know its result type, found opaque `{}` (write DIOpDeref(T))",
+                        inputs[0]
+                    ))
+                }
+                t => return e0(format!("{name} requires input to be pointer typed, found `{t}`")),
+            }
+        }
+        Op::Deref(Some(t)) => {
+            sized(t, env).map_err(|m| (m, None))?;
+        }
+        Op::Read => {
+            sized(&inputs[0], env).map_err(|m| (m, Some(0)))?;
+        }
+        Op::Add | Op::Sub | Op::Mul | Op::Div => {
+            if !is_arith(&inputs[0]) {
+                return e0(format!("{name} requires integer or floating-point inputs (or vectors of them), found `{}`", inputs[0]));
+            }
+        }
+        Op::Mod | Op::And | Op::Or | Op::Xor | Op::Shr | Op::LShr | Op::AShr | Op::Shl => {
+            // Seed Shr/Shl: "If T is not an integral type the expression is not well-formed."
+            if !is_int_or_int_vector(&inputs[0]) {
+                return e0(format!(
+                    "{name} requires all integer inputs, found `{}`",
+                    inputs[0]
+                ));
+            }
+        }
+        Op::ZExt(to) | Op::SExt(to) => {
+            let Some(w) = int_width(&inputs[0]) else {
+                return e0(format!(
+                    "{name} requires integer typed input, found `{}`",
+                    inputs[0]
+                ));
+            };
+            match to.int_width() {
+                Some(w2) if w2 > w => {}
+                Some(_) => {
+                    return e0(format!(
+                        "{name} requires result type to be wider than input type (`{}` to `{to}`)",
+                        inputs[0]
+                    ))
+                }
+                None => {
+                    return Err((
+                        format!("{name} requires an integer result type, found `{to}`"),
+                        None,
+                    ))
+                }
+            }
+        }
+        Op::Fragment(..) => {}
+    }
+    Ok(())
+}
+
+/// One stack entry during checking.
+#[derive(Clone)]
+struct Entry {
+    ty: Type,
+    /// The operation that pushed it, when that was a `DIOpAddrOf`.
+    addrof: Option<usize>,
+}
+
+/// Checks an expression; on success returns its result type.
+pub fn check_expr(e: &Expr, env: &Env) -> Result<Checked, Vec<Diagnostic>> {
+    let mut diags = Vec::new();
+    let mut stack: Vec<Entry> = Vec::new();
+    let mut fragment: Option<(u64, u64)> = None;
+    for (i, node) in e.ops.iter().enumerate() {
+        let op = &node.op;
+        let err = |m: String| Diagnostic::error(node.span, m).at_op(i);
+        // Inputs the stack effect cannot see: the referrer and the arguments.
+        if let Err(m) = check_inputs(op, env) {
+            diags.push(err(m));
+        }
+        if let Op::Fragment(off, size) = op {
+            if fragment.is_some() {
+                diags.push(err("an expression may have only one DIOpFragment".into()));
+            }
+            if *size == 0 {
+                diags.push(err("DIOpFragment must have a non-zero size".into()));
+            }
+            if let Some(v) = env.var_bits {
+                if off.checked_add(*size).is_none_or(|end| end > v) {
+                    diags.push(err(format!(
+                        "DIOpFragment must be contained within variable (bits {off}..{} of a {v}-bit variable)",
+                        off.saturating_add(*size)
+                    )));
+                }
+            }
+            fragment = Some((*off, *size));
+            continue;
+        }
+        let n = arity(op, e.dialect);
+        if stack.len() < n {
+            diags.push(err(format!(
+                "{} requires more inputs: it pops {n}, the stack holds {}",
+                op.name(),
+                stack.len()
+            )));
+            return Err(diags);
+        }
+        let popped: Vec<Entry> = stack.drain(stack.len() - n..).rev().collect();
+        // "If DIOpDeref is applied to the resulting L':T' then it will result in
+        // L:T. If any other operation is applied then the expression is not
+        // well-formed."
+        if !matches!(op, Op::Deref(_)) {
+            if let Some(j) = popped.iter().find_map(|p| p.addrof) {
+                diags.push(err(format!(
+                    "{} is applied to the result of DIOpAddrOf (operation #{j}); only DIOpDeref may consume it",
+                    op.name()
+                )));
+            }
+        }
+        let tys: Vec<Type> = popped.iter().map(|p| p.ty.clone()).collect();
+        let env_here = Env {
+            dialect: e.dialect,
+            dl: env.dl,
+            types: env.types,
+            args: env.args,
+            referrer: env.referrer.clone(),
+            var_bits: env.var_bits,
+        };
+        match apply(op, &tys, &env_here) {
+            Ok(t) => stack.push(Entry {
+                ty: t,
+                addrof: matches!(op, Op::AddrOf(_)).then_some(i),
+            }),
+            Err((m, _)) => {
+                diags.push(err(m));
+                return Err(diags);
+            }
+        }
+    }
+    if stack.len() != 1 {
+        diags.push(
+            Diagnostic::error(
+                e.span,
+                format!(
+                    "DIOp expression requires one element on stack after evaluating, found {}",
+                    stack.len()
+                ),
+            )
+            .note("an expression must leave exactly one typed location on the stack"),
+        );
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    let top = stack.pop().expect("one entry, checked above");
+    Ok(Checked {
+        result: top.ty,
+        fragment,
+        result_is_addrof: top.addrof.is_some(),
+    })
+}
+
+/// The rules on `DIOpReferrer` and `DIOpArg` that depend on the surroundings.
+fn check_inputs(op: &Op, env: &Env) -> Result<(), String> {
+    match op {
+        Op::Referrer(t) => {
+            let Ok(tb) = sized(t, env) else { return Ok(()) };
+            match &env.referrer {
+                ReferrerInfo::Forbidden => Err(
+                    "DIOpReferrer is not allowed in a computed lifetime segment (it has no referrer)".into(),
+                ),
+                ReferrerInfo::Absent => Err(
+                    "DIOpReferrer needs a referrer: in the one-line form write `referrer: TYPE` in the brackets".into(),
+                ),
+                ReferrerInfo::Known { ty, bits } => {
+                    let rb = bits.or_else(|| ty.as_ref().and_then(|t| sized(t, env).ok()));
+                    match rb {
+                        Some(rb) if rb != tb => Err(format!(
+                            "DIOpReferrer type must be same size in bits as argument (`{t}` is {tb} bits, the referrer{} is {rb})",
+                            ty.as_ref().map(|t| format!(" `{t}`")).unwrap_or_default()
+                        )),
+                        _ => Ok(()),
+                    }
+                }
+            }
+        }
+        Op::Arg(n, t) => {
+            let Some(args) = env.args else { return Ok(()) };
+            let Some(a) = usize::try_from(*n).ok().and_then(|i| args.get(i)) else {
+                return Err(format!(
+                    "DIOpArg index out of range: index {n}, the expression has {} argument{}",
+                    args.len(),
+                    if args.len() == 1 { "" } else { "s" }
+                ));
+            };
+            if a.poison {
+                return Ok(());
+            }
+            let Ok(tb) = sized(t, env) else { return Ok(()) };
+            let ab = a
+                .bits
+                .or_else(|| a.ty.as_ref().and_then(|t| sized(t, env).ok()));
+            match ab {
+                Some(ab) if ab != tb => Err(format!(
+                    "DIOpArg type must be same size in bits as argument (`{t}` is {tb} bits, argument {n}{} is {ab})",
+                    a.ty.as_ref().map(|t| format!(" `{t}`")).unwrap_or_default()
+                )),
+                _ => Ok(()),
+            }
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Builds the checking environment of a one-line expression and checks it.
+/// Argument and referrer types that have no size are reported here.
+pub fn check_bare(
+    b: &Bare,
+    dl: &DataLayout,
+    types: &TypeTable,
+) -> Result<Checked, Vec<Diagnostic>> {
+    let mut diags = Vec::new();
+    let args: Option<Vec<ArgInfo>> = b.args.as_ref().map(|a| {
+        a.iter()
+            .map(|d| {
+                if !d.poison {
+                    if let Err(e) = dl.bitsizeof(&d.ty, types) {
+                        diags.push(Diagnostic::error(d.span, format!("argument type: {e}")));
+                    }
+                }
+                ArgInfo {
+                    ty: Some(d.ty.clone()),
+                    bits: None,
+                    poison: d.poison,
+                }
+            })
+            .collect()
+    });
+    let referrer = match (&b.referrer, b.expr.dialect, &args) {
+        (Some((t, _)), _, _) => ReferrerInfo::Known {
+            ty: Some(t.clone()),
+            bits: None,
+        },
+        // AMD's verifier compares DIOpReferrer with the (first) location operand.
+        (None, Dialect::DiExpression, Some(a)) if !a.is_empty() => ReferrerInfo::Known {
+            ty: a[0].ty.clone(),
+            bits: if a[0].poison { None } else { a[0].bits },
+        },
+        (None, Dialect::DiExpression, None) => ReferrerInfo::Known {
+            ty: None,
+            bits: None,
+        },
+        _ => ReferrerInfo::Absent,
+    };
+    let env = Env {
+        dialect: b.expr.dialect,
+        dl,
+        types,
+        args: args.as_deref(),
+        referrer,
+        var_bits: b
+            .var_type
+            .as_ref()
+            .and_then(|(t, _)| dl.bitsizeof(t, types).ok()),
+    };
+    if let Some((t, s)) = &b.var_type {
+        if let Err(e) = dl.bitsizeof(t, types) {
+            diags.push(Diagnostic::error(*s, format!("variable type: {e}")));
+        }
+    }
+    match check_expr(&b.expr, &env) {
+        Ok(c) if diags.is_empty() => Ok(c),
+        Ok(_) => Err(diags),
+        Err(mut d) => {
+            diags.append(&mut d);
+            Err(diags)
+        }
+    }
+}

@@ -1,0 +1,13 @@
+//! diopter's semantics: the DIOp expression language of the AMDGPU
+//! heterogeneous-debugging extensions (both the spec's `DIExpr` dialect and the
+//! `DIExpression` form AMD's LLVM fork ships), its types and data layout, its
+//! stack-effect specifications as data, the well-formedness checker, the
+//! location model and the reference interpreter.
+
+pub mod ast;
+pub mod check;
+pub mod diag;
+pub mod specs;
+pub mod syntax;
+pub mod types;
+pub mod value;

@@ -1,0 +1,742 @@
+//! LLVM types and the data layout that gives them sizes.
+//!
+//! `bitsizeof` in the spec is LLVM's `DataLayout::getTypeSizeInBits`: the size of
+//! an integer is its width, a struct's size includes the padding that aligns each
+//! field to its ABI alignment and the tail padding, an array is `len` times its
+//! element's allocation size. The rules here follow the LLVM Language Reference's
+//! "Data Layout" section; a datalayout string overrides the defaults.
+
+use crate::value::FloatKind;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// The widest integer LLVM accepts: `iN` needs `1 <= N <= 2^23`.
+pub const MAX_INT_WIDTH: u64 = 1 << 23;
+
+/// Resource limit: no type may be larger than this many bits (32 MiB). Values of
+/// types this large are materialised by the reference interpreter, so the limit
+/// is what keeps `<1000000 x i8388608>` from asking for terabytes.
+pub const MAX_TYPE_BITS: u64 = 1 << 28;
+
+/// Resource limit on how deeply types may nest (`<2 x <2 x ...>>`, `i8****...`).
+pub const MAX_TYPE_DEPTH: usize = 64;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Type {
+    /// `iN`.
+    Int(u64),
+    Float(FloatKindOrd),
+    /// `ptr addrspace(N)` when `pointee` is `None`, else the typed pointer `T addrspace(N)*`.
+    Ptr {
+        addrspace: u32,
+        pointee: Option<Box<Type>>,
+    },
+    /// `<N x T>`.
+    Vector {
+        len: u64,
+        elem: Box<Type>,
+    },
+    /// `[N x T]`.
+    Array {
+        len: u64,
+        elem: Box<Type>,
+    },
+    /// `{ T, ... }` or, packed, `<{ T, ... }>`.
+    Struct {
+        fields: Vec<Type>,
+        packed: bool,
+    },
+    /// `%name`, defined in a [`TypeTable`].
+    Named(String),
+    /// `target("name", T..., N...)`: a target extension type. It has no size diopter
+    /// knows, so it parses and prints but every size question about it is an error.
+    Target {
+        name: String,
+        types: Vec<Type>,
+        ints: Vec<u64>,
+    },
+}
+
+/// `FloatKind` with a total order so that `Type` can derive `Ord` (types are map keys).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FloatKindOrd(pub FloatKind);
+
+impl PartialOrd for FloatKindOrd {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for FloatKindOrd {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (self.0 as u8).cmp(&(other.0 as u8))
+    }
+}
+
+impl Type {
+    pub fn float(k: FloatKind) -> Type {
+        Type::Float(FloatKindOrd(k))
+    }
+    pub fn opaque_ptr(addrspace: u32) -> Type {
+        Type::Ptr {
+            addrspace,
+            pointee: None,
+        }
+    }
+    pub fn typed_ptr(pointee: Type, addrspace: u32) -> Type {
+        Type::Ptr {
+            addrspace,
+            pointee: Some(Box::new(pointee)),
+        }
+    }
+    pub fn float_kind(&self) -> Option<FloatKind> {
+        match self {
+            Type::Float(k) => Some(k.0),
+            _ => None,
+        }
+    }
+    pub fn int_width(&self) -> Option<u64> {
+        match self {
+            Type::Int(w) => Some(*w),
+            _ => None,
+        }
+    }
+    pub fn is_int(&self) -> bool {
+        matches!(self, Type::Int(_))
+    }
+    pub fn is_float(&self) -> bool {
+        matches!(self, Type::Float(_))
+    }
+    pub fn is_ptr(&self) -> bool {
+        matches!(self, Type::Ptr { .. })
+    }
+    pub fn addrspace(&self) -> Option<u32> {
+        match self {
+            Type::Ptr { addrspace, .. } => Some(*addrspace),
+            _ => None,
+        }
+    }
+    /// The scalar type of a vector, else the type itself.
+    pub fn scalar(&self) -> &Type {
+        match self {
+            Type::Vector { elem, .. } => elem,
+            t => t,
+        }
+    }
+    /// Whether the type is what the spec calls "equivalent to a `DIBasicType`":
+    /// an integer, a float, or a pointer (pointers are DW_ATE_address base types).
+    pub fn is_basic(&self) -> bool {
+        matches!(self, Type::Int(_) | Type::Float(_) | Type::Ptr { .. })
+    }
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Type::Int(w) => write!(f, "i{w}"),
+            Type::Float(k) => f.write_str(k.0.name()),
+            Type::Ptr {
+                addrspace,
+                pointee: None,
+            } => {
+                if *addrspace == 0 {
+                    f.write_str("ptr")
+                } else {
+                    write!(f, "ptr addrspace({addrspace})")
+                }
+            }
+            Type::Ptr {
+                addrspace,
+                pointee: Some(p),
+            } => {
+                if *addrspace == 0 {
+                    write!(f, "{p}*")
+                } else {
+                    write!(f, "{p} addrspace({addrspace})*")
+                }
+            }
+            Type::Vector { len, elem } => write!(f, "<{len} x {elem}>"),
+            Type::Array { len, elem } => write!(f, "[{len} x {elem}]"),
+            Type::Struct { fields, packed } => {
+                if *packed {
+                    f.write_str("<")?;
+                }
+                if fields.is_empty() {
+                    f.write_str("{}")?;
+                } else {
+                    f.write_str("{ ")?;
+                    for (i, t) in fields.iter().enumerate() {
+                        if i > 0 {
+                            f.write_str(", ")?;
+                        }
+                        write!(f, "{t}")?;
+                    }
+                    f.write_str(" }")?;
+                }
+                if *packed {
+                    f.write_str(">")?;
+                }
+                Ok(())
+            }
+            Type::Named(n) => write!(f, "%{}", crate::syntax::print_local_name(n)),
+            Type::Target { name, types, ints } => {
+                write!(f, "target(\"{}\"", crate::syntax::escape_string(name))?;
+                for t in types {
+                    write!(f, ", {t}")?;
+                }
+                for i in ints {
+                    write!(f, ", {i}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+/// Named struct types (`%t = type { i32, ptr }`); `None` is `type opaque`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TypeTable {
+    pub named: BTreeMap<String, Option<Type>>,
+}
+
+impl TypeTable {
+    pub fn define(&mut self, name: &str, body: Option<Type>) {
+        self.named.insert(name.to_string(), body);
+    }
+}
+
+/// One alignment entry of a datalayout string, in bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct AlignSpec {
+    size: u64,
+    abi: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct PtrSpec {
+    size: u64,
+    abi: u64,
+}
+
+/// The parts of an LLVM data layout that decide sizes and ABI alignments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DataLayout {
+    pub text: String,
+    big_endian: bool,
+    ints: Vec<AlignSpec>,
+    floats: Vec<AlignSpec>,
+    vectors: Vec<AlignSpec>,
+    aggregate_abi: u64,
+    pointers: BTreeMap<u32, PtrSpec>,
+}
+
+/// Why a type has no size, or a datalayout string is not understood.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LayoutError(pub String);
+
+impl fmt::Display for LayoutError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Default for DataLayout {
+    fn default() -> Self {
+        Self::llvm_default()
+    }
+}
+
+impl DataLayout {
+    /// LLVM's defaults (LangRef, "Data Layout"): every pointer 64 bits, `i64:32:64`
+    /// (ABI alignment 32), `f16:16`, `f32:32`, `f64:64`, `f128:128`, `v64:64`, `v128:128`.
+    pub fn llvm_default() -> DataLayout {
+        let a = |size, abi| AlignSpec { size, abi };
+        let mut pointers = BTreeMap::new();
+        pointers.insert(0, PtrSpec { size: 64, abi: 64 });
+        DataLayout {
+            text: String::new(),
+            big_endian: false,
+            ints: vec![a(1, 8), a(8, 8), a(16, 16), a(32, 32), a(64, 32)],
+            floats: vec![a(16, 16), a(32, 32), a(64, 64), a(128, 128)],
+            vectors: vec![a(64, 64), a(128, 128)],
+            aggregate_abi: 8,
+            pointers,
+        }
+    }
+
+    /// The AMDGPU preset: AMD's datalayout for amdgcn, where address spaces 3
+    /// (LDS) and 5 (private/scratch) have 32-bit pointers.
+    pub fn amdgpu() -> DataLayout {
+        Self::parse(AMDGPU_DATALAYOUT).expect("the built-in AMDGPU datalayout parses")
+    }
+
+    /// `default`, `amdgpu`, or a datalayout string.
+    pub fn from_name_or_string(s: &str) -> Result<DataLayout, LayoutError> {
+        match s {
+            "" | "default" => Ok(Self::llvm_default()),
+            "amdgpu" | "amdgcn" => Ok(Self::amdgpu()),
+            _ => Self::parse(s),
+        }
+    }
+
+    /// Parses an LLVM datalayout string. Components diopter does not need for sizes
+    /// (mangling, native widths, stack and program address spaces, …) are accepted
+    /// and ignored; malformed ones are errors.
+    pub fn parse(s: &str) -> Result<DataLayout, LayoutError> {
+        let mut dl = Self::llvm_default();
+        dl.text = s.to_string();
+        if s.is_empty() {
+            return Ok(dl);
+        }
+        let err = |c: &str, why: &str| LayoutError(format!("datalayout component `{c}`: {why}"));
+        for comp in s.split('-') {
+            if comp.is_empty() {
+                return Err(err(comp, "empty component"));
+            }
+            let (head, rest) = comp.split_at(1);
+            match head {
+                "e" if rest.is_empty() => dl.big_endian = false,
+                "E" if rest.is_empty() => dl.big_endian = true,
+                "p" => {
+                    // p[n]:size:abi[:pref[:idx]]
+                    let mut parts = rest.split(':');
+                    let as_text = parts.next().unwrap_or("");
+                    let addrspace: u32 = if as_text.is_empty() {
+                        0
+                    } else {
+                        as_text
+                            .parse()
+                            .map_err(|_| err(comp, "bad address space"))?
+                    };
+                    let size = parse_bits(parts.next(), comp)?;
+                    let abi = parse_bits(parts.next(), comp)?;
+                    for extra in parts {
+                        parse_bits(Some(extra), comp)?;
+                    }
+                    if size == 0 || size > 1024 {
+                        return Err(err(comp, "pointer size must be 1 to 1024 bits"));
+                    }
+                    check_align(abi, comp)?;
+                    dl.pointers.insert(addrspace, PtrSpec { size, abi });
+                }
+                "i" | "f" | "v" => {
+                    let mut parts = rest.split(':');
+                    let size = parse_bits(parts.next(), comp)?;
+                    let abi = parse_bits(parts.next(), comp)?;
+                    for extra in parts {
+                        parse_bits(Some(extra), comp)?;
+                    }
+                    check_align(abi, comp)?;
+                    let list = match head {
+                        "i" => &mut dl.ints,
+                        "f" => &mut dl.floats,
+                        _ => &mut dl.vectors,
+                    };
+                    list.retain(|a| a.size != size);
+                    list.push(AlignSpec { size, abi });
+                    list.sort_by_key(|a| a.size);
+                }
+                "a" => {
+                    let mut parts = rest.trim_start_matches(':').split(':');
+                    let abi = parse_bits(parts.next(), comp)?;
+                    if abi != 0 {
+                        check_align(abi, comp)?;
+                    }
+                    dl.aggregate_abi = abi.max(8);
+                }
+                // Stack alignment, program/alloca/global address spaces, mangling,
+                // native integer widths, function pointer alignment, non-integral
+                // address spaces: irrelevant to sizes.
+                "S" | "P" | "A" | "G" | "m" | "n" | "F" => {}
+                _ => return Err(err(comp, "unknown component")),
+            }
+        }
+        Ok(dl)
+    }
+
+    pub fn is_big_endian(&self) -> bool {
+        self.big_endian
+    }
+
+    /// Pointer width in bits for an address space; address spaces the layout does
+    /// not name use address space 0's.
+    pub fn pointer_bits(&self, addrspace: u32) -> u64 {
+        self.pointers
+            .get(&addrspace)
+            .or_else(|| self.pointers.get(&0))
+            .map_or(64, |p| p.size)
+    }
+
+    fn pointer_abi(&self, addrspace: u32) -> u64 {
+        self.pointers
+            .get(&addrspace)
+            .or_else(|| self.pointers.get(&0))
+            .map_or(64, |p| p.abi)
+    }
+
+    /// `bitsizeof(T)`.
+    pub fn bitsizeof(&self, t: &Type, table: &TypeTable) -> Result<u64, LayoutError> {
+        self.size_in_bits(t, table, 0)
+    }
+
+    /// ABI alignment in bits.
+    pub fn abi_align(&self, t: &Type, table: &TypeTable) -> Result<u64, LayoutError> {
+        self.align_bits(t, table, 0)
+    }
+
+    /// Bits a value of `t` occupies in memory including tail padding (`getTypeAllocSizeInBits`).
+    pub fn alloc_bits(&self, t: &Type, table: &TypeTable) -> Result<u64, LayoutError> {
+        self.alloc_size(t, table, 0)
+    }
+
+    /// Bit offsets of the fields of a struct type (after resolving names).
+    pub fn struct_field_offsets(
+        &self,
+        t: &Type,
+        table: &TypeTable,
+    ) -> Result<Vec<u64>, LayoutError> {
+        match resolve(t, table, 0)? {
+            Type::Struct { fields, packed } => {
+                Ok(self.struct_layout(&fields, packed, table, 0)?.offsets)
+            }
+            other => Err(LayoutError(format!("`{other}` is not a struct type"))),
+        }
+    }
+
+    fn size_in_bits(&self, t: &Type, table: &TypeTable, depth: usize) -> Result<u64, LayoutError> {
+        if depth > MAX_TYPE_DEPTH {
+            return Err(LayoutError(format!(
+                "type nests more than {MAX_TYPE_DEPTH} levels deep (or is recursive)"
+            )));
+        }
+        let bits = match t {
+            Type::Int(w) => *w,
+            Type::Float(k) => k.0.width(),
+            Type::Ptr { addrspace, .. } => self.pointer_bits(*addrspace),
+            Type::Vector { len, elem } => {
+                let e = self.size_in_bits(elem, table, depth + 1)?;
+                checked_mul(*len, e, t)?
+            }
+            Type::Array { len, elem } => {
+                let e = self.alloc_size(elem, table, depth + 1)?;
+                checked_mul(*len, e, t)?
+            }
+            Type::Struct { fields, packed } => {
+                self.struct_layout(fields, *packed, table, depth + 1)?.size
+            }
+            Type::Named(_) => {
+                let body = resolve(t, table, depth)?;
+                self.size_in_bits(&body, table, depth + 1)?
+            }
+            Type::Target { .. } => {
+                return Err(LayoutError(format!(
+                    "target extension type `{t}` has no size diopter knows"
+                )))
+            }
+        };
+        if bits > MAX_TYPE_BITS {
+            return Err(LayoutError(format!(
+                "type `{t}` is {bits} bits, over diopter's limit of {MAX_TYPE_BITS} bits"
+            )));
+        }
+        Ok(bits)
+    }
+
+    fn store_size(&self, t: &Type, table: &TypeTable, depth: usize) -> Result<u64, LayoutError> {
+        Ok(self.size_in_bits(t, table, depth)?.div_ceil(8) * 8)
+    }
+
+    fn alloc_size(&self, t: &Type, table: &TypeTable, depth: usize) -> Result<u64, LayoutError> {
+        let store = self.store_size(t, table, depth)?;
+        let align = self.align_bits(t, table, depth)?;
+        Ok(store.div_ceil(align) * align)
+    }
+
+    fn align_bits(&self, t: &Type, table: &TypeTable, depth: usize) -> Result<u64, LayoutError> {
+        if depth > MAX_TYPE_DEPTH {
+            return Err(LayoutError(format!(
+                "type nests more than {MAX_TYPE_DEPTH} levels deep (or is recursive)"
+            )));
+        }
+        Ok(match t {
+            Type::Int(w) => {
+                // LangRef: no exact entry -> the smallest larger integer entry,
+                // else the largest one.
+                match self.ints.iter().find(|a| a.size >= *w) {
+                    Some(a) => a.abi,
+                    None => self.ints.last().map_or(8, |a| a.abi),
+                }
+            }
+            Type::Float(k) => {
+                let w = k.0.width();
+                match self.floats.iter().find(|a| a.size == w) {
+                    Some(a) => a.abi,
+                    // LLVM falls back to the store size rounded up to a power of two.
+                    None => (w.div_ceil(8)).next_power_of_two() * 8,
+                }
+            }
+            Type::Ptr { addrspace, .. } => self.pointer_abi(*addrspace),
+            Type::Vector { .. } => {
+                let size = self.size_in_bits(t, table, depth)?;
+                match self.vectors.iter().find(|a| a.size == size) {
+                    Some(a) => a.abi,
+                    None => (size.div_ceil(8)).max(1).next_power_of_two() * 8,
+                }
+            }
+            Type::Array { elem, .. } => self.align_bits(elem, table, depth + 1)?,
+            Type::Struct { fields, packed } => {
+                self.struct_layout(fields, *packed, table, depth + 1)?.align
+            }
+            Type::Named(_) => {
+                let body = resolve(t, table, depth)?;
+                self.align_bits(&body, table, depth + 1)?
+            }
+            Type::Target { .. } => {
+                return Err(LayoutError(format!(
+                    "target extension type `{t}` has no alignment diopter knows"
+                )))
+            }
+        })
+    }
+
+    fn struct_layout(
+        &self,
+        fields: &[Type],
+        packed: bool,
+        table: &TypeTable,
+        depth: usize,
+    ) -> Result<StructLayout, LayoutError> {
+        let mut offset = 0u64;
+        let mut align = if packed { 8 } else { self.aggregate_abi.max(8) };
+        let mut offsets = Vec::with_capacity(fields.len());
+        for f in fields {
+            let fa = if packed {
+                8
+            } else {
+                self.align_bits(f, table, depth)?
+            };
+            offset = offset.div_ceil(fa) * fa;
+            offsets.push(offset);
+            offset = offset
+                .checked_add(self.alloc_size(f, table, depth)?)
+                .filter(|o| *o <= MAX_TYPE_BITS)
+                .ok_or_else(|| LayoutError("struct type is too large".into()))?;
+            align = align.max(fa);
+        }
+        let size = offset.div_ceil(align) * align;
+        Ok(StructLayout {
+            size,
+            align,
+            offsets,
+        })
+    }
+}
+
+struct StructLayout {
+    size: u64,
+    align: u64,
+    offsets: Vec<u64>,
+}
+
+/// Follows `%name` to its body.
+pub fn resolve(t: &Type, table: &TypeTable, depth: usize) -> Result<Type, LayoutError> {
+    let mut cur = t.clone();
+    let mut steps = depth;
+    while let Type::Named(n) = &cur {
+        steps += 1;
+        if steps > MAX_TYPE_DEPTH {
+            return Err(LayoutError(format!(
+                "named type `%{n}` is defined in a cycle"
+            )));
+        }
+        cur = match table.named.get(n) {
+            Some(Some(body)) => body.clone(),
+            Some(None) => {
+                return Err(LayoutError(format!(
+                    "named type `%{n}` is opaque and has no size"
+                )))
+            }
+            None => return Err(LayoutError(format!("named type `%{n}` is not defined"))),
+        };
+    }
+    Ok(cur)
+}
+
+fn checked_mul(len: u64, e: u64, t: &Type) -> Result<u64, LayoutError> {
+    len.checked_mul(e)
+        .filter(|b| *b <= MAX_TYPE_BITS)
+        .ok_or_else(|| {
+            LayoutError(format!(
+                "type `{t}` is over diopter's limit of {MAX_TYPE_BITS} bits"
+            ))
+        })
+}
+
+fn parse_bits(s: Option<&str>, comp: &str) -> Result<u64, LayoutError> {
+    let s = s.ok_or_else(|| LayoutError(format!("datalayout component `{comp}`: missing size")))?;
+    s.parse::<u64>()
+        .ok()
+        .filter(|v| *v <= 1 << 24)
+        .ok_or_else(|| {
+            LayoutError(format!(
+                "datalayout component `{comp}`: `{s}` is not a size"
+            ))
+        })
+}
+
+fn check_align(abi: u64, comp: &str) -> Result<(), LayoutError> {
+    if abi == 0 || !abi.is_multiple_of(8) || !(abi / 8).is_power_of_two() {
+        return Err(LayoutError(format!(
+            "datalayout component `{comp}`: alignment {abi} is not a power-of-two number of bytes"
+        )));
+    }
+    Ok(())
+}
+
+/// The datalayout of AMD's amdgcn target (LLVM 17+ spelling).
+pub const AMDGPU_DATALAYOUT: &str = "e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:160:256:256:32-p8:128:128-p9:192:256:256:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t() -> TypeTable {
+        TypeTable::default()
+    }
+
+    #[test]
+    fn scalar_sizes() {
+        let dl = DataLayout::default();
+        assert_eq!(dl.bitsizeof(&Type::Int(1), &t()).unwrap(), 1);
+        assert_eq!(dl.bitsizeof(&Type::Int(33), &t()).unwrap(), 33);
+        assert_eq!(
+            dl.bitsizeof(&Type::float(FloatKind::X86Fp80), &t())
+                .unwrap(),
+            80
+        );
+        assert_eq!(dl.bitsizeof(&Type::opaque_ptr(5), &t()).unwrap(), 64);
+        let amd = DataLayout::amdgpu();
+        assert_eq!(amd.bitsizeof(&Type::opaque_ptr(5), &t()).unwrap(), 32);
+        assert_eq!(amd.bitsizeof(&Type::opaque_ptr(3), &t()).unwrap(), 32);
+        assert_eq!(amd.bitsizeof(&Type::opaque_ptr(1), &t()).unwrap(), 64);
+        // An address space the layout does not name takes address space 0's size.
+        assert_eq!(amd.bitsizeof(&Type::opaque_ptr(42), &t()).unwrap(), 64);
+    }
+
+    #[test]
+    fn struct_padding_follows_abi_alignment() {
+        let dl = DataLayout::default();
+        // { i8, i32 }: i32 aligned to 32 bits -> offsets 0, 32; size 64.
+        let s = Type::Struct {
+            fields: vec![Type::Int(8), Type::Int(32)],
+            packed: false,
+        };
+        assert_eq!(dl.bitsizeof(&s, &t()).unwrap(), 64);
+        assert_eq!(dl.struct_field_offsets(&s, &t()).unwrap(), vec![0, 32]);
+        // Packed: no padding.
+        let p = Type::Struct {
+            fields: vec![Type::Int(8), Type::Int(32)],
+            packed: true,
+        };
+        assert_eq!(dl.bitsizeof(&p, &t()).unwrap(), 40);
+        // { i16, float }: 16 + pad 16 + 32 = 64.
+        let s2 = Type::Struct {
+            fields: vec![Type::Int(16), Type::float(FloatKind::Float)],
+            packed: false,
+        };
+        assert_eq!(dl.bitsizeof(&s2, &t()).unwrap(), 64);
+        // { i32, i64 } with the default i64:32 ABI alignment: 96 bits; with
+        // AMDGPU's i64:64, 128 bits.
+        let s3 = Type::Struct {
+            fields: vec![Type::Int(32), Type::Int(64)],
+            packed: false,
+        };
+        assert_eq!(dl.bitsizeof(&s3, &t()).unwrap(), 96);
+        assert_eq!(DataLayout::amdgpu().bitsizeof(&s3, &t()).unwrap(), 128);
+        // { i8 } tail: size 8.  { i32, i8 }: tail padded to 64.
+        let s4 = Type::Struct {
+            fields: vec![Type::Int(32), Type::Int(8)],
+            packed: false,
+        };
+        assert_eq!(dl.bitsizeof(&s4, &t()).unwrap(), 64);
+    }
+
+    #[test]
+    fn arrays_use_alloc_size_vectors_do_not() {
+        let dl = DataLayout::default();
+        let a = Type::Array {
+            len: 3,
+            elem: Box::new(Type::Int(1)),
+        };
+        assert_eq!(dl.bitsizeof(&a, &t()).unwrap(), 24);
+        let v = Type::Vector {
+            len: 3,
+            elem: Box::new(Type::Int(1)),
+        };
+        assert_eq!(dl.bitsizeof(&v, &t()).unwrap(), 3);
+        let v2 = Type::Vector {
+            len: 2,
+            elem: Box::new(Type::Int(32)),
+        };
+        assert_eq!(dl.bitsizeof(&v2, &t()).unwrap(), 64);
+    }
+
+    #[test]
+    fn named_types_resolve_and_cycles_are_errors() {
+        let dl = DataLayout::default();
+        let mut tt = TypeTable::default();
+        tt.define(
+            "t",
+            Some(Type::Struct {
+                fields: vec![Type::Int(32), Type::Int(32)],
+                packed: false,
+            }),
+        );
+        tt.define(
+            "u",
+            Some(Type::Struct {
+                fields: vec![Type::Named("t".into()), Type::Int(32)],
+                packed: false,
+            }),
+        );
+        assert_eq!(dl.bitsizeof(&Type::Named("u".into()), &tt).unwrap(), 96);
+        tt.define(
+            "loop",
+            Some(Type::Struct {
+                fields: vec![Type::Named("loop".into())],
+                packed: false,
+            }),
+        );
+        assert!(dl.bitsizeof(&Type::Named("loop".into()), &tt).is_err());
+        tt.define("opq", None);
+        assert!(dl.bitsizeof(&Type::Named("opq".into()), &tt).is_err());
+        assert!(dl.bitsizeof(&Type::Named("nope".into()), &tt).is_err());
+    }
+
+    #[test]
+    fn huge_types_are_refused_not_allocated() {
+        let dl = DataLayout::default();
+        let v = Type::Vector {
+            len: 1_000_000_000,
+            elem: Box::new(Type::Int(MAX_INT_WIDTH)),
+        };
+        let e = dl.bitsizeof(&v, &t()).unwrap_err();
+        assert!(e.0.contains("limit"), "{e}");
+    }
+
+    #[test]
+    fn datalayout_strings() {
+        let dl = DataLayout::parse("e-p:32:32-p5:16:16-i64:64").unwrap();
+        assert_eq!(dl.pointer_bits(0), 32);
+        assert_eq!(dl.pointer_bits(5), 16);
+        assert_eq!(dl.pointer_bits(7), 32);
+        assert!(DataLayout::parse("e-q:1").is_err());
+        assert!(DataLayout::parse("p:64:3").is_err());
+        assert!(DataLayout::parse("e--").is_err());
+        assert!(DataLayout::parse(AMDGPU_DATALAYOUT).is_ok());
+        // The x86-64 layout LLVM's tests use.
+        assert!(DataLayout::parse(
+            "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+        )
+        .is_ok());
+    }
+}

@@ -1,1 +1,109 @@
-fn main() {}
+//! The `diopter` command line.
+
+mod check_cmd;
+mod eval_cmd;
+mod inputs;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::process::ExitCode;
+
+const ONE_LINE_HELP: &str = "\
+THE ONE-LINE FORM (for -e and .expr files)
+  [DIALECT] [ITEMS] [-> VARTYPE] OPS
+    DIALECT  diexpr | diexpression (default diexpression)
+    ITEMS    comma-separated, in brackets: argument types in DIOpArg order,
+             each optionally followed by `poison`; `referrer: TYPE`; or `?`
+    VARTYPE  the described variable's type (DIOpFragment must lie inside it)
+    OPS      DIOps separated by commas, or !DIExpr(...) / !DIExpression(...)
+  In diexpression, DIOpReferrer without `referrer:` refers to argument 0.
+
+  Examples:
+    [ptr addrspace(5)] DIOpArg(0, ptr addrspace(5)), DIOpDeref(i32)
+    [ptr, i8 poison] -> i32 DIOpArg(0, ptr), DIOpDeref(i16), DIOpFragment(16, 16)
+    diexpr [referrer: i64 addrspace(5)*] DIOpReferrer(i64 addrspace(5)*), DIOpDeref()
+
+.EXPR FILES
+  One expression per line; `#` comments; `%t = type { i32, ptr }` and
+  `target datalayout = \"...\"` lines; directives for the next expression:
+  `#! expect valid`, `#! expect invalid[: MESSAGE]`, `#! parse-only`,
+  `#! source: TEXT`, `#! note: TEXT` (`#! parse-only file` for the whole file).";
+
+#[derive(Parser)]
+#[command(
+    name = "diopter",
+    version,
+    about = "Certainty about LLVM DIOp debug-information expressions",
+    long_about = "diopter reads the DIOp expression language of the AMDGPU heterogeneous-debugging \
+extensions (the spec's !DIExpr and AMD's !DIExpression form), checks it against the spec's \
+stack effects and well-formedness rules, and evaluates it with a reference interpreter.",
+    after_help = ONE_LINE_HELP
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check that expressions are well-formed (exit 0: all are, 1: some are not, 2: unreadable input).
+    #[command(after_help = ONE_LINE_HELP)]
+    Check(check_cmd::Args),
+    /// Evaluate one expression in a context and print the typed location it yields.
+    #[command(after_help = eval_cmd::CONTEXT_HELP)]
+    Eval(eval_cmd::Args),
+    /// Print the stack-effect specification of every operation, as diopter parsed it.
+    Specs {
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Check(a) => check_cmd::run(&a),
+        Command::Eval(a) => eval_cmd::run(&a),
+        Command::Specs { format } => print_specs(format),
+    }
+}
+
+fn print_specs(format: Format) -> ExitCode {
+    use diopter_semantics::specs::{self, Origin};
+    let origin = |o: &Origin| match o {
+        Origin::Seed { line } => format!("seed:{line}"),
+        Origin::Amd => "amd".into(),
+        Origin::Ours => "ours".into(),
+    };
+    match format {
+        Format::Text => {
+            for s in specs::all() {
+                println!("{:<10} {}", origin(&s.origin), s);
+            }
+        }
+        Format::Json => {
+            let v: Vec<_> = specs::all()
+                .iter()
+                .map(|s| {
+                    serde_json::json!({
+                        "op": s.op,
+                        "origin": origin(&s.origin),
+                        "text": s.text,
+                        "canonical": s.to_string(),
+                        "params": s.params.iter().map(|p| serde_json::json!({"name": p.name, "kind": p.kind.as_str()})).collect::<Vec<_>>(),
+                        "inputs": s.inputs.iter().map(|b| b.to_string()).collect::<Vec<_>>(),
+                        "variadic": s.variadic,
+                        "outputs": s.outputs.iter().map(|b| b.to_string()).collect::<Vec<_>>(),
+                    })
+                })
+                .collect();
+            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        }
+    }
+    ExitCode::SUCCESS
+}

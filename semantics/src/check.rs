@@ -91,9 +91,11 @@ pub fn signature_for(op: &Op, dialect: Dialect) -> Option<&'static Signature> {
 pub fn arity(op: &Op, dialect: Dialect) -> usize {
     match (op, signature_for(op, dialect)) {
         (_, None) => 0,
-        (Op::Composite(n, _), Some(s)) => s
-            .inputs_for(usize::try_from(*n).unwrap_or(usize::MAX))
-            .len(),
+        // The variadic line `L1:T1 ... LN:TN` pops N entries; the list is only
+        // materialised once the stack is known to hold them (N may be 10^9).
+        (Op::Composite(n, _), Some(s)) if s.variadic.is_some() => {
+            usize::try_from(*n).unwrap_or(usize::MAX)
+        }
         (_, Some(s)) => s.inputs.len(),
     }
 }

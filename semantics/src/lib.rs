@@ -6,7 +6,12 @@
 
 pub mod ast;
 pub mod check;
+pub mod context;
 pub mod diag;
+pub mod interp;
+pub mod ir;
+pub mod lifetimes;
+pub mod location;
 pub mod specs;
 pub mod syntax;
 pub mod types;

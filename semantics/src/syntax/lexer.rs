@@ -169,14 +169,14 @@ pub fn lex(text: &str, start: usize, end: usize) -> Vec<Token> {
                 i += 2
             }
             b'-' if i + 1 < end && b[i + 1].is_ascii_digit() => {
-                i = lex_number(b, i, end, &mut out);
+                i = lex_number(text, i, end, &mut out);
             }
             b'-' => {
                 push(&mut out, Tok::Minus, i + 1);
                 i += 1
             }
             b'0'..=b'9' => {
-                i = lex_number(b, i, end, &mut out);
+                i = lex_number(text, i, end, &mut out);
             }
             b'"' => {
                 let (tok, e) = lex_string(text, i + 1, end);
@@ -254,8 +254,8 @@ pub fn lex(text: &str, start: usize, end: usize) -> Vec<Token> {
     out
 }
 
-fn lex_number(b: &[u8], s: usize, end: usize, out: &mut Vec<Token>) -> usize {
-    let text = std::str::from_utf8(b).unwrap_or("");
+fn lex_number(text: &str, s: usize, end: usize, out: &mut Vec<Token>) -> usize {
+    let b = text.as_bytes();
     let mut i = s;
     if b[i] == b'-' {
         i += 1;

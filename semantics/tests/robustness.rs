@@ -1,0 +1,126 @@
+//! Bad input never panics, hangs or exhausts memory: random bytes, token soups
+//! made of the language's own words, and inputs at and past the resource limits.
+
+use diopter_semantics::check::check_bare;
+use diopter_semantics::diag::Source;
+use diopter_semantics::syntax::{parse_bare, parse_expr_file, print_bare};
+use diopter_semantics::types::{DataLayout, TypeTable};
+use proptest::prelude::*;
+
+/// Parse, render every diagnostic, check every expression: must not panic.
+fn exercise(text: &str) {
+    let src = Source::new("fuzz.expr", text);
+    let (file, diags) = parse_expr_file(&src);
+    for d in &diags {
+        let r = src.render(d);
+        assert!(r.starts_with("fuzz.expr:"), "{r}");
+    }
+    let dl = file.datalayout.as_ref().map(|(d, _)| d.clone()).unwrap_or_default();
+    for e in &file.entries {
+        // Whatever parses prints to something that parses back equal.
+        let p = print_bare(&e.bare);
+        let again = parse_bare(&p).unwrap_or_else(|d| panic!("reprint of {text:?} does not parse: {p}: {d}"));
+        assert_eq!(again, e.bare);
+        if let Err(ds) = check_bare(&e.bare, &dl, &file.types) {
+            for d in &ds {
+                let _ = src.render(d);
+            }
+        }
+    }
+}
+
+const WORDS: &[&str] = &[
+    "DIOpArg", "DIOpReferrer", "DIOpConstant", "DIOpConvert", "DIOpReinterpret", "DIOpOffset", "DIOpBitOffset",
+    "DIOpByteOffset", "DIOpComposite", "DIOpExtend", "DIOpSelect", "DIOpAddrOf", "DIOpDeref", "DIOpRead", "DIOpAdd",
+    "DIOpSub", "DIOpMul", "DIOpDiv", "DIOpMod", "DIOpAnd", "DIOpOr", "DIOpXor", "DIOpShr", "DIOpLShr", "DIOpAShr",
+    "DIOpShl", "DIOpZExt", "DIOpSExt", "DIOpPushLane", "DIOpTypeObject", "DIOpFragment", "(", ")", ",", "[", "]",
+    "<", ">", "{", "}", "*", "->", ":", "?", "i1", "i8", "i32", "i64", "i128", "i8388608", "i0", "half", "bfloat",
+    "float", "double", "fp128", "x86_fp80", "ptr", "addrspace", "(5)", "x", "2", "0", "-1", "4294967296",
+    "99999999999999999999999", "1.5", "0x3FF0000000000000", "0xH3C00", "undef", "poison", "null",
+    "zeroinitializer", "true", "referrer", "diexpr", "diexpression", "%t", "%struct.type", "!DIExpr",
+    "!DIExpression", "#!", "expect", "invalid", "parse-only", "target", "datalayout", "=", "\"e-p:32:32\"", "type",
+    "\n", " ", "...", "€", "\"",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, .. ProptestConfig::default() })]
+
+    #[test]
+    fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        let text = String::from_utf8_lossy(&bytes);
+        exercise(&text);
+    }
+
+    #[test]
+    fn token_soup_never_panics(words in proptest::collection::vec(proptest::sample::select(WORDS), 0..60)) {
+        exercise(&words.join(" "));
+        exercise(&format!("[i32, ptr] {}", words.join("")));
+    }
+
+    #[test]
+    fn well_formed_prefix_with_mutated_tail_never_panics(
+        tail in proptest::collection::vec(proptest::sample::select(WORDS), 0..20)
+    ) {
+        exercise(&format!("[ptr, i32] -> i64 DIOpArg(0, ptr), DIOpDeref(i32), {}", tail.join(" ")));
+    }
+}
+
+#[test]
+fn a_million_operations_get_a_diagnostic_not_a_crash() {
+    let mut s = String::from("[] ");
+    for i in 0..1_000_000 {
+        if i > 0 {
+            s.push_str(", ");
+        }
+        s.push_str("DIOpConstant(i8 1)");
+    }
+    let b = parse_bare(&s).expect("a million operations is within the parser's limit");
+    assert_eq!(b.expr.ops.len(), 1_000_000);
+    let d = check_bare(&b, &DataLayout::default(), &TypeTable::default()).unwrap_err();
+    assert!(d[0].message.contains("one element on stack after evaluating, found 1000000"), "{}", d[0].message);
+}
+
+#[test]
+fn widest_integer_is_accepted_and_one_more_is_not() {
+    let b = parse_bare("[i8388608] DIOpArg(0, i8388608)").unwrap();
+    assert_eq!(check_bare(&b, &DataLayout::default(), &TypeTable::default()).unwrap().result.to_string(), "i8388608");
+    let d = parse_bare("[i8388609] DIOpArg(0, i8388609)").unwrap_err();
+    assert!(d.message.contains("1 to 8388608"), "{}", d.message);
+    let d = parse_bare("[i0] DIOpArg(0, i0)").unwrap_err();
+    assert!(d.message.contains("integer width"), "{}", d.message);
+}
+
+#[test]
+fn a_billion_part_composite_is_refused_without_allocating() {
+    let b = parse_bare("[] DIOpConstant(i8 0), DIOpComposite(1000000000, i8)").unwrap();
+    let d = check_bare(&b, &DataLayout::default(), &TypeTable::default()).unwrap_err();
+    assert!(d[0].message.contains("requires more inputs"), "{}", d[0].message);
+}
+
+#[test]
+fn huge_types_are_refused() {
+    let b = parse_bare("[] DIOpTypeObject(<1000000000 x i8388608>)").unwrap();
+    let d = check_bare(&b, &DataLayout::default(), &TypeTable::default()).unwrap_err();
+    assert!(d[0].message.contains("limit"), "{}", d[0].message);
+    let b = parse_bare("[] DIOpConstant(i64 1), DIOpExtend(4000000000)").unwrap();
+    let d = check_bare(&b, &DataLayout::default(), &TypeTable::default()).unwrap_err();
+    assert!(d[0].message.contains("limit"), "{}", d[0].message);
+}
+
+#[test]
+fn deep_nesting_is_refused_without_overflowing_the_stack() {
+    let deep = format!("[] DIOpTypeObject({}i8{})", "<2 x ".repeat(100_000), ">".repeat(100_000));
+    let d = parse_bare(&deep).unwrap_err();
+    assert!(d.message.contains("nests"), "{}", d.message);
+    let stars = format!("[] DIOpTypeObject(i8{})", "*".repeat(100_000));
+    let d = parse_bare(&stars).unwrap_err();
+    assert!(d.message.contains("pointer"), "{}", d.message);
+}
+
+#[test]
+fn integer_literals_must_fit() {
+    assert!(parse_bare("[] DIOpConstant(i8 255)").is_ok());
+    assert!(parse_bare("[] DIOpConstant(i8 -128)").is_ok());
+    assert!(parse_bare("[] DIOpConstant(i8 256)").is_err());
+    assert!(parse_bare("[] DIOpConstant(i8 -129)").is_err());
+}

@@ -1,0 +1,314 @@
+//! `diopter check`: one verdict per expression, diagnostics with carets, a
+//! summary, and an exit code scripts can rely on.
+
+use crate::inputs;
+use crate::Format;
+use diopter_semantics::check::check_bare;
+use diopter_semantics::diag::{Diagnostic, Source};
+use diopter_semantics::syntax::{parse_expr_file, print_bare, Expect};
+use diopter_semantics::types::DataLayout;
+use serde::Serialize;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Files (.expr one-line files, .ll/.mir IR files) or directories to check recursively.
+    pub paths: Vec<PathBuf>,
+    /// Check one expression in the one-line form (may be repeated).
+    #[arg(short = 'e', long = "expr", value_name = "ONE-LINE")]
+    pub exprs: Vec<String>,
+    /// Data layout: `default` (64-bit pointers), `amdgpu`, or an LLVM datalayout string.
+    /// Overrides a `target datalayout` line in the input.
+    #[arg(long, value_name = "LAYOUT")]
+    pub datalayout: Option<String>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Print only problems and the summary, not every verdict.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// What happened to one expression.
+#[derive(Serialize, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Well-formed.
+    Valid,
+    /// Not well-formed.
+    Invalid,
+    /// Not well-formed, as its `#! expect invalid` says.
+    ExpectedInvalid,
+    /// Well-formed although `#! expect invalid` says otherwise.
+    UnexpectedValid,
+    /// Only parsed and printed (`#! parse-only`).
+    ParseOnly,
+    /// Could not be read.
+    SyntaxError,
+}
+
+impl Verdict {
+    fn ok(self) -> bool {
+        matches!(self, Verdict::Valid | Verdict::ExpectedInvalid | Verdict::ParseOnly)
+    }
+}
+
+#[derive(Serialize)]
+pub struct DiagOut {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+    pub op_index: Option<usize>,
+    pub notes: Vec<String>,
+    pub rendered: String,
+}
+
+#[derive(Serialize)]
+pub struct ExprOut {
+    pub file: String,
+    pub line: usize,
+    pub text: String,
+    pub verdict: Verdict,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result_type: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected_message: Option<String>,
+    pub diagnostics: Vec<DiagOut>,
+}
+
+#[derive(Serialize, Default)]
+pub struct Summary {
+    pub files: usize,
+    pub expressions: usize,
+    pub valid: usize,
+    pub invalid: usize,
+    pub expected_invalid: usize,
+    pub unexpected_valid: usize,
+    pub parse_only: usize,
+    pub syntax_errors: usize,
+    pub unreadable_files: usize,
+}
+
+fn diag_out(src: &Source, d: &Diagnostic) -> DiagOut {
+    let (line, column) = src.line_col(d.span.start);
+    DiagOut {
+        line,
+        column,
+        message: d.message.clone(),
+        op_index: d.op_index,
+        notes: d.notes.clone(),
+        rendered: src.render(d),
+    }
+}
+
+pub fn run(a: &Args) -> ExitCode {
+    let layout_override = match a.datalayout.as_deref().map(DataLayout::from_name_or_string) {
+        None => None,
+        Some(Ok(dl)) => Some(dl),
+        Some(Err(e)) => {
+            eprintln!("diopter: --datalayout: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if a.paths.is_empty() && a.exprs.is_empty() {
+        eprintln!("diopter check: give files, directories or -e 'ONE-LINE' (see --help)");
+        return ExitCode::from(2);
+    }
+    let mut results: Vec<ExprOut> = Vec::new();
+    let mut summary = Summary::default();
+    let mut unreadable: Vec<String> = Vec::new();
+    let files = match inputs::expand(&a.paths) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("diopter: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut sources: Vec<Source> = Vec::new();
+    for (i, e) in a.exprs.iter().enumerate() {
+        let name = if a.exprs.len() == 1 { "<-e>".to_string() } else { format!("<-e #{}>", i + 1) };
+        sources.push(Source::new(name, e.clone()));
+    }
+    for f in &files {
+        match inputs::read(f) {
+            Ok(t) => sources.push(Source::new(f.display().to_string(), t)),
+            Err(e) => unreadable.push(e),
+        }
+    }
+    summary.files = sources.len();
+    summary.unreadable_files = unreadable.len();
+    for src in &sources {
+        let is_ir = src.name.ends_with(".ll") || src.name.ends_with(".mir");
+        if is_ir {
+            crate::check_cmd::check_ir(src, layout_override.as_ref(), &mut results);
+        } else {
+            check_expr_file(src, layout_override.as_ref(), &mut results);
+        }
+    }
+    for r in &results {
+        summary.expressions += 1;
+        match r.verdict {
+            Verdict::Valid => summary.valid += 1,
+            Verdict::Invalid => summary.invalid += 1,
+            Verdict::ExpectedInvalid => summary.expected_invalid += 1,
+            Verdict::UnexpectedValid => summary.unexpected_valid += 1,
+            Verdict::ParseOnly => summary.parse_only += 1,
+            Verdict::SyntaxError => summary.syntax_errors += 1,
+        }
+    }
+    let code = if summary.syntax_errors > 0 || summary.unreadable_files > 0 {
+        2
+    } else if results.iter().all(|r| r.verdict.ok()) {
+        0
+    } else {
+        1
+    };
+    match a.format {
+        Format::Json => {
+            let v = serde_json::json!({
+                "expressions": results,
+                "unreadable": unreadable,
+                "summary": summary,
+                "exit_code": code,
+            });
+            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        }
+        Format::Text => {
+            for e in &unreadable {
+                eprintln!("error: {e}");
+            }
+            for r in &results {
+                let show = !a.quiet || !r.verdict.ok();
+                if !show {
+                    continue;
+                }
+                let what = match r.verdict {
+                    Verdict::Valid => format!("valid: {}", r.result_type.as_deref().unwrap_or("?")),
+                    Verdict::Invalid => "NOT WELL-FORMED".into(),
+                    Verdict::ExpectedInvalid => "invalid, as expected".into(),
+                    Verdict::UnexpectedValid => format!(
+                        "UNEXPECTEDLY VALID (expected invalid{}): {}",
+                        r.expected_message.as_ref().map(|m| format!(": {m}")).unwrap_or_default(),
+                        r.result_type.as_deref().unwrap_or("?")
+                    ),
+                    Verdict::ParseOnly => "parsed (parse-only)".into(),
+                    Verdict::SyntaxError => "SYNTAX ERROR".into(),
+                };
+                println!("{}:{}: {what}", r.file, r.line);
+                if !r.verdict.ok() {
+                    for d in &r.diagnostics {
+                        print!("{}", indent(&d.rendered));
+                    }
+                }
+            }
+            println!(
+                "checked {} expression{} in {} input{}: {} valid, {} not well-formed, {} invalid as expected, {} unexpectedly valid, {} parse-only, {} syntax error{}{}",
+                summary.expressions,
+                plural(summary.expressions),
+                summary.files,
+                plural(summary.files),
+                summary.valid,
+                summary.invalid,
+                summary.expected_invalid,
+                summary.unexpected_valid,
+                summary.parse_only,
+                summary.syntax_errors,
+                plural(summary.syntax_errors),
+                if summary.unreadable_files > 0 { format!(", {} unreadable file(s)", summary.unreadable_files) } else { String::new() },
+            );
+        }
+    }
+    ExitCode::from(code)
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+fn indent(s: &str) -> String {
+    s.lines().map(|l| format!("    {l}\n")).collect()
+}
+
+fn check_expr_file(src: &Source, layout_override: Option<&DataLayout>, out: &mut Vec<ExprOut>) {
+    let (file, diags) = parse_expr_file(src);
+    let dl = layout_override
+        .cloned()
+        .or_else(|| file.datalayout.as_ref().map(|(d, _)| d.clone()))
+        .unwrap_or_default();
+    for d in &diags {
+        let (line, _) = src.line_col(d.span.start);
+        out.push(ExprOut {
+            file: src.name.clone(),
+            line,
+            text: src.line_text(line).to_string(),
+            verdict: Verdict::SyntaxError,
+            result_type: None,
+            expected_message: None,
+            diagnostics: vec![diag_out(src, d)],
+        });
+    }
+    for (line, d) in &file.expected_failures {
+        out.push(ExprOut {
+            file: src.name.clone(),
+            line: *line,
+            text: src.line_text(*line).to_string(),
+            verdict: Verdict::ExpectedInvalid,
+            result_type: None,
+            expected_message: None,
+            diagnostics: vec![diag_out(src, d)],
+        });
+    }
+    for e in &file.entries {
+        let text = print_bare(&e.bare);
+        if e.parse_only {
+            out.push(ExprOut {
+                file: src.name.clone(),
+                line: e.line,
+                text,
+                verdict: Verdict::ParseOnly,
+                result_type: None,
+                expected_message: None,
+                diagnostics: vec![],
+            });
+            continue;
+        }
+        let verdict = check_bare(&e.bare, &dl, &file.types);
+        let expected_invalid = match &e.expect {
+            Some(Expect::Invalid(m)) => Some(m.clone()),
+            _ => None,
+        };
+        let (v, ty, ds) = match (&verdict, &expected_invalid) {
+            (Ok(c), None) => (Verdict::Valid, Some(c.result.to_string()), vec![]),
+            (Ok(c), Some(_)) => (Verdict::UnexpectedValid, Some(c.result.to_string()), vec![]),
+            (Err(d), None) => (Verdict::Invalid, None, d.iter().map(|d| diag_out(src, d)).collect()),
+            (Err(d), Some(_)) => (Verdict::ExpectedInvalid, None, d.iter().map(|d| diag_out(src, d)).collect()),
+        };
+        out.push(ExprOut {
+            file: src.name.clone(),
+            line: e.line,
+            text,
+            verdict: v,
+            result_type: ty,
+            expected_message: expected_invalid.flatten(),
+            diagnostics: ds,
+        });
+    }
+    out.sort_by_key(|r| r.line);
+}
+
+/// IR files: arrives with the IR reader.
+pub fn check_ir(src: &Source, _layout_override: Option<&DataLayout>, out: &mut Vec<ExprOut>) {
+    out.push(ExprOut {
+        file: src.name.clone(),
+        line: 1,
+        text: String::new(),
+        verdict: Verdict::SyntaxError,
+        result_type: None,
+        expected_message: None,
+        diagnostics: vec![],
+    });
+}

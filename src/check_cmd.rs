@@ -49,7 +49,10 @@ pub enum Verdict {
 
 impl Verdict {
     fn ok(self) -> bool {
-        matches!(self, Verdict::Valid | Verdict::ExpectedInvalid | Verdict::ParseOnly)
+        matches!(
+            self,
+            Verdict::Valid | Verdict::ExpectedInvalid | Verdict::ParseOnly
+        )
     }
 }
 
@@ -126,7 +129,11 @@ pub fn run(a: &Args) -> ExitCode {
     };
     let mut sources: Vec<Source> = Vec::new();
     for (i, e) in a.exprs.iter().enumerate() {
-        let name = if a.exprs.len() == 1 { "<-e>".to_string() } else { format!("<-e #{}>", i + 1) };
+        let name = if a.exprs.len() == 1 {
+            "<-e>".to_string()
+        } else {
+            format!("<-e #{}>", i + 1)
+        };
         sources.push(Source::new(name, e.clone()));
     }
     for f in &files {
@@ -188,7 +195,10 @@ pub fn run(a: &Args) -> ExitCode {
                     Verdict::ExpectedInvalid => "invalid, as expected".into(),
                     Verdict::UnexpectedValid => format!(
                         "UNEXPECTEDLY VALID (expected invalid{}): {}",
-                        r.expected_message.as_ref().map(|m| format!(": {m}")).unwrap_or_default(),
+                        r.expected_message
+                            .as_ref()
+                            .map(|m| format!(": {m}"))
+                            .unwrap_or_default(),
                         r.result_type.as_deref().unwrap_or("?")
                     ),
                     Verdict::ParseOnly => "parsed (parse-only)".into(),
@@ -284,8 +294,16 @@ fn check_expr_file(src: &Source, layout_override: Option<&DataLayout>, out: &mut
         let (v, ty, ds) = match (&verdict, &expected_invalid) {
             (Ok(c), None) => (Verdict::Valid, Some(c.result.to_string()), vec![]),
             (Ok(c), Some(_)) => (Verdict::UnexpectedValid, Some(c.result.to_string()), vec![]),
-            (Err(d), None) => (Verdict::Invalid, None, d.iter().map(|d| diag_out(src, d)).collect()),
-            (Err(d), Some(_)) => (Verdict::ExpectedInvalid, None, d.iter().map(|d| diag_out(src, d)).collect()),
+            (Err(d), None) => (
+                Verdict::Invalid,
+                None,
+                d.iter().map(|d| diag_out(src, d)).collect(),
+            ),
+            (Err(d), Some(_)) => (
+                Verdict::ExpectedInvalid,
+                None,
+                d.iter().map(|d| diag_out(src, d)).collect(),
+            ),
         };
         out.push(ExprOut {
             file: src.name.clone(),

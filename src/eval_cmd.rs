@@ -1,14 +1,306 @@
-//! `diopter eval`: arrives with the reference interpreter.
+//! `diopter eval`: evaluate one expression in a context with the reference
+//! interpreter and print the typed location it yields, the value read, and
+//! (with `--write`) what assigning through it changes.
+
+use crate::inputs;
+use crate::Format;
+use diopter_semantics::ast::Bare;
+use diopter_semantics::check::check_bare;
+use diopter_semantics::context::Context;
+use diopter_semantics::diag::{Diagnostic, Source};
+use diopter_semantics::interp::{eval_bare, read_value, write_value, Located};
+use diopter_semantics::syntax::{parse_expr_file, print_bare};
+use diopter_semantics::types::{DataLayout, TypeTable};
+use diopter_semantics::value::Bits;
+use num_bigint::{BigInt, BigUint};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-pub const CONTEXT_HELP: &str = "";
+pub const CONTEXT_HELP: &str = "\
+CONTEXT FILES (--context)
+  Line-oriented, `#` comments, lines in any order:
+    datalayout default | amdgpu | \"<LLVM datalayout string>\"
+    seed N                 unspecified memory bytes read as a hash of (seed, AS, address)
+    lane N                 the current lane, for DIOpPushLane
+    mem AS ADDR = BYTES    memory bytes (hex pairs) from ADDR upwards in address space AS
+    %x = TYPE VALUE        an entity (also $reg, @global) holding bitsizeof(TYPE) bits
+    arg N = LOCS           the location of argument N
+    referrer = LOCS        the referrer's location
+    object = LOCS          DIOpTypeObject's object
+  LOCS is one or more single locations separated by `|`, each
+    mem(AS, ADDR) | %x | implicit(TYPE VALUE) | undef
+    | composite(LOCS : BITS, ...) | addrof(PTRTYPE, TYPE, LOCS)
+  optionally followed by `+ BITS` or `- BITS` (a bit offset).
+
+  Example:
+    datalayout amdgpu
+    mem 5 0x100 = 78 56 34 12
+    %x = i32 0x12345678
+    arg 0 = mem(5, 0x100) | %x       # two single locations holding the same i32
+    arg 1 = composite(%x : 16, implicit(i16 7) : 16)
+
+EXIT STATUS
+  0 the expression evaluated to a location; 1 it is not well-formed or its
+  evaluation failed; 2 unreadable input.";
 
 #[derive(clap::Args)]
 pub struct Args {
-    #[arg(short = 'e', long = "expr")]
+    /// An `.expr` file holding the expression (the first one, or the one on --line).
+    pub file: Option<PathBuf>,
+    /// The expression in the one-line form (see `diopter check --help`).
+    #[arg(
+        short = 'e',
+        long = "expr",
+        value_name = "ONE-LINE",
+        conflicts_with = "file"
+    )]
     pub expr: Option<String>,
+    /// Which expression of FILE to evaluate, by its line number.
+    #[arg(long)]
+    pub line: Option<usize>,
+    /// The evaluation context (see below). Without one: no arguments, no referrer,
+    /// memory filled from seed 0.
+    #[arg(short, long, value_name = "FILE")]
+    pub context: Option<PathBuf>,
+    /// Data layout, overriding the context's: `default`, `amdgpu` or a datalayout string.
+    #[arg(long, value_name = "LAYOUT")]
+    pub datalayout: Option<String>,
+    /// After evaluating, write this value (decimal or 0x-hex, two's complement
+    /// if negative) through the result, as a debugger assigning to the variable
+    /// would, and print what changed.
+    #[arg(long, value_name = "VALUE", allow_hyphen_values = true)]
+    pub write: Option<String>,
+    /// Evaluate even if the checker says the expression is not well-formed.
+    #[arg(long)]
+    pub no_check: bool,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
-pub fn run(_a: &Args) -> ExitCode {
+fn fail(msg: String) -> ExitCode {
+    eprintln!("diopter eval: {msg}");
     ExitCode::from(2)
+}
+
+fn print_diags(src: &Source, ds: &[Diagnostic]) {
+    for d in ds {
+        eprint!("{}", src.render(d));
+    }
+}
+
+pub fn run(a: &Args) -> ExitCode {
+    // The expression.
+    let src = match (&a.expr, &a.file) {
+        (Some(e), _) => Source::new("<-e>", e.clone()),
+        (None, Some(f)) => match inputs::read(f) {
+            Ok(t) => Source::new(f.display().to_string(), t),
+            Err(e) => return fail(e),
+        },
+        (None, None) => {
+            return fail(
+                "give an expression with -e 'ONE-LINE' or an .expr FILE (see --help)".into(),
+            )
+        }
+    };
+    let (file, diags) = parse_expr_file(&src);
+    if !diags.is_empty() {
+        print_diags(&src, &diags);
+        return ExitCode::from(2);
+    }
+    let entry = match a.line {
+        Some(l) => file.entries.iter().find(|e| e.line == l),
+        None => file.entries.first(),
+    };
+    let Some(entry) = entry else {
+        return fail(format!(
+            "{}: no expression{}",
+            src.name,
+            a.line.map(|l| format!(" on line {l}")).unwrap_or_default()
+        ));
+    };
+    let bare = &entry.bare;
+
+    // The context.
+    let mut ctx = match &a.context {
+        None => Context::default(),
+        Some(p) => {
+            let text = match inputs::read(p) {
+                Ok(t) => t,
+                Err(e) => return fail(e),
+            };
+            match Context::parse(&text) {
+                Ok(c) => c,
+                Err(ds) => {
+                    print_diags(&Source::new(p.display().to_string(), text), &ds);
+                    return ExitCode::from(2);
+                }
+            }
+        }
+    };
+    match a.datalayout.as_deref().map(DataLayout::from_name_or_string) {
+        Some(Ok(dl)) => ctx.datalayout = dl,
+        Some(Err(e)) => return fail(format!("--datalayout: {e}")),
+        None => {
+            if a.context.is_none() {
+                if let Some((dl, _)) = &file.datalayout {
+                    ctx.datalayout = dl.clone();
+                }
+            }
+        }
+    }
+    let write = match a.write.as_deref().map(parse_int) {
+        None => None,
+        Some(Ok(v)) => Some(v),
+        Some(Err(e)) => return fail(format!("--write: {e}")),
+    };
+
+    if !a.no_check {
+        if let Err(ds) = check_bare(bare, &ctx.datalayout, &file.types) {
+            print_diags(&src, &ds);
+            eprintln!(
+                "diopter eval: the expression is not well-formed (--no-check evaluates it anyway)"
+            );
+            return ExitCode::from(1);
+        }
+    }
+    let outcome = eval_bare(bare, &file.types, &ctx);
+    report(
+        a.format,
+        bare,
+        &file.types,
+        &mut ctx,
+        outcome,
+        write.as_ref(),
+    )
+}
+
+fn parse_int(s: &str) -> Result<BigInt, String> {
+    let (neg, body) = match s.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, s),
+    };
+    let v = match body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        Some(h) => BigUint::parse_bytes(h.as_bytes(), 16),
+        None => BigUint::parse_bytes(body.as_bytes(), 10),
+    }
+    .ok_or_else(|| format!("`{s}` is not a decimal or 0x-hex integer"))?;
+    let v = BigInt::from(v);
+    Ok(if neg { -v } else { v })
+}
+
+fn value_json(v: &Bits) -> serde_json::Value {
+    serde_json::json!({
+        "bits": v.width(),
+        "hex": v.to_hex(),
+        "unsigned": v.to_biguint().to_string(),
+        "signed": v.to_bigint().to_string(),
+    })
+}
+
+fn report(
+    format: Format,
+    bare: &Bare,
+    _types: &TypeTable,
+    ctx: &mut Context,
+    outcome: diopter_semantics::interp::Outcome,
+    write: Option<&BigInt>,
+) -> ExitCode {
+    let r: Located = match outcome {
+        Ok(r) => r,
+        Err(e) => {
+            match format {
+                Format::Json => println!(
+                    "{}",
+                    serde_json::json!({
+                        "expression": print_bare(bare),
+                        "error": { "kind": format!("{:?}", e.kind), "op_index": e.op_index, "message": e.message },
+                    })
+                ),
+                Format::Text => {
+                    let op = bare
+                        .expr
+                        .ops
+                        .get(e.op_index)
+                        .map(|n| format!(" ({})", diopter_semantics::syntax::print_op(&n.op)))
+                        .unwrap_or_default();
+                    println!(
+                        "evaluation error at operation #{}{op}: {:?}: {}",
+                        e.op_index, e.kind, e.message
+                    );
+                }
+            }
+            return ExitCode::from(1);
+        }
+    };
+    let value = read_value(ctx, &r);
+    let before = ctx.clone();
+    let written = write.map(|v| {
+        let bits = Bits::from_bigint(r.bits, v);
+        write_value(ctx, &r, &bits).map(|()| before.state_diff(ctx))
+    });
+    match format {
+        Format::Json => {
+            let singles: Vec<String> = r.loc.singles.iter().map(|s| s.to_string()).collect();
+            let mut out = serde_json::json!({
+                "expression": print_bare(bare),
+                "type": r.ty.to_string(),
+                "bits": r.bits,
+                "location": r.loc.to_string(),
+                "single_locations": singles,
+                "fragment": r.fragment.map(|(o, s)| serde_json::json!({"offset": o, "size": s})),
+            });
+            out["value"] = match &value {
+                Ok(v) => value_json(v),
+                Err(e) => {
+                    serde_json::json!({ "unreadable": format!("{:?}", e.kind), "message": e.message })
+                }
+            };
+            if let Some(w) = &written {
+                out["write"] = match w {
+                    Ok(changes) => serde_json::json!({ "changes": changes }),
+                    Err(e) => {
+                        serde_json::json!({ "refused": format!("{:?}", e.kind), "message": e.message })
+                    }
+                };
+            }
+            println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        }
+        Format::Text => {
+            println!("type:     {} ({} bits)", r.ty, r.bits);
+            let n = r.loc.singles.len();
+            println!(
+                "location: {n} single location{}",
+                if n == 1 { "" } else { "s" }
+            );
+            for s in &r.loc.singles {
+                println!("          {s}");
+            }
+            if let Some((o, s)) = r.fragment {
+                println!("fragment: bits {o}..{} of the variable", o + s);
+            }
+            match &value {
+                Ok(v) => println!(
+                    "value:    {} (unsigned {}, signed {})",
+                    v.to_hex(),
+                    v.to_biguint(),
+                    v.to_bigint()
+                ),
+                Err(e) => println!("value:    unreadable: {:?}: {}", e.kind, e.message),
+            }
+            match &written {
+                None => {}
+                Some(Ok(changes)) if changes.is_empty() => {
+                    println!("write:    done, nothing changed")
+                }
+                Some(Ok(changes)) => {
+                    println!("write:    done; changed:");
+                    for c in changes {
+                        println!("          {c}");
+                    }
+                }
+                Some(Err(e)) => println!("write:    refused: {:?}: {}", e.kind, e.message),
+            }
+        }
+    }
+    ExitCode::SUCCESS
 }

@@ -7,7 +7,10 @@ pub const MAX_INPUT_BYTES: u64 = 64 << 20;
 
 /// File kinds diopter reads, by extension.
 pub fn is_input(p: &Path) -> bool {
-    matches!(p.extension().and_then(|e| e.to_str()), Some("expr" | "ll" | "mir"))
+    matches!(
+        p.extension().and_then(|e| e.to_str()),
+        Some("expr" | "ll" | "mir")
+    )
 }
 
 /// Expands directories (recursively, sorted) into the input files below them.
@@ -49,5 +52,11 @@ pub fn read(p: &Path) -> Result<String, String> {
         ));
     }
     let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
-    String::from_utf8(bytes).map_err(|e| format!("{}: not UTF-8 text (byte {})", p.display(), e.utf8_error().valid_up_to()))
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{}: not UTF-8 text (byte {})",
+            p.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })
 }

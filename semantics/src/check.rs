@@ -687,63 +687,91 @@ fn check_inputs(op: &Op, env: &Env) -> Result<(), String> {
     }
 }
 
-/// Builds the checking environment of a one-line expression and checks it.
-/// Argument and referrer types that have no size are reported here.
+/// What a one-line expression's brackets say about its inputs: the argument
+/// types, the referrer (`referrer: T`, or in `diexpression` argument 0, as
+/// AMD's verifier has it), and the described variable's size (`-> T`).
+/// The checker and the interpreter both take their [`Env`] from here.
+pub struct BareInputs {
+    pub args: Option<Vec<ArgInfo>>,
+    pub referrer: ReferrerInfo,
+    pub var_bits: Option<u64>,
+}
+
+impl BareInputs {
+    pub fn of(b: &Bare, dl: &DataLayout, types: &TypeTable) -> BareInputs {
+        let args: Option<Vec<ArgInfo>> = b.args.as_ref().map(|a| {
+            a.iter()
+                .map(|d| ArgInfo {
+                    ty: Some(d.ty.clone()),
+                    bits: None,
+                    poison: d.poison,
+                })
+                .collect()
+        });
+        let referrer = match (&b.referrer, b.expr.dialect, &args) {
+            (Some((t, _)), _, _) => ReferrerInfo::Known {
+                ty: Some(t.clone()),
+                bits: None,
+            },
+            (None, Dialect::DiExpression, Some(a)) if !a.is_empty() => ReferrerInfo::Known {
+                ty: a[0].ty.clone(),
+                bits: None,
+            },
+            // `[?]`: nothing is known about the inputs.
+            (None, Dialect::DiExpression, None) => ReferrerInfo::Known {
+                ty: None,
+                bits: None,
+            },
+            _ => ReferrerInfo::Absent,
+        };
+        let var_bits = b
+            .var_type
+            .as_ref()
+            .and_then(|(t, _)| dl.bitsizeof(t, types).ok());
+        BareInputs {
+            args,
+            referrer,
+            var_bits,
+        }
+    }
+
+    pub fn env<'a>(
+        &'a self,
+        dialect: Dialect,
+        dl: &'a DataLayout,
+        types: &'a TypeTable,
+    ) -> Env<'a> {
+        Env {
+            dialect,
+            dl,
+            types,
+            args: self.args.as_deref(),
+            referrer: self.referrer.clone(),
+            var_bits: self.var_bits,
+        }
+    }
+}
+
+/// Checks a one-line expression. Argument and variable types that have no
+/// size are reported here, at their place in the brackets.
 pub fn check_bare(
     b: &Bare,
     dl: &DataLayout,
     types: &TypeTable,
 ) -> Result<Checked, Vec<Diagnostic>> {
     let mut diags = Vec::new();
-    let args: Option<Vec<ArgInfo>> = b.args.as_ref().map(|a| {
-        a.iter()
-            .map(|d| {
-                if !d.poison {
-                    if let Err(e) = dl.bitsizeof(&d.ty, types) {
-                        diags.push(Diagnostic::error(d.span, format!("argument type: {e}")));
-                    }
-                }
-                ArgInfo {
-                    ty: Some(d.ty.clone()),
-                    bits: None,
-                    poison: d.poison,
-                }
-            })
-            .collect()
-    });
-    let referrer = match (&b.referrer, b.expr.dialect, &args) {
-        (Some((t, _)), _, _) => ReferrerInfo::Known {
-            ty: Some(t.clone()),
-            bits: None,
-        },
-        // AMD's verifier compares DIOpReferrer with the (first) location operand.
-        (None, Dialect::DiExpression, Some(a)) if !a.is_empty() => ReferrerInfo::Known {
-            ty: a[0].ty.clone(),
-            bits: if a[0].poison { None } else { a[0].bits },
-        },
-        (None, Dialect::DiExpression, None) => ReferrerInfo::Known {
-            ty: None,
-            bits: None,
-        },
-        _ => ReferrerInfo::Absent,
-    };
-    let env = Env {
-        dialect: b.expr.dialect,
-        dl,
-        types,
-        args: args.as_deref(),
-        referrer,
-        var_bits: b
-            .var_type
-            .as_ref()
-            .and_then(|(t, _)| dl.bitsizeof(t, types).ok()),
-    };
+    for d in b.args.iter().flatten().filter(|d| !d.poison) {
+        if let Err(e) = dl.bitsizeof(&d.ty, types) {
+            diags.push(Diagnostic::error(d.span, format!("argument type: {e}")));
+        }
+    }
     if let Some((t, s)) = &b.var_type {
         if let Err(e) = dl.bitsizeof(t, types) {
             diags.push(Diagnostic::error(*s, format!("variable type: {e}")));
         }
     }
-    match check_expr(&b.expr, &env) {
+    let inputs = BareInputs::of(b, dl, types);
+    match check_expr(&b.expr, &inputs.env(b.expr.dialect, dl, types)) {
         Ok(c) if diags.is_empty() => Ok(c),
         Ok(_) => Err(diags),
         Err(mut d) => {

@@ -15,11 +15,16 @@ fn exercise(text: &str) {
         let r = src.render(d);
         assert!(r.starts_with("fuzz.expr:"), "{r}");
     }
-    let dl = file.datalayout.as_ref().map(|(d, _)| d.clone()).unwrap_or_default();
+    let dl = file
+        .datalayout
+        .as_ref()
+        .map(|(d, _)| d.clone())
+        .unwrap_or_default();
     for e in &file.entries {
         // Whatever parses prints to something that parses back equal.
         let p = print_bare(&e.bare);
-        let again = parse_bare(&p).unwrap_or_else(|d| panic!("reprint of {text:?} does not parse: {p}: {d}"));
+        let again = parse_bare(&p)
+            .unwrap_or_else(|d| panic!("reprint of {text:?} does not parse: {p}: {d}"));
         assert_eq!(again, e.bare);
         if let Err(ds) = check_bare(&e.bare, &dl, &file.types) {
             for d in &ds {
@@ -30,16 +35,101 @@ fn exercise(text: &str) {
 }
 
 const WORDS: &[&str] = &[
-    "DIOpArg", "DIOpReferrer", "DIOpConstant", "DIOpConvert", "DIOpReinterpret", "DIOpOffset", "DIOpBitOffset",
-    "DIOpByteOffset", "DIOpComposite", "DIOpExtend", "DIOpSelect", "DIOpAddrOf", "DIOpDeref", "DIOpRead", "DIOpAdd",
-    "DIOpSub", "DIOpMul", "DIOpDiv", "DIOpMod", "DIOpAnd", "DIOpOr", "DIOpXor", "DIOpShr", "DIOpLShr", "DIOpAShr",
-    "DIOpShl", "DIOpZExt", "DIOpSExt", "DIOpPushLane", "DIOpTypeObject", "DIOpFragment", "(", ")", ",", "[", "]",
-    "<", ">", "{", "}", "*", "->", ":", "?", "i1", "i8", "i32", "i64", "i128", "i8388608", "i0", "half", "bfloat",
-    "float", "double", "fp128", "x86_fp80", "ptr", "addrspace", "(5)", "x", "2", "0", "-1", "4294967296",
-    "99999999999999999999999", "1.5", "0x3FF0000000000000", "0xH3C00", "undef", "poison", "null",
-    "zeroinitializer", "true", "referrer", "diexpr", "diexpression", "%t", "%struct.type", "!DIExpr",
-    "!DIExpression", "#!", "expect", "invalid", "parse-only", "target", "datalayout", "=", "\"e-p:32:32\"", "type",
-    "\n", " ", "...", "€", "\"",
+    "DIOpArg",
+    "DIOpReferrer",
+    "DIOpConstant",
+    "DIOpConvert",
+    "DIOpReinterpret",
+    "DIOpOffset",
+    "DIOpBitOffset",
+    "DIOpByteOffset",
+    "DIOpComposite",
+    "DIOpExtend",
+    "DIOpSelect",
+    "DIOpAddrOf",
+    "DIOpDeref",
+    "DIOpRead",
+    "DIOpAdd",
+    "DIOpSub",
+    "DIOpMul",
+    "DIOpDiv",
+    "DIOpMod",
+    "DIOpAnd",
+    "DIOpOr",
+    "DIOpXor",
+    "DIOpShr",
+    "DIOpLShr",
+    "DIOpAShr",
+    "DIOpShl",
+    "DIOpZExt",
+    "DIOpSExt",
+    "DIOpPushLane",
+    "DIOpTypeObject",
+    "DIOpFragment",
+    "(",
+    ")",
+    ",",
+    "[",
+    "]",
+    "<",
+    ">",
+    "{",
+    "}",
+    "*",
+    "->",
+    ":",
+    "?",
+    "i1",
+    "i8",
+    "i32",
+    "i64",
+    "i128",
+    "i8388608",
+    "i0",
+    "half",
+    "bfloat",
+    "float",
+    "double",
+    "fp128",
+    "x86_fp80",
+    "ptr",
+    "addrspace",
+    "(5)",
+    "x",
+    "2",
+    "0",
+    "-1",
+    "4294967296",
+    "99999999999999999999999",
+    "1.5",
+    "0x3FF0000000000000",
+    "0xH3C00",
+    "undef",
+    "poison",
+    "null",
+    "zeroinitializer",
+    "true",
+    "referrer",
+    "diexpr",
+    "diexpression",
+    "%t",
+    "%struct.type",
+    "!DIExpr",
+    "!DIExpression",
+    "#!",
+    "expect",
+    "invalid",
+    "parse-only",
+    "target",
+    "datalayout",
+    "=",
+    "\"e-p:32:32\"",
+    "type",
+    "\n",
+    " ",
+    "...",
+    "€",
+    "\"",
 ];
 
 proptest! {
@@ -77,13 +167,24 @@ fn a_million_operations_get_a_diagnostic_not_a_crash() {
     let b = parse_bare(&s).expect("a million operations is within the parser's limit");
     assert_eq!(b.expr.ops.len(), 1_000_000);
     let d = check_bare(&b, &DataLayout::default(), &TypeTable::default()).unwrap_err();
-    assert!(d[0].message.contains("one element on stack after evaluating, found 1000000"), "{}", d[0].message);
+    assert!(
+        d[0].message
+            .contains("one element on stack after evaluating, found 1000000"),
+        "{}",
+        d[0].message
+    );
 }
 
 #[test]
 fn widest_integer_is_accepted_and_one_more_is_not() {
     let b = parse_bare("[i8388608] DIOpArg(0, i8388608)").unwrap();
-    assert_eq!(check_bare(&b, &DataLayout::default(), &TypeTable::default()).unwrap().result.to_string(), "i8388608");
+    assert_eq!(
+        check_bare(&b, &DataLayout::default(), &TypeTable::default())
+            .unwrap()
+            .result
+            .to_string(),
+        "i8388608"
+    );
     let d = parse_bare("[i8388609] DIOpArg(0, i8388609)").unwrap_err();
     assert!(d.message.contains("1 to 8388608"), "{}", d.message);
     let d = parse_bare("[i0] DIOpArg(0, i0)").unwrap_err();
@@ -94,7 +195,11 @@ fn widest_integer_is_accepted_and_one_more_is_not() {
 fn a_billion_part_composite_is_refused_without_allocating() {
     let b = parse_bare("[] DIOpConstant(i8 0), DIOpComposite(1000000000, i8)").unwrap();
     let d = check_bare(&b, &DataLayout::default(), &TypeTable::default()).unwrap_err();
-    assert!(d[0].message.contains("requires more inputs"), "{}", d[0].message);
+    assert!(
+        d[0].message.contains("requires more inputs"),
+        "{}",
+        d[0].message
+    );
 }
 
 #[test]
@@ -109,7 +214,11 @@ fn huge_types_are_refused() {
 
 #[test]
 fn deep_nesting_is_refused_without_overflowing_the_stack() {
-    let deep = format!("[] DIOpTypeObject({}i8{})", "<2 x ".repeat(100_000), ">".repeat(100_000));
+    let deep = format!(
+        "[] DIOpTypeObject({}i8{})",
+        "<2 x ".repeat(100_000),
+        ">".repeat(100_000)
+    );
     let d = parse_bare(&deep).unwrap_err();
     assert!(d.message.contains("nests"), "{}", d.message);
     let stars = format!("[] DIOpTypeObject(i8{})", "*".repeat(100_000));

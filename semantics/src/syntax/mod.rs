@@ -3,6 +3,8 @@
 
 pub mod bare;
 pub mod lexer;
+pub mod module;
+pub mod module_print;
 pub mod parser;
 pub mod printer;
 

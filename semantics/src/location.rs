@@ -1,0 +1,799 @@
+//! The location model: location storage, single location descriptions and
+//! location descriptions, and reading and writing bits through them.
+//!
+//! The spec ("Location Description"): *A location description can consist of
+//! one or more single location descriptions. A single location description
+//! specifies a location storage and bit offset. A location storage is a linear
+//! stream of bits with a fixed size.* DESIGN.md fixes the storage kinds:
+//!
+//! | kind             | size in bits                          | read          | write   |
+//! |------------------|---------------------------------------|---------------|---------|
+//! | memory (per AS)  | 8 · 2^(pointer bits of the AS)        | yes           | yes     |
+//! | entity           | the width of its value in the context | yes           | yes     |
+//! | implicit         | the width of its value                | yes           | refused |
+//! | implicit address | bitsizeof of its pointer type         | error         | refused |
+//! | undefined        | (no bits)                             | error         | refused |
+//! | composite        | the sum of its parts' sizes           | via the parts | via the parts |
+//!
+//! Bit order is little-endian throughout: bit 0 is the least significant bit
+//! of a value; memory byte `A` holds bits `8A .. 8A+8` of its address space's
+//! storage, bit 0 of the byte being its least significant.
+//!
+//! **Reading** `n` bits of a location description reads `n` bits at the offset
+//! of *every* single location. A bit of undefined storage is
+//! [`ReadErrorKind::Undefined`]; a bit outside its storage (a negative offset,
+//! or past the end) is [`ReadErrorKind::OutOfBounds`]; implicit-address storage
+//! is [`ReadErrorKind::ImplicitAddress`] (only `DIOpDeref` may consume it, and
+//! it does so without reading). If every single location reads without error
+//! but they disagree, the context broke the spec's promise that they all hold
+//! the same object: [`ReadErrorKind::Inconsistent`]. When some single
+//! locations fail, the first failure (in the order of the single locations)
+//! is the outcome.
+//!
+//! **Writing** (what a debugger does when the user assigns to the variable)
+//! writes the bits into every single location; implicit, implicit-address and
+//! undefined storage refuse. A write is all-or-nothing: when any part of it is
+//! refused, the context is left unchanged.
+//!
+//! Offsets are [`BigInt`]s: a negative `DIOpBitOffset` makes them negative, and
+//! a memory bit offset is 8 × an address that may be as wide as the widest
+//! pointer (a datalayout may give a pointer up to 1024 bits).
+
+use crate::context::Context;
+use crate::types::{DataLayout, Type, TypeTable};
+use crate::value::Bits;
+use num_bigint::{BigInt, BigUint, Sign};
+use num_integer::Integer;
+use num_traits::{One, Signed, ToPrimitive, Zero};
+use std::fmt;
+
+use crate::ast::Literal;
+
+/// A location storage: "a linear stream of bits with a fixed size".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Storage {
+    /// The memory of one address space, byte-addressed.
+    Memory { addrspace: u32 },
+    /// A named LLVM entity (value, register, stack slot, global's address),
+    /// `%x`, `$r0`, `@g`: the name includes its sigil. Its bits live in the
+    /// context.
+    Entity { name: String },
+    /// A value; read-only.
+    Implicit { value: Bits },
+    /// Made by `DIOpAddrOf`: "conceptually holds a reference to the storage that
+    /// `L` denotes". `bits` is `bitsizeof(ptr_ty)`.
+    ImplicitAddress {
+        target: Box<LocDesc>,
+        target_ty: Type,
+        ptr_ty: Type,
+        bits: u64,
+    },
+    /// Cannot be read or written.
+    Undefined,
+    /// Ordered parts, the first at bit 0, each the next `bits` bits.
+    Composite { parts: Vec<Part> },
+}
+
+/// One part of a composite storage: `bits` bits starting at the location
+/// description `loc` (which may itself have several single locations).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Part {
+    pub loc: LocDesc,
+    pub bits: u64,
+}
+
+/// A single location description: a storage and a bit offset into it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Single {
+    pub storage: Storage,
+    pub offset: BigInt,
+}
+
+/// A location description: one or more single location descriptions, all of
+/// which hold the same object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LocDesc {
+    pub singles: Vec<Single>,
+}
+
+impl LocDesc {
+    pub fn single(storage: Storage, offset: BigInt) -> LocDesc {
+        LocDesc {
+            singles: vec![Single { storage, offset }],
+        }
+    }
+    /// "the undefined location description"
+    pub fn undefined() -> LocDesc {
+        Self::single(Storage::Undefined, BigInt::zero())
+    }
+    /// One implicit location description holding `value`, at offset 0.
+    pub fn implicit(value: Bits) -> LocDesc {
+        Self::single(Storage::Implicit { value }, BigInt::zero())
+    }
+    /// The memory of `addrspace` at byte address `address` (bit offset 8·address).
+    pub fn memory(addrspace: u32, address: impl Into<BigInt>) -> LocDesc {
+        Self::single(Storage::Memory { addrspace }, address.into() * 8)
+    }
+    /// The entity `name` (with its sigil) at bit offset `bit_offset`.
+    pub fn entity(name: &str, bit_offset: impl Into<BigInt>) -> LocDesc {
+        Self::single(
+            Storage::Entity {
+                name: name.to_string(),
+            },
+            bit_offset.into(),
+        )
+    }
+    /// One composite location description of `parts` at offset 0.
+    pub fn composite(parts: Vec<Part>) -> LocDesc {
+        Self::single(Storage::Composite { parts }, BigInt::zero())
+    }
+    /// One implicit address location description at offset 0.
+    pub fn implicit_address(target: LocDesc, target_ty: Type, ptr_ty: Type, bits: u64) -> LocDesc {
+        Self::single(
+            Storage::ImplicitAddress {
+                target: Box::new(target),
+                target_ty,
+                ptr_ty,
+                bits,
+            },
+            BigInt::zero(),
+        )
+    }
+    /// Several single locations at once (the multi-location case).
+    pub fn multi(alternatives: Vec<LocDesc>) -> LocDesc {
+        LocDesc {
+            singles: alternatives.into_iter().flat_map(|l| l.singles).collect(),
+        }
+    }
+
+    /// The same location description with `delta` added to the bit offset of
+    /// every single location (what the offset operations do).
+    pub fn with_bit_offset(&self, delta: &BigInt) -> LocDesc {
+        LocDesc {
+            singles: self
+                .singles
+                .iter()
+                .map(|s| Single {
+                    storage: s.storage.clone(),
+                    offset: &s.offset + delta,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Why a read failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReadErrorKind {
+    /// A bit of undefined storage (or of an entity the context does not have).
+    Undefined,
+    /// A bit outside its storage.
+    OutOfBounds,
+    /// The bits of an implicit address (only `DIOpDeref` may consume one).
+    ImplicitAddress,
+    /// The single locations read without error but disagree.
+    Inconsistent,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadError {
+    pub kind: ReadErrorKind,
+    pub message: String,
+}
+
+/// Why a write was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WriteErrorKind {
+    /// Implicit storage: a value, read-only.
+    Implicit,
+    ImplicitAddress,
+    /// Undefined storage (or an entity the context does not have).
+    Undefined,
+    /// A bit outside its storage.
+    OutOfBounds,
+    /// A value of another width than the location's type (see
+    /// `interp::write_value`).
+    Width,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WriteError {
+    pub kind: WriteErrorKind,
+    pub message: String,
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+impl fmt::Display for WriteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+fn read_err(kind: ReadErrorKind, message: String) -> ReadError {
+    ReadError { kind, message }
+}
+fn write_err(kind: WriteErrorKind, message: String) -> WriteError {
+    WriteError { kind, message }
+}
+
+// ------------------------------------------------------------------ bit lists
+//
+// The model works on plain lists of bits (index 0 = bit 0) and converts to
+// `Bits` only at its edges: every step is then visibly a copy of one bit.
+
+/// The bits of `b`, bit 0 first.
+pub fn bits_to_list(b: &Bits) -> Vec<bool> {
+    (0..b.width()).map(|i| b.bit(i)).collect()
+}
+
+/// The `Bits` whose bit `i` is `list[i]`.
+pub fn list_to_bits(list: &[bool]) -> Bits {
+    let mut bytes = vec![0u8; list.len().div_ceil(8)];
+    for (i, &bit) in list.iter().enumerate() {
+        if bit {
+            bytes[i / 8] |= 1 << (i % 8);
+        }
+    }
+    Bits::from_le_bytes(list.len() as u64, &bytes)
+}
+
+// -------------------------------------------------------------- storage sizes
+
+/// The size in bits of a storage; `None` for undefined storage (it has no bits
+/// at all) and for an entity the context does not have.
+pub fn storage_bits(ctx: &Context, storage: &Storage) -> Option<BigInt> {
+    match storage {
+        Storage::Memory { addrspace } => Some(ctx.memory_bits(*addrspace)),
+        Storage::Entity { name } => ctx.entity(name).map(|b| BigInt::from(b.width())),
+        Storage::Implicit { value } => Some(BigInt::from(value.width())),
+        Storage::ImplicitAddress { bits, .. } => Some(BigInt::from(*bits)),
+        Storage::Undefined => None,
+        Storage::Composite { parts } => Some(parts.iter().map(|p| BigInt::from(p.bits)).sum()),
+    }
+}
+
+/// Whether bits `offset .. offset+bits` lie inside a storage of `size` bits.
+fn in_bounds(offset: &BigInt, bits: u64, size: &BigInt) -> bool {
+    !offset.is_negative() && offset + BigInt::from(bits) <= *size
+}
+
+fn describe_storage(storage: &Storage) -> String {
+    match storage {
+        Storage::Memory { addrspace } => format!("the memory of address space {addrspace}"),
+        Storage::Entity { name } => format!("entity {}", print_entity_name(name)),
+        Storage::Implicit { value } => format!("an implicit value of {} bits", value.width()),
+        Storage::ImplicitAddress { .. } => "an implicit address".to_string(),
+        Storage::Undefined => "undefined storage".to_string(),
+        Storage::Composite { parts } => format!("a composite of {} parts", parts.len()),
+    }
+}
+
+// ---------------------------------------------------------------------- read
+
+/// Reads `bits` bits from `loc`: the bits at the offset of every single
+/// location, which must agree.
+pub fn read(ctx: &Context, loc: &LocDesc, bits: u64) -> Result<Bits, ReadError> {
+    read_list(ctx, loc, &BigInt::zero(), bits).map(|l| list_to_bits(&l))
+}
+
+/// Reads `bits` bits at `extra` bits past the offset of every single location.
+fn read_list(
+    ctx: &Context,
+    loc: &LocDesc,
+    extra: &BigInt,
+    bits: u64,
+) -> Result<Vec<bool>, ReadError> {
+    if loc.singles.is_empty() {
+        return Err(read_err(
+            ReadErrorKind::Undefined,
+            "the location description has no single location".into(),
+        ));
+    }
+    let mut results: Vec<Vec<bool>> = Vec::with_capacity(loc.singles.len());
+    for s in &loc.singles {
+        // The first failing single location is the outcome.
+        results.push(read_storage(ctx, &s.storage, &(&s.offset + extra), bits)?);
+    }
+    // "By definition these must all describe the same object": when they do
+    // not, the context is inconsistent, which is not the same as any value.
+    if let Some(i) = results.iter().position(|r| *r != results[0]) {
+        return Err(read_err(
+            ReadErrorKind::Inconsistent,
+            format!(
+                "the single locations disagree: #0 ({}) reads 0x{}, #{i} ({}) reads 0x{}",
+                loc.singles[0],
+                hex_of_list(&results[0]),
+                loc.singles[i],
+                hex_of_list(&results[i])
+            ),
+        ));
+    }
+    Ok(results.swap_remove(0))
+}
+
+/// Reads `bits` bits of one storage starting at bit `offset`.
+fn read_storage(
+    ctx: &Context,
+    storage: &Storage,
+    offset: &BigInt,
+    bits: u64,
+) -> Result<Vec<bool>, ReadError> {
+    // Reading no bits reads no bit of any storage, so nothing can go wrong.
+    if bits == 0 {
+        return Ok(Vec::new());
+    }
+    match storage {
+        Storage::Undefined => {
+            return Err(read_err(
+                ReadErrorKind::Undefined,
+                format!("reading {bits} bits of undefined storage"),
+            ))
+        }
+        Storage::ImplicitAddress { .. } => {
+            return Err(read_err(
+                ReadErrorKind::ImplicitAddress,
+                "reading the bits of an implicit address (made by DIOpAddrOf; only DIOpDeref may consume it)".into(),
+            ))
+        }
+        _ => {}
+    }
+    let Some(size) = storage_bits(ctx, storage) else {
+        return Err(read_err(
+            ReadErrorKind::Undefined,
+            format!("{} is not in the context", describe_storage(storage)),
+        ));
+    };
+    if !in_bounds(offset, bits, &size) {
+        return Err(read_err(
+            ReadErrorKind::OutOfBounds,
+            format!(
+                "reading bits {offset}..{} of {}, which has {size} bits",
+                offset + BigInt::from(bits),
+                describe_storage(storage)
+            ),
+        ));
+    }
+    match storage {
+        Storage::Memory { addrspace } => Ok((0..bits)
+            .map(|i| memory_bit(ctx, *addrspace, &(offset + BigInt::from(i))))
+            .collect()),
+        Storage::Entity { name } => {
+            let value = ctx.entity(name).expect("its size was found above");
+            Ok(value_bits(value, offset, bits))
+        }
+        Storage::Implicit { value } => Ok(value_bits(value, offset, bits)),
+        Storage::Composite { parts } => read_composite(ctx, parts, offset, bits),
+        Storage::Undefined | Storage::ImplicitAddress { .. } => unreachable!("handled above"),
+    }
+}
+
+/// Bit `pos` of an address space's memory: bit `pos mod 8` of byte `pos / 8`.
+fn memory_bit(ctx: &Context, addrspace: u32, pos: &BigInt) -> bool {
+    let (address, bit) = pos.div_mod_floor(&BigInt::from(8));
+    let address = address.to_biguint().expect("in bounds, so not negative");
+    let bit = bit.to_u32().expect("0..8");
+    (ctx.byte(addrspace, &address) >> bit) & 1 == 1
+}
+
+/// Bits `offset .. offset+bits` of a value (the caller checked the bounds).
+fn value_bits(value: &Bits, offset: &BigInt, bits: u64) -> Vec<bool> {
+    let start = offset
+        .to_u64()
+        .expect("in bounds of a value, so fits in u64");
+    (start..start + bits).map(|i| value.bit(i)).collect()
+}
+
+/// The parts covering `offset .. offset+bits` of a composite, each read from its
+/// own location description, concatenated in order.
+fn read_composite(
+    ctx: &Context,
+    parts: &[Part],
+    offset: &BigInt,
+    bits: u64,
+) -> Result<Vec<bool>, ReadError> {
+    let mut out = Vec::with_capacity(bits as usize);
+    for (start, part) in part_starts(parts) {
+        if let Some((rel, len)) = overlap(offset, bits, &start, part.bits) {
+            out.extend(read_list(ctx, &part.loc, &rel, len)?);
+        }
+    }
+    Ok(out)
+}
+
+/// Each part with the bit at which it starts in the composite.
+fn part_starts(parts: &[Part]) -> Vec<(BigInt, &Part)> {
+    let mut at = BigInt::zero();
+    let mut out = Vec::with_capacity(parts.len());
+    for p in parts {
+        out.push((at.clone(), p));
+        at += BigInt::from(p.bits);
+    }
+    out
+}
+
+/// The piece of a part (starting at `start`, `len` bits long) that falls in the
+/// range `offset .. offset+bits`, as (offset within the part, length).
+fn overlap(offset: &BigInt, bits: u64, start: &BigInt, len: u64) -> Option<(BigInt, u64)> {
+    let lo = offset.max(start).clone();
+    let hi = (offset + BigInt::from(bits)).min(start + BigInt::from(len));
+    if lo >= hi {
+        return None;
+    }
+    let n = (&hi - &lo).to_u64().expect("at most a part's size");
+    Some((lo - start, n))
+}
+
+fn hex_of_list(list: &[bool]) -> String {
+    let mut v = BigUint::zero();
+    for &b in list.iter().rev() {
+        v <<= 1u8;
+        if b {
+            v += 1u8;
+        }
+    }
+    format!("{v:x}")
+}
+
+// --------------------------------------------------------------------- write
+
+/// Writes `value` into every single location of `loc` (memory bytes, entity
+/// bits, composite parts). All or nothing: on error the context is unchanged.
+pub fn write(ctx: &mut Context, loc: &LocDesc, value: &Bits) -> Result<(), WriteError> {
+    let list = bits_to_list(value);
+    // The write goes to a copy that replaces the context only when every part
+    // of it succeeded, so that a refused write has no effect at all.
+    let mut staged = ctx.clone();
+    write_list(&mut staged, loc, &BigInt::zero(), &list)?;
+    *ctx = staged;
+    Ok(())
+}
+
+fn write_list(
+    ctx: &mut Context,
+    loc: &LocDesc,
+    extra: &BigInt,
+    list: &[bool],
+) -> Result<(), WriteError> {
+    if loc.singles.is_empty() {
+        return Err(write_err(
+            WriteErrorKind::Undefined,
+            "the location description has no single location".into(),
+        ));
+    }
+    // "when writing to them the write must be performed into each single
+    // location description"
+    for s in &loc.singles {
+        write_storage(ctx, &s.storage, &(&s.offset + extra), list)?;
+    }
+    Ok(())
+}
+
+fn write_storage(
+    ctx: &mut Context,
+    storage: &Storage,
+    offset: &BigInt,
+    list: &[bool],
+) -> Result<(), WriteError> {
+    // Refusal depends on the kind of storage alone, whatever the width.
+    match storage {
+        Storage::Implicit { .. } => {
+            return Err(write_err(
+                WriteErrorKind::Implicit,
+                "writing to implicit storage (a value; read-only)".into(),
+            ))
+        }
+        Storage::ImplicitAddress { .. } => {
+            return Err(write_err(
+                WriteErrorKind::ImplicitAddress,
+                "writing to an implicit address".into(),
+            ))
+        }
+        Storage::Undefined => {
+            return Err(write_err(
+                WriteErrorKind::Undefined,
+                "writing to undefined storage".into(),
+            ))
+        }
+        _ => {}
+    }
+    let Some(size) = storage_bits(ctx, storage) else {
+        return Err(write_err(
+            WriteErrorKind::Undefined,
+            format!("{} is not in the context", describe_storage(storage)),
+        ));
+    };
+    let bits = list.len() as u64;
+    if bits > 0 && !in_bounds(offset, bits, &size) {
+        return Err(write_err(
+            WriteErrorKind::OutOfBounds,
+            format!(
+                "writing bits {offset}..{} of {}, which has {size} bits",
+                offset + BigInt::from(bits),
+                describe_storage(storage)
+            ),
+        ));
+    }
+    match storage {
+        Storage::Memory { addrspace } => {
+            for (i, &bit) in list.iter().enumerate() {
+                set_memory_bit(ctx, *addrspace, &(offset + BigInt::from(i)), bit);
+            }
+            Ok(())
+        }
+        Storage::Entity { name } => {
+            let mut current = bits_to_list(ctx.entity(name).expect("its size was found above"));
+            if bits > 0 {
+                let start = offset.to_usize().expect("in bounds of a value");
+                current[start..start + list.len()].copy_from_slice(list);
+            }
+            ctx.set_entity(name, list_to_bits(&current));
+            Ok(())
+        }
+        Storage::Composite { parts } => {
+            for (start, part) in part_starts(parts) {
+                if let Some((rel, len)) = overlap(offset, bits, &start, part.bits) {
+                    let from = (&start + &rel - offset)
+                        .to_usize()
+                        .expect("inside the written range");
+                    write_list(ctx, &part.loc, &rel, &list[from..from + len as usize])?;
+                }
+            }
+            Ok(())
+        }
+        Storage::Implicit { .. } | Storage::ImplicitAddress { .. } | Storage::Undefined => {
+            unreachable!("refused above")
+        }
+    }
+}
+
+fn set_memory_bit(ctx: &mut Context, addrspace: u32, pos: &BigInt, bit: bool) {
+    let (address, b) = pos.div_mod_floor(&BigInt::from(8));
+    let address = address.to_biguint().expect("in bounds, so not negative");
+    let b = b.to_u32().expect("0..8");
+    let old = ctx.byte(addrspace, &address);
+    let new = if bit { old | (1 << b) } else { old & !(1 << b) };
+    ctx.set_byte(addrspace, address, new);
+}
+
+// ------------------------------------------------------------------ literals
+
+/// A piece of a literal's bits: defined bits, or `n` undefined bits (an `undef`
+/// or `poison` element).
+enum Chunk {
+    Defined(Vec<bool>),
+    Undefined(u64),
+}
+
+/// The location description of `DIOpConstant(T V)`: "If V is undef then L
+/// comprises one undefined location description"; otherwise one implicit
+/// location description whose storage "has value V and size bitsizeof(T)".
+///
+/// Integers are two's complement at the type's width, floats their bits,
+/// `null`/`zeroinitializer` zeros; vector element `i` occupies bits
+/// `[i·w, (i+1)·w)` with `w = bitsizeof(element)`; array element `i` starts at
+/// `i · allocsize(element)` and the padding up to the stride is zero. `poison`
+/// is treated as `undef`. A vector or array literal with some `undef` elements
+/// (and some defined) is a composite of implicit and undefined parts, so that
+/// exactly the undefined elements' bits are undefined.
+pub fn literal_location(
+    ty: &Type,
+    lit: &Literal,
+    dl: &DataLayout,
+    types: &TypeTable,
+) -> Result<LocDesc, String> {
+    let mut chunks = Vec::new();
+    literal_chunks(ty, lit, dl, types, &mut chunks)?;
+    // Merge neighbours of the same kind so that a fully defined literal is one
+    // implicit value and a fully undefined one the undefined location.
+    let mut merged: Vec<Chunk> = Vec::new();
+    for c in chunks {
+        match (merged.last_mut(), c) {
+            (Some(Chunk::Defined(a)), Chunk::Defined(b)) => a.extend(b),
+            (Some(Chunk::Undefined(a)), Chunk::Undefined(b)) => *a += b,
+            (_, c) => merged.push(c),
+        }
+    }
+    Ok(match merged.len() {
+        0 => LocDesc::implicit(list_to_bits(&[])),
+        1 => match merged.pop().expect("one chunk") {
+            Chunk::Defined(l) => LocDesc::implicit(list_to_bits(&l)),
+            Chunk::Undefined(_) => LocDesc::undefined(),
+        },
+        _ => LocDesc::composite(
+            merged
+                .into_iter()
+                .map(|c| match c {
+                    Chunk::Defined(l) => Part {
+                        bits: l.len() as u64,
+                        loc: LocDesc::implicit(list_to_bits(&l)),
+                    },
+                    Chunk::Undefined(n) => Part {
+                        bits: n,
+                        loc: LocDesc::undefined(),
+                    },
+                })
+                .collect(),
+        ),
+    })
+}
+
+/// The bits of a literal with no `undef` in it; `Err` if it has one.
+pub fn literal_bits(
+    ty: &Type,
+    lit: &Literal,
+    dl: &DataLayout,
+    types: &TypeTable,
+) -> Result<Bits, String> {
+    let mut chunks = Vec::new();
+    literal_chunks(ty, lit, dl, types, &mut chunks)?;
+    let mut list = Vec::new();
+    for c in chunks {
+        match c {
+            Chunk::Defined(l) => list.extend(l),
+            Chunk::Undefined(_) => {
+                return Err(format!(
+                    "the `{ty}` literal has undefined bits (undef or poison)"
+                ))
+            }
+        }
+    }
+    Ok(list_to_bits(&list))
+}
+
+fn literal_chunks(
+    ty: &Type,
+    lit: &Literal,
+    dl: &DataLayout,
+    types: &TypeTable,
+    out: &mut Vec<Chunk>,
+) -> Result<(), String> {
+    let size = dl.bitsizeof(ty, types).map_err(|e| e.0)?;
+    match lit {
+        Literal::Undef | Literal::Poison => out.push(Chunk::Undefined(size)),
+        Literal::Null | Literal::ZeroInitializer => {
+            out.push(Chunk::Defined(vec![false; size as usize]))
+        }
+        Literal::Int(v) => {
+            let Type::Int(w) = ty else {
+                return Err(format!("integer literal for `{ty}`"));
+            };
+            out.push(Chunk::Defined(twos_complement(v, *w)));
+        }
+        Literal::Float(b) => {
+            if !ty.is_float() || b.width() != size {
+                return Err(format!("a {}-bit float literal for `{ty}`", b.width()));
+            }
+            out.push(Chunk::Defined(bits_to_list(b)));
+        }
+        Literal::Vector(elems) => {
+            let Type::Vector { len, .. } = ty else {
+                return Err(format!("vector literal for `{ty}`"));
+            };
+            if elems.len() as u64 != *len {
+                return Err(format!("{} elements for `{ty}`", elems.len()));
+            }
+            for (t, e) in elems {
+                literal_chunks(t, e, dl, types, out)?;
+            }
+        }
+        Literal::Array(elems) => {
+            let Type::Array { len, elem } = ty else {
+                return Err(format!("array literal for `{ty}`"));
+            };
+            if elems.len() as u64 != *len {
+                return Err(format!("{} elements for `{ty}`", elems.len()));
+            }
+            let esize = dl.bitsizeof(elem, types).map_err(|e| e.0)?;
+            let stride = dl.alloc_bits(elem, types).map_err(|e| e.0)?;
+            for (t, e) in elems {
+                literal_chunks(t, e, dl, types, out)?;
+                out.push(Chunk::Defined(vec![false; (stride - esize) as usize]));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `v` modulo 2^width, as `width` bits (two's complement for negative `v`).
+pub fn twos_complement(v: &BigInt, width: u64) -> Vec<bool> {
+    let modulus = BigInt::one() << width;
+    let u = v.mod_floor(&modulus);
+    let (_, bytes) = u.to_bytes_le();
+    (0..width)
+        .map(|i| {
+            let byte = bytes.get((i / 8) as usize).copied().unwrap_or(0);
+            (byte >> (i % 8)) & 1 == 1
+        })
+        .collect()
+}
+
+// ------------------------------------------------------------------- display
+
+/// `%x`, `$r0`, `@g`, quoted when the name needs it (`%"a b"`).
+pub fn print_entity_name(name: &str) -> String {
+    let mut chars = name.chars();
+    match chars.next() {
+        Some(sigil @ ('%' | '$' | '@')) => {
+            format!("{sigil}{}", crate::syntax::print_local_name(chars.as_str()))
+        }
+        _ => name.to_string(),
+    }
+}
+
+/// The context format's spelling (see [`crate::context`]): `mem(1, 0x10)`,
+/// `%x + 8`, `implicit(i32 0x7)`, `undef`,
+/// `composite(%x : 32, mem(1, 0x0) | $r0 : 32)`,
+/// `addrof(ptr addrspace(5), i32, %x)`.
+impl fmt::Display for Single {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut offset = self.offset.clone();
+        match &self.storage {
+            Storage::Memory { addrspace } => {
+                // The byte address and the bits beyond it (0..8).
+                let (address, bits) = self.offset.div_mod_floor(&BigInt::from(8));
+                if address.sign() == Sign::Minus {
+                    write!(f, "mem({addrspace}, -0x{:x})", -address)?;
+                } else {
+                    write!(f, "mem({addrspace}, 0x{address:x})")?;
+                }
+                offset = bits;
+            }
+            Storage::Entity { name } => f.write_str(&print_entity_name(name))?,
+            Storage::Implicit { value } => f.write_str(&print_implicit_value(value))?,
+            Storage::ImplicitAddress {
+                target,
+                target_ty,
+                ptr_ty,
+                ..
+            } => write!(f, "addrof({ptr_ty}, {target_ty}, {target})")?,
+            Storage::Undefined => f.write_str("undef")?,
+            Storage::Composite { parts } => {
+                f.write_str("composite(")?;
+                for (i, p) in parts.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{} : {}", p.loc, p.bits)?;
+                }
+                f.write_str(")")?;
+            }
+        }
+        match offset.sign() {
+            Sign::NoSign => Ok(()),
+            Sign::Plus => write!(f, " + {offset}"),
+            Sign::Minus => write!(f, " - {}", -offset),
+        }
+    }
+}
+
+/// `implicit(iN 0x...)`; a value of no bits is `implicit({} zeroinitializer)`.
+pub fn print_implicit_value(value: &Bits) -> String {
+    if value.width() == 0 {
+        "implicit({} zeroinitializer)".to_string()
+    } else {
+        format!(
+            "implicit(i{} 0x{})",
+            value.width(),
+            hex_of_list(&bits_to_list(value))
+        )
+    }
+}
+
+impl fmt::Display for LocDesc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.singles.is_empty() {
+            return f.write_str("<no location>");
+        }
+        for (i, s) in self.singles.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" | ")?;
+            }
+            write!(f, "{s}")?;
+        }
+        Ok(())
+    }
+}

@@ -3,8 +3,11 @@
 
 use crate::inputs;
 use crate::Format;
-use diopter_semantics::check::check_bare;
-use diopter_semantics::diag::{Diagnostic, Source};
+use diopter_semantics::check::{check_bare, check_expr, ArgInfo, Env, ReferrerInfo};
+use diopter_semantics::diag::{Diagnostic, Severity, Source};
+use diopter_semantics::ir::{self, ExprContext};
+use diopter_semantics::lifetimes::{self, LifetimeKind};
+use diopter_semantics::syntax::module::parse_module;
 use diopter_semantics::syntax::{parse_expr_file, print_bare, Expect};
 use diopter_semantics::types::DataLayout;
 use serde::Serialize;
@@ -244,6 +247,7 @@ fn indent(s: &str) -> String {
 }
 
 fn check_expr_file(src: &Source, layout_override: Option<&DataLayout>, out: &mut Vec<ExprOut>) {
+    let first = out.len();
     let (file, diags) = parse_expr_file(src);
     let dl = layout_override
         .cloned()
@@ -315,18 +319,143 @@ fn check_expr_file(src: &Source, layout_override: Option<&DataLayout>, out: &mut
             diagnostics: ds,
         });
     }
-    out.sort_by_key(|r| r.line);
+    out[first..].sort_by_key(|r| r.line);
 }
 
-/// IR files: arrives with the IR reader.
-pub fn check_ir(src: &Source, _layout_override: Option<&DataLayout>, out: &mut Vec<ExprOut>) {
-    out.push(ExprOut {
-        file: src.name.clone(),
-        line: 1,
-        text: String::new(),
-        verdict: Verdict::SyntaxError,
-        result_type: None,
-        expected_message: None,
-        diagnostics: vec![],
-    });
+/// IR files: the reader's syntax errors, the lifetime section's rules, then one
+/// verdict per DIOp expression found, checked in the environment its place in
+/// the file gives it (a lifetime's argObjects and referrer, a debug record's
+/// location operands).
+pub fn check_ir(src: &Source, layout_override: Option<&DataLayout>, out: &mut Vec<ExprOut>) {
+    let first = out.len();
+    let (m, diags) = parse_module(&src.text);
+    let dl = layout_override
+        .cloned()
+        .or_else(|| m.datalayout.as_ref().map(|(d, _)| d.clone()))
+        .unwrap_or_default();
+    let mut push =
+        |line: usize, verdict: Verdict, result_type: Option<String>, ds: Vec<DiagOut>| {
+            out.push(ExprOut {
+                file: src.name.clone(),
+                line,
+                text: src.line_text(line).trim().to_string(),
+                verdict,
+                result_type,
+                expected_message: None,
+                diagnostics: ds,
+            })
+        };
+    let errors: Vec<&Diagnostic> = diags
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    for d in &errors {
+        push(
+            src.line_col(d.span.start).0,
+            Verdict::SyntaxError,
+            None,
+            vec![diag_out(src, d)],
+        );
+    }
+    for d in diags.iter().filter(|d| d.severity != Severity::Error) {
+        eprint!("{}", src.render(d));
+    }
+    for d in lifetimes::check_lifetimes(&m) {
+        push(
+            src.line_col(d.span.start).0,
+            Verdict::Invalid,
+            None,
+            vec![diag_out(src, &d)],
+        );
+    }
+    for site in ir::expressions(&m) {
+        let (args, referrer, var_bits) = site_inputs(&m, &site.context, &dl);
+        let env = Env {
+            dialect: site.expr.dialect,
+            dl: &dl,
+            types: &m.types,
+            args: args.as_deref(),
+            referrer,
+            var_bits,
+        };
+        let line = src.line_col(site.expr.span.start).0;
+        match check_expr(site.expr, &env) {
+            Ok(c) => push(line, Verdict::Valid, Some(c.result.to_string()), vec![]),
+            Err(ds) => push(
+                line,
+                Verdict::Invalid,
+                None,
+                ds.iter().map(|d| diag_out(src, d)).collect(),
+            ),
+        }
+    }
+    out[first..].sort_by_key(|r| r.line);
+}
+
+/// What `DIOpArg` and `DIOpReferrer` refer to at an expression's place.
+fn site_inputs(
+    m: &ir::Module,
+    c: &ExprContext,
+    dl: &DataLayout,
+) -> (Option<Vec<ArgInfo>>, ReferrerInfo, Option<u64>) {
+    let operand = |o: &ir::Operand| ArgInfo {
+        ty: o.ty.clone(),
+        bits: None,
+        poison: o.is_poison(),
+    };
+    // An `undef` referrer "specifies the undefined location description": it
+    // has no size to compare with.
+    let referrer_of = |o: Option<&ir::Operand>| match o {
+        Some(o) if !o.is_undef() && !o.is_poison() => ReferrerInfo::Known {
+            ty: o.ty.clone(),
+            bits: None,
+        },
+        _ => ReferrerInfo::Known {
+            ty: None,
+            bits: None,
+        },
+    };
+    match c {
+        ExprContext::Lifetime {
+            kind,
+            arg_objects,
+            referrers,
+            ..
+        } => {
+            let args = arg_objects
+                .iter()
+                .map(|o| ArgInfo {
+                    ty: None,
+                    bits: ir::object_bits(m, *o, dl),
+                    poison: false,
+                })
+                .collect();
+            let referrer = match kind {
+                // "A computed lifetime segment does not have a referrer."
+                Some(LifetimeKind::Computed) => ReferrerInfo::Forbidden,
+                _ => referrer_of(referrers.first()),
+            };
+            (Some(args), referrer, None)
+        }
+        ExprContext::DbgRecord { args, variable, .. } => (
+            Some(args.iter().map(operand).collect()),
+            referrer_of(args.first()),
+            variable.and_then(|v| ir::object_bits(m, v, dl)),
+        ),
+        ExprContext::GlobalVariableExpression {
+            variable, global, ..
+        } => (
+            Some(global.iter().map(operand).collect()),
+            referrer_of(global.as_ref()),
+            variable.and_then(|v| ir::object_bits(m, v, dl)),
+        ),
+        ExprContext::Detached => (
+            None,
+            ReferrerInfo::Known {
+                ty: None,
+                bits: None,
+            },
+            None,
+        ),
+    }
 }

@@ -293,7 +293,7 @@ fn report(
                     println!("write:    done, nothing changed")
                 }
                 Some(Ok(changes)) => {
-                    println!("write:    done; changed:");
+                    println!("write:    done; changed (before -> after):");
                     for c in changes {
                         println!("          {c}");
                     }

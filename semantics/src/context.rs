@@ -200,7 +200,7 @@ impl Context {
     pub fn state_diff(&self, other: &Context) -> Vec<String> {
         let mut out = Vec::new();
         if self.seed != other.seed {
-            out.push(format!("seed {} vs {}", self.seed, other.seed));
+            out.push(format!("seed {} -> {}", self.seed, other.seed));
         }
         let addresses: BTreeSet<&(u32, BigUint)> = self
             .state
@@ -211,7 +211,7 @@ impl Context {
         for (a, addr) in addresses {
             let (x, y) = (self.byte(*a, addr), other.byte(*a, addr));
             if x != y {
-                out.push(format!("mem {a} 0x{addr:x}: {x:02x} vs {y:02x}"));
+                out.push(format!("mem {a} 0x{addr:x}: {x:02x} -> {y:02x}"));
             }
         }
         let names: BTreeSet<&String> = self
@@ -227,7 +227,7 @@ impl Context {
                     v.map_or("absent".to_string(), location::print_implicit_value)
                 };
                 out.push(format!(
-                    "{}: {} vs {}",
+                    "{}: {} -> {}",
                     location::print_entity_name(n),
                     show(x),
                     show(y)

@@ -292,7 +292,9 @@ impl DataLayout {
             if comp.is_empty() {
                 return Err(err(comp, "empty component"));
             }
-            let (head, rest) = comp.split_at(1);
+            // Split after the first character (not byte: the string may hold anything).
+            let cut = comp.chars().next().map_or(0, char::len_utf8);
+            let (head, rest) = comp.split_at(cut);
             match head {
                 "e" if rest.is_empty() => dl.big_endian = false,
                 "E" if rest.is_empty() => dl.big_endian = true,
@@ -732,6 +734,8 @@ mod tests {
         assert!(DataLayout::parse("e-q:1").is_err());
         assert!(DataLayout::parse("p:64:3").is_err());
         assert!(DataLayout::parse("e--").is_err());
+        assert!(DataLayout::parse("é-p:32:32").is_err());
+        assert!(DataLayout::parse("e-pé:32").is_err());
         assert!(DataLayout::parse(AMDGPU_DATALAYOUT).is_ok());
         // The x86-64 layout LLVM's tests use.
         assert!(DataLayout::parse(

@@ -575,8 +575,20 @@ impl<'t> Reader<'t> {
         let id = *id;
         let mut p = Parser::new(self.toks, self.text.len());
         p.pos = start + 2;
+        // The value starts on the line of its `=`.
+        p.newlines = true;
         let distinct = p.eat_ident("distinct");
-        let result = md_value(&mut p, self.text, &mut self.diags, 0).and_then(|v| {
+        let on_line = !matches!(p.peek(), None | Some(Tok::Newline));
+        p.newlines = false;
+        let result = if on_line {
+            md_value(&mut p, self.text, &mut self.diags, 0)
+        } else {
+            p.newlines = true;
+            let d = p.error_here("a metadata value after `=`");
+            p.newlines = false;
+            Err(d)
+        };
+        let result = result.and_then(|v| {
             if matches!(
                 p.toks.get(p.pos),
                 None | Some(Token {
@@ -641,7 +653,9 @@ impl<'t> Reader<'t> {
         let mut p = Parser::new(self.toks, self.text.len());
         p.pos = start + 2;
         let result = (|| {
-            if !(p.peek() == Some(&Tok::Bang) && p.peek2() == Some(&Tok::LBrace)) {
+            if !(p.toks.get(p.pos).map(|t| &t.tok) == Some(&Tok::Bang)
+                && p.peek2() == Some(&Tok::LBrace))
+            {
                 return Err(p.error_here("`!{` starting the named metadata's list"));
             }
             p.bump();
@@ -783,16 +797,14 @@ impl<'t> Reader<'t> {
                     self.body_inst(brace + 1, c);
                 }
             }
-            {
-                if c + 1 < end {
-                    self.diags.push(Diagnostic::error(
-                        self.toks[c + 1].span,
-                        "unexpected text after the function's `}`",
-                    ));
-                }
-                if let Some(f) = self.func.take() {
-                    self.finish(f);
-                }
+            if c + 1 < end {
+                self.diags.push(Diagnostic::error(
+                    self.toks[c + 1].span,
+                    "unexpected text after the function's `}`",
+                ));
+            }
+            if let Some(f) = self.func.take() {
+                self.finish(f);
             }
         }
     }
@@ -919,7 +931,8 @@ impl<'t> Reader<'t> {
         }
     }
 
-    /// Text from the end of token `last_consumed` (absolute index) to the end of the line `..end`.
+    /// The text after `after` (the last operand read) to the end of the line
+    /// ending before token `end`: what diopter keeps as written, e.g. `, !dbg !7`.
     fn trailer(&self, after: Span, end: usize) -> String {
         let line_end = self.span_of(0, end).end;
         self.text

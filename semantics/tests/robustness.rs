@@ -233,3 +233,119 @@ fn integer_literals_must_fit() {
     assert!(parse_bare("[] DIOpConstant(i8 256)").is_err());
     assert!(parse_bare("[] DIOpConstant(i8 -129)").is_err());
 }
+
+const IR_WORDS: &[&str] = &[
+    "!1",
+    "!2",
+    "=",
+    "distinct",
+    "!DILifetime(",
+    "object:",
+    "location:",
+    "argObjects:",
+    "{",
+    "}",
+    "!{",
+    "!DIExpr(",
+    "!DIExpression(",
+    "DIOpReferrer(i32)",
+    "DIOpArg(0, i32)",
+    ")",
+    ",",
+    "!DIFragment()",
+    "!DILocalVariable(",
+    "\"x\"",
+    "...",
+    "call void @llvm.dbg.def(metadata",
+    "call void @llvm.dbg.kill(metadata",
+    "metadata",
+    "i32",
+    "%x",
+    "DBG_DEF",
+    "DBG_KILL",
+    "$r0",
+    "#dbg_value(",
+    "!DIArgList(",
+    "define void @f() {",
+    "entry:",
+    "br label %b",
+    "b:",
+    "ret void",
+    "}",
+    "@g = global i32 0, !dbg.default !2",
+    "%t = type { i32 }",
+    "target datalayout = \"e\"",
+    "\n",
+    " ",
+    ";",
+    "€",
+];
+
+const CONTEXT_WORDS: &[&str] = &[
+    "datalayout",
+    "amdgpu",
+    "seed",
+    "lane",
+    "mem",
+    "5",
+    "0x100",
+    "=",
+    "78 56",
+    "%x",
+    "$r0",
+    "i32",
+    "float",
+    "1.5",
+    "arg",
+    "0",
+    "referrer",
+    "object",
+    "mem(5, 0x10)",
+    "|",
+    "+",
+    "-",
+    "8",
+    "implicit(i32 7)",
+    "undef",
+    "composite(",
+    ":",
+    ")",
+    ",",
+    "addrof(ptr, i32,",
+    "<2 x i16> <i16 1, i16 2>",
+    "\n",
+    "#",
+    "\"",
+    "€",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, .. ProptestConfig::default() })]
+
+    #[test]
+    fn ir_reader_never_panics(
+        words in proptest::collection::vec(proptest::sample::select(IR_WORDS), 0..80),
+        bytes in proptest::collection::vec(any::<u8>(), 0..200),
+    ) {
+        for text in [words.join(" "), String::from_utf8_lossy(&bytes).into_owned()] {
+            let (m, _) = diopter_semantics::syntax::module::parse_module(&text);
+            let _ = diopter_semantics::lifetimes::check_lifetimes(&m);
+            let _ = diopter_semantics::ir::expressions(&m);
+            let _ = diopter_semantics::syntax::module_print::print_module(&m);
+        }
+    }
+
+    #[test]
+    fn context_reader_never_panics(
+        words in proptest::collection::vec(proptest::sample::select(CONTEXT_WORDS), 0..60),
+        bytes in proptest::collection::vec(any::<u8>(), 0..200),
+    ) {
+        for text in [words.join(" "), String::from_utf8_lossy(&bytes).into_owned()] {
+            if let Ok(c) = diopter_semantics::context::Context::parse(&text) {
+                // Whatever parses prints to a context that parses back equal.
+                let again = diopter_semantics::context::Context::parse(&c.to_string()).expect("printed context parses");
+                prop_assert_eq!(again, c);
+            }
+        }
+    }
+}

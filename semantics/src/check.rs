@@ -713,8 +713,10 @@ impl BareInputs {
                 ty: Some(t.clone()),
                 bits: None,
             },
+            // A poison operand has no size to compare with (AMD's verifier
+            // skips size checks for poison operands).
             (None, Dialect::DiExpression, Some(a)) if !a.is_empty() => ReferrerInfo::Known {
-                ty: a[0].ty.clone(),
+                ty: if a[0].poison { None } else { a[0].ty.clone() },
                 bits: None,
             },
             // `[?]`: nothing is known about the inputs.

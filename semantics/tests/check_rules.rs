@@ -131,8 +131,9 @@ fn arg_index_and_size() {
     );
     // Different type, same size: allowed (AMD: sizes, not types, must agree).
     valid("[float] DIOpArg(0, i32)", "i32");
-    // Poison operands skip the size check.
+    // Poison operands skip the size check, also as the live dialect's referrer.
     valid("[i8 poison] DIOpArg(0, i32)", "i32");
+    valid("[i8 poison] DIOpReferrer(i32)", "i32");
 }
 
 #[test]

@@ -227,6 +227,16 @@ fn deep_nesting_is_refused_without_overflowing_the_stack() {
 }
 
 #[test]
+fn vectors_hold_only_scalars() {
+    // LLVM: vector elements are integers, floats or pointers.
+    assert!(parse_bare("[] DIOpTypeObject(<2 x ptr addrspace(3)>)").is_ok());
+    let d = parse_bare("[] DIOpTypeObject(<2 x { i32 }>)").unwrap_err();
+    assert!(d.message.contains("vector elements"), "{}", d.message);
+    assert!(parse_bare("[] DIOpTypeObject(<2 x <2 x i8>>)").is_err());
+    assert!(parse_bare("[] DIOpTypeObject(<2 x [2 x i8]>)").is_err());
+}
+
+#[test]
 fn integer_literals_must_fit() {
     assert!(parse_bare("[] DIOpConstant(i8 255)").is_ok());
     assert!(parse_bare("[] DIOpConstant(i8 -128)").is_ok());

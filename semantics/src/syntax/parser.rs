@@ -192,7 +192,15 @@ impl<'a> Parser<'a> {
                     if !self.eat_ident("x") {
                         return Err(self.error_here("`x` in `<N x T>`"));
                     }
+                    let espan = self.span();
                     let elem = self.parse_type_depth(depth + 1)?;
+                    // LLVM: "The elements of a vector are integer, floating-point or pointer values."
+                    if !matches!(elem, Type::Int(_) | Type::Float(_) | Type::Ptr { .. }) {
+                        return Err(Diagnostic::error(
+                            espan.to(self.prev_span()),
+                            format!("vector elements must be integers, floats or pointers, not `{elem}`"),
+                        ));
+                    }
                     self.expect(&Tok::Gt, "`>` closing the vector type")?;
                     Type::Vector {
                         len,

@@ -3,6 +3,7 @@
 mod check_cmd;
 mod eval_cmd;
 mod inputs;
+mod replay_cmd;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
@@ -57,6 +58,9 @@ enum Command {
     /// Evaluate one expression in a context and print the typed location it yields.
     #[command(after_help = eval_cmd::CONTEXT_HELP)]
     Eval(eval_cmd::Args),
+    /// Replay a case file with each oracle and print the outcomes and the verdict (exit 0: no disagreement, 1: disagreement, 2: unreadable input).
+    #[command(after_help = replay_cmd::CASE_FILE_HELP)]
+    Replay(replay_cmd::Args),
     /// Print the stack-effect specification of every operation, as diopter parsed it.
     Specs {
         #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -69,6 +73,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check(a) => check_cmd::run(&a),
         Command::Eval(a) => eval_cmd::run(&a),
+        Command::Replay(a) => replay_cmd::run(&a),
         Command::Specs { format } => print_specs(format),
     }
 }

@@ -1,2 +1,6 @@
 //! Everything diopter checks against the reference semantics (fast evaluator,
 //! simplifier, prover, DWARF lowering) lives here as it arrives.
+
+pub mod diff;
+pub mod fast;
+pub mod gen;

@@ -1,0 +1,660 @@
+//! Compilation: from an `Expr` and its `Env` to a flat instruction array.
+//!
+//! Types in DIOp expressions are static: the type of every stack entry is a
+//! function of the operations alone. So the compiler runs the reference
+//! interpreter's stack discipline once, on types only (with the checker's
+//! own engine, [`check::arity`] and [`check::result_type`]), and bakes every
+//! width, lane count, part size, address space and constant into the
+//! instructions. What is left for run time is only what depends on the
+//! context: locations, values, and the errors they cause.
+//!
+//! A failure the reference interpreter would report without looking at the
+//! context (ill-formedness, `DIOpFragment` rules, the composite-parts
+//! resource limit) becomes a [`Ins::Fail`] at that operation, so that an
+//! earlier run-time error still takes precedence, exactly as in the
+//! reference's single left-to-right pass.
+
+use super::arith::BinOp;
+use super::words;
+use diopter_semantics::ast::{Dialect, Expr, Literal, Op};
+use diopter_semantics::check::{self, Env, ReferrerInfo};
+use diopter_semantics::interp::{ErrorKind, MAX_PARTS};
+use diopter_semantics::location::{self, LocDesc, Storage};
+use diopter_semantics::types::Type;
+use diopter_semantics::value::FloatKind;
+use num_traits::Zero;
+
+/// What `DIOpReferrer` falls back on when the context has no referrer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fallback {
+    /// `diexpr`: `NoReferrer`.
+    None,
+    /// `diexpression` whose argument 0 is poison: the undefined location.
+    Poison,
+    /// `diexpression`: the context's `arg 0`.
+    Arg0,
+}
+
+/// The element type of a binary operation's lanes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Lane {
+    Int,
+    Float(FloatKind),
+    /// Not an arithmetic lane: ill-formed once both operands are read (the
+    /// checker rejects this; kept for fidelity on unchecked input).
+    Ill(u32),
+}
+
+/// What `DIOpConvert` does to the bits it reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Conv {
+    /// Keep the low bits (zero-extend when wider): int→int, and anything
+    /// between pointers and integers.
+    Trunc,
+    IntToFloat(FloatKind),
+    FloatToInt(FloatKind),
+    FloatToFloat(FloatKind, FloatKind),
+    /// Ill-formed after the read (message index).
+    Ill(u32),
+}
+
+/// One instruction. Widths are `bitsizeof` of the entry types, in bits;
+/// `u32` fields index the tables of [`Compiled`].
+#[derive(Clone, Debug)]
+pub(crate) enum Ins {
+    /// The context's `arg N`.
+    Arg(u64),
+    /// The undefined location (a poison argument).
+    Undef,
+    Referrer(Fallback),
+    Object,
+    /// An implicit value of at most 128 bits.
+    Imm {
+        v: u128,
+        w: u32,
+    },
+    /// A wider implicit value: its words are `Compiled::words[at..]`.
+    ImmW {
+        at: u32,
+        w: u64,
+    },
+    /// A constant of any other shape, loaded from `Compiled::consts`.
+    Const(u32),
+    Convert {
+        from_w: u64,
+        to_w: u64,
+        conv: Conv,
+        from_ty: u32,
+        to_ty: u32,
+    },
+    /// `DIOpOffset`/`DIOpBitOffset`/`DIOpByteOffset`: `bw` is the offset's width.
+    Offset {
+        bw: u64,
+        bytes: bool,
+    },
+    /// Parts' sizes are `Compiled::part_bits[at..at+n]`, bottom of the stack first.
+    Composite {
+        n: u32,
+        at: u32,
+    },
+    Extend {
+        n: u32,
+        w: u64,
+    },
+    Select {
+        n: u32,
+        w: u64,
+        mask_w: u64,
+    },
+    AddrOf {
+        target_ty: u32,
+        ptr_ty: u32,
+        bits: u64,
+    },
+    /// `not_ptr`: the input is not a pointer (ill-formed unless it is an
+    /// implicit address; message index).
+    Deref {
+        addrspace: u32,
+        ptr_w: u64,
+        not_ptr: Option<u32>,
+    },
+    Read {
+        w: u64,
+    },
+    Bin {
+        op: BinOp,
+        lane: Lane,
+        lanes: u64,
+        w: u64,
+    },
+    Ext {
+        from: u64,
+        to: u64,
+        signed: bool,
+    },
+    PushLane {
+        w: u64,
+        ty: u32,
+    },
+    Fail {
+        kind: ErrorKind,
+        msg: u32,
+    },
+}
+
+/// A compiled expression: run it with [`Compiled::eval`](super::Compiled::eval).
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    pub(crate) code: Vec<Ins>,
+    /// The operation index of each instruction (for `EvalError::op_index`).
+    pub(crate) at: Vec<u32>,
+    pub(crate) types: Vec<Type>,
+    pub(crate) msgs: Vec<String>,
+    pub(crate) consts: Vec<LocDesc>,
+    pub(crate) part_bits: Vec<u64>,
+    /// The words of wide constants.
+    pub(crate) words: Vec<u64>,
+    /// The result's type and `bitsizeof`, when the expression gets that far.
+    pub(crate) result: Option<(Type, u64)>,
+    pub(crate) fragment: Option<(u64, u64)>,
+    /// The deepest the stack gets, to size the scratch stack once.
+    pub(crate) max_depth: usize,
+}
+
+type Fail = (ErrorKind, String);
+
+fn ill(m: impl Into<String>) -> Fail {
+    (ErrorKind::IllFormed, m.into())
+}
+
+struct Builder<'e> {
+    env: &'e Env<'e>,
+    dialect: Dialect,
+    c: Compiled,
+}
+
+impl Builder<'_> {
+    fn size(&self, t: &Type) -> Result<u64, Fail> {
+        self.env
+            .dl
+            .bitsizeof(t, self.env.types)
+            .map_err(|e| ill(e.0))
+    }
+    fn ty(&mut self, t: &Type) -> u32 {
+        if let Some(i) = self.c.types.iter().position(|x| x == t) {
+            return i as u32;
+        }
+        self.c.types.push(t.clone());
+        (self.c.types.len() - 1) as u32
+    }
+    fn msg(&mut self, m: String) -> u32 {
+        self.c.msgs.push(m);
+        (self.c.msgs.len() - 1) as u32
+    }
+    fn emit(&mut self, i: usize, ins: Ins) {
+        self.c.code.push(ins);
+        self.c.at.push(i as u32);
+    }
+    fn fail(&mut self, i: usize, (kind, m): Fail) {
+        let msg = self.msg(m);
+        self.emit(i, Ins::Fail { kind, msg });
+    }
+
+    /// The instruction(s) of one operation whose result type is `ty`
+    /// (`inputs` top first); `Err` is a failure that does not depend on the
+    /// context, checked in the order the reference's operation body checks.
+    fn op(&mut self, i: usize, op: &Op, inputs: &[Type], ty: &Type) -> Result<(), Fail> {
+        let ins = match op {
+            Op::Referrer(t) => {
+                let tb = self.size(t)?;
+                match &self.env.referrer {
+                    ReferrerInfo::Forbidden => {
+                        return Err(ill(
+                            "DIOpReferrer in a computed lifetime segment, which has no referrer",
+                        ))
+                    }
+                    ReferrerInfo::Known { ty: rt, bits } => {
+                        let rb = match (bits, rt) {
+                            (Some(b), _) => Some(*b),
+                            (None, Some(rt)) => Some(self.size(rt)?),
+                            (None, None) => None,
+                        };
+                        if let Some(rb) = rb {
+                            if rb != tb {
+                                return Err(ill(format!(
+                                    "bitsizeof(`{t}`) is {tb}, the referrer's is {rb}"
+                                )));
+                            }
+                        }
+                    }
+                    ReferrerInfo::Absent => {}
+                }
+                Ins::Referrer(match self.dialect {
+                    Dialect::DiExpr => Fallback::None,
+                    Dialect::DiExpression => {
+                        let poison = self
+                            .env
+                            .args
+                            .and_then(|a| a.first())
+                            .is_some_and(|a| a.poison);
+                        if poison {
+                            Fallback::Poison
+                        } else {
+                            Fallback::Arg0
+                        }
+                    }
+                })
+            }
+            Op::Arg(n, t) => {
+                let tb = self.size(t)?;
+                if let Some(args) = self.env.args {
+                    let Some(a) = usize::try_from(*n).ok().and_then(|k| args.get(k)) else {
+                        return Err(ill(format!(
+                            "DIOpArg({n}, ...) but the expression has {} arguments",
+                            args.len()
+                        )));
+                    };
+                    if a.poison {
+                        self.emit(i, Ins::Undef);
+                        return Ok(());
+                    }
+                    let ab = match (&a.bits, &a.ty) {
+                        (Some(b), _) => Some(*b),
+                        (None, Some(at)) => Some(self.size(at)?),
+                        (None, None) => None,
+                    };
+                    if let Some(ab) = ab {
+                        if ab != tb {
+                            return Err(ill(format!(
+                                "bitsizeof(`{t}`) is {tb}, argument {n}'s is {ab}"
+                            )));
+                        }
+                    }
+                }
+                Ins::Arg(*n)
+            }
+            Op::TypeObject(_) => Ins::Object,
+            Op::Constant(t, v) => self.constant(t, v)?,
+            Op::Convert(to) => {
+                let from = &inputs[0];
+                let conv = match (from, to) {
+                    (Type::Int(a), Type::Int(b))
+                        if b > a && self.dialect == Dialect::DiExpression =>
+                    {
+                        Conv::Ill(self.msg(format!(
+                            "DIOpConvert from `{from}` to the wider `{to}` (use DIOpZExt or DIOpSExt)"
+                        )))
+                    }
+                    (Type::Int(_), Type::Int(_)) => Conv::Trunc,
+                    (Type::Int(_), Type::Float(k)) => Conv::IntToFloat(k.0),
+                    (Type::Float(k), Type::Int(_)) => Conv::FloatToInt(k.0),
+                    (Type::Float(a), Type::Float(b)) => Conv::FloatToFloat(a.0, b.0),
+                    (Type::Ptr { .. } | Type::Int(_), Type::Ptr { .. })
+                    | (Type::Ptr { .. }, Type::Int(_)) => Conv::Trunc,
+                    _ => Conv::Ill(self.msg(format!("DIOpConvert from `{from}` to `{to}`"))),
+                };
+                let from_w = self.size(from)?;
+                // The reference sizes the result by `bitsizeof(to)`, which for
+                // int and float types is their width.
+                let to_w = self.size(to)?;
+                let from_ty = self.ty(from);
+                let to_ty = self.ty(to);
+                Ins::Convert {
+                    from_w,
+                    to_w,
+                    conv,
+                    from_ty,
+                    to_ty,
+                }
+            }
+            Op::Reinterpret(to) => {
+                let (a, b) = (self.size(&inputs[0])?, self.size(to)?);
+                if a != b {
+                    return Err(ill(format!(
+                        "bitsizeof(`{}`) is {a}, bitsizeof(`{to}`) is {b}",
+                        inputs[0]
+                    )));
+                }
+                match check::passes_location(op, self.dialect) {
+                    // The location stays where it is: nothing to run.
+                    Some(0) => return Ok(()),
+                    _ => return Err(ill("DIOpReinterpret's signature passes no location")),
+                }
+            }
+            Op::Offset | Op::BitOffset(_) | Op::ByteOffset(_) => {
+                let b = &inputs[0];
+                if !b.is_int() {
+                    return Err(ill(format!("the offset has type `{b}`, not an integer")));
+                }
+                Ins::Offset {
+                    bw: self.size(b)?,
+                    bytes: !matches!(op, Op::BitOffset(_)),
+                }
+            }
+            Op::Composite(n, t) => {
+                if inputs.len() as u64 != *n {
+                    return Err(ill(format!(
+                        "DIOpComposite({n}, ...) with {} inputs",
+                        inputs.len()
+                    )));
+                }
+                let at = self.c.part_bits.len() as u32;
+                let mut sum: u64 = 0;
+                for lm in inputs.iter().rev() {
+                    let b = self.size(lm)?;
+                    self.c.part_bits.push(b);
+                    sum += b;
+                }
+                let want = self.size(t)?;
+                if sum != want {
+                    return Err(ill(format!("the parts have {sum} bits, `{t}` has {want}")));
+                }
+                Ins::Composite { n: *n as u32, at }
+            }
+            Op::Extend(n) => {
+                let l = &inputs[0];
+                if !l.is_basic() {
+                    return Err(ill(format!("DIOpExtend of `{l}`")));
+                }
+                if *n > MAX_PARTS {
+                    return Err(too_many_parts(*n));
+                }
+                Ins::Extend {
+                    n: *n as u32,
+                    w: self.size(l)?,
+                }
+            }
+            Op::Select => {
+                let (l1, lm) = (&inputs[0], &inputs[2]);
+                let Type::Vector { len: n, elem: t } = l1 else {
+                    return Err(ill(format!("DIOpSelect of `{l1}`")));
+                };
+                if !t.is_basic() {
+                    return Err(ill(format!("DIOpSelect of vectors of `{t}`")));
+                }
+                if *n > MAX_PARTS {
+                    return Err(too_many_parts(*n));
+                }
+                let mask_w = self.size(lm)?;
+                if mask_w < *n {
+                    return Err(ill(format!("the mask `{lm}` has fewer than {n} bits")));
+                }
+                Ins::Select {
+                    n: *n as u32,
+                    w: self.size(t)?,
+                    mask_w,
+                }
+            }
+            Op::AddrOf(_) => {
+                let bits = self.size(ty)?;
+                let target_ty = self.ty(&inputs[0]);
+                let ptr_ty = self.ty(ty);
+                Ins::AddrOf {
+                    target_ty,
+                    ptr_ty,
+                    bits,
+                }
+            }
+            Op::Deref(_) => {
+                let p = &inputs[0];
+                let ptr_w = self.size(p)?;
+                match p.addrspace() {
+                    Some(addrspace) => Ins::Deref {
+                        addrspace,
+                        ptr_w,
+                        not_ptr: None,
+                    },
+                    None => Ins::Deref {
+                        addrspace: 0,
+                        ptr_w,
+                        not_ptr: Some(self.msg(format!("DIOpDeref of `{p}`, not a pointer"))),
+                    },
+                }
+            }
+            Op::Read => Ins::Read {
+                w: self.size(&inputs[0])?,
+            },
+            Op::Add
+            | Op::Sub
+            | Op::Mul
+            | Op::Div
+            | Op::Mod
+            | Op::And
+            | Op::Or
+            | Op::Xor
+            | Op::Shr
+            | Op::LShr
+            | Op::AShr
+            | Op::Shl => {
+                let (lanes, scalar) = match &inputs[0] {
+                    Type::Vector { len, elem } => (*len, (**elem).clone()),
+                    t => (1, t.clone()),
+                };
+                let bin = match op {
+                    Op::Add => BinOp::Add,
+                    Op::Sub => BinOp::Sub,
+                    Op::Mul => BinOp::Mul,
+                    Op::Div => BinOp::Div,
+                    Op::Mod => BinOp::Mod,
+                    Op::And => BinOp::And,
+                    Op::Or => BinOp::Or,
+                    Op::Xor => BinOp::Xor,
+                    Op::Shr | Op::LShr => BinOp::LShr,
+                    Op::AShr => BinOp::AShr,
+                    _ => BinOp::Shl,
+                };
+                let arithmetic = matches!(op, Op::Add | Op::Sub | Op::Mul | Op::Div);
+                let lane = match &scalar {
+                    Type::Int(_) => Lane::Int,
+                    Type::Float(k) if arithmetic => Lane::Float(k.0),
+                    t if arithmetic || matches!(op, Op::Mod) => {
+                        Lane::Ill(self.msg(format!("{} on `{t}`", op.name())))
+                    }
+                    t => Lane::Ill(self.msg(format!("{} on `{t}`: not an integer", op.name()))),
+                };
+                Ins::Bin {
+                    op: bin,
+                    lane,
+                    lanes,
+                    w: self.size(&scalar)?,
+                }
+            }
+            Op::ZExt(to) | Op::SExt(to) => {
+                let name = op.name();
+                let l = &inputs[0];
+                let to_w = match (l.int_width(), to.int_width()) {
+                    (Some(a), Some(b)) if b > a => b,
+                    _ => {
+                        return Err(ill(format!(
+                            "{name} from `{l}` to `{to}`: needs integers, the result wider"
+                        )))
+                    }
+                };
+                Ins::Ext {
+                    from: self.size(l)?,
+                    to: to_w,
+                    signed: matches!(op, Op::SExt(_)),
+                }
+            }
+            Op::PushLane(t) => {
+                let Type::Int(w) = t else {
+                    return Err(ill(format!("DIOpPushLane(`{t}`): not an integer type")));
+                };
+                Ins::PushLane {
+                    w: *w,
+                    ty: self.ty(t),
+                }
+            }
+            Op::Fragment(..) => unreachable!("handled by the loop: no stack effect"),
+        };
+        self.emit(i, ins);
+        Ok(())
+    }
+
+    /// `DIOpConstant(T V)`: the reference's literal encoding, computed once.
+    fn constant(&mut self, t: &Type, v: &Literal) -> Result<Ins, Fail> {
+        let loc = location::literal_location(t, v, self.env.dl, self.env.types).map_err(ill)?;
+        if let [s] = loc.singles.as_slice() {
+            if s.offset.is_zero() {
+                match &s.storage {
+                    Storage::Implicit { value } if value.width() <= 128 => {
+                        return Ok(Ins::Imm {
+                            v: value.to_u128().unwrap_or(0),
+                            w: value.width() as u32,
+                        })
+                    }
+                    Storage::Implicit { value } => {
+                        let at = words::push_bits(&mut self.c.words, value) as u32;
+                        return Ok(Ins::ImmW {
+                            at,
+                            w: value.width(),
+                        });
+                    }
+                    Storage::Undefined => return Ok(Ins::Undef),
+                    _ => {}
+                }
+            }
+        }
+        self.c.consts.push(loc);
+        Ok(Ins::Const((self.c.consts.len() - 1) as u32))
+    }
+}
+
+fn too_many_parts(n: u64) -> Fail {
+    (
+        ErrorKind::ResourceLimit,
+        format!("{n} lanes, over diopter's limit of {MAX_PARTS} composite parts"),
+    )
+}
+
+/// `DIOpFragment(offset, size)`: as the reference's `op_fragment`.
+fn fragment(
+    env: &Env,
+    previous: Option<(u64, u64)>,
+    offset: u64,
+    size: u64,
+) -> Result<(u64, u64), Fail> {
+    if previous.is_some() {
+        return Err(ill("a second DIOpFragment"));
+    }
+    if size == 0 {
+        return Err(ill("DIOpFragment of size 0"));
+    }
+    if let Some(v) = env.var_bits {
+        if offset.checked_add(size).is_none_or(|end| end > v) {
+            return Err(ill(format!(
+                "DIOpFragment({offset}, {size}) is not inside the {v}-bit variable"
+            )));
+        }
+    }
+    Ok((offset, size))
+}
+
+/// Compiles any expression, well-formed or not: what the reference
+/// interpreter would reject without looking at the context becomes a
+/// failing instruction at the same operation.
+pub fn compile_unchecked(e: &Expr, env: &Env) -> Compiled {
+    let mut b = Builder {
+        env,
+        dialect: e.dialect,
+        c: Compiled {
+            code: Vec::with_capacity(e.ops.len() + 1),
+            at: Vec::with_capacity(e.ops.len() + 1),
+            types: Vec::new(),
+            msgs: Vec::new(),
+            consts: Vec::new(),
+            part_bits: Vec::new(),
+            words: Vec::new(),
+            result: None,
+            fragment: None,
+            max_depth: 0,
+        },
+    };
+    let mut stack: Vec<Type> = Vec::new();
+    let mut frag: Option<(u64, u64)> = None;
+    for (i, node) in e.ops.iter().enumerate() {
+        let op = &node.op;
+        if let Op::Fragment(offset, size) = op {
+            match fragment(env, frag, *offset, *size) {
+                Ok(f) => frag = Some(f),
+                Err(f) => {
+                    b.fail(i, f);
+                    return b.c;
+                }
+            }
+            continue;
+        }
+        if let Op::Composite(k, _) = op {
+            if *k > stack.len() as u64 {
+                b.fail(
+                    i,
+                    ill(format!(
+                        "DIOpComposite pops {k} entries, the stack holds {}",
+                        stack.len()
+                    )),
+                );
+                return b.c;
+            }
+        }
+        let n = check::arity(op, e.dialect);
+        if stack.len() < n {
+            b.fail(
+                i,
+                ill(format!(
+                    "{} pops {n} entries, the stack holds {}",
+                    op.name(),
+                    stack.len()
+                )),
+            );
+            return b.c;
+        }
+        let inputs: Vec<Type> = stack.split_off(stack.len() - n).into_iter().rev().collect();
+        let ty = match check::result_type(op, e.dialect, &inputs, env.dl, env.types) {
+            Ok(t) => t,
+            Err(m) => {
+                b.fail(i, ill(m));
+                return b.c;
+            }
+        };
+        if let Err(f) = b.op(i, op, &inputs, &ty) {
+            b.fail(i, f);
+            return b.c;
+        }
+        stack.push(ty);
+        b.c.max_depth = b.c.max_depth.max(stack.len());
+    }
+    let end = e.ops.len();
+    if stack.len() != 1 {
+        b.fail(
+            end,
+            ill(format!(
+                "the stack holds {} entries after the last operation, not 1",
+                stack.len()
+            )),
+        );
+        return b.c;
+    }
+    let top = stack.pop().expect("one entry");
+    match b.size(&top) {
+        Ok(bits) => {
+            b.c.result = Some((top, bits));
+            b.c.fragment = frag;
+        }
+        Err(f) => b.fail(end, f),
+    }
+    b.c
+}
+
+impl Compiled {
+    /// The result type, when the expression can succeed at all.
+    pub fn result_type(&self) -> Option<&Type> {
+        self.result.as_ref().map(|(t, _)| t)
+    }
+    /// The number of instructions (operations that do something at run time).
+    pub fn len(&self) -> usize {
+        self.code.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.code.is_empty()
+    }
+}

@@ -1,0 +1,121 @@
+//! Bit offsets of single locations.
+//!
+//! The evaluator is generic over the offset type so that one body of code
+//! serves two instantiations: `i128`, the fast path, where every offset
+//! operation is a checked machine add and an overflow stops the run with
+//! [`super::exec::Stop::Bail`]; and `BigInt`, which never overflows and is
+//! only used to re-run an evaluation that bailed (a 1024-bit pointer, a
+//! `DIOpBitOffset` by an `i256`, a context offset beyond 2^127).
+
+use num_bigint::BigInt;
+use num_traits::{Signed, ToPrimitive, Zero};
+use std::fmt::Debug;
+
+pub(crate) trait Off: Clone + PartialEq + Debug {
+    fn zero() -> Self;
+    fn small(v: i128) -> Self;
+    /// `None` when the value does not fit (only for `i128`).
+    fn from_bigint(v: &BigInt) -> Option<Self>;
+    fn to_bigint(&self) -> BigInt;
+    fn checked_add(&self, o: &Self) -> Option<Self>;
+    fn add_u64(&self, d: u64) -> Option<Self>;
+    /// `8 * a`, the bit offset of byte address `a`.
+    fn from_address(a: u128) -> Option<Self>;
+    fn times8(&self) -> Option<Self>;
+    fn is_zero(&self) -> bool;
+    fn is_negative(&self) -> bool;
+    fn to_u128(&self) -> Option<u128>;
+    fn to_i128(&self) -> Option<i128>;
+}
+
+impl Off for i128 {
+    #[inline]
+    fn zero() -> Self {
+        0
+    }
+    #[inline]
+    fn small(v: i128) -> Self {
+        v
+    }
+    fn from_bigint(v: &BigInt) -> Option<Self> {
+        ToPrimitive::to_i128(v)
+    }
+    fn to_bigint(&self) -> BigInt {
+        // `From<i64>` for `BigInt` is cheaper than `From<i128>`.
+        match i64::try_from(*self) {
+            Ok(small) => BigInt::from(small),
+            Err(_) => BigInt::from(*self),
+        }
+    }
+    #[inline]
+    fn checked_add(&self, o: &Self) -> Option<Self> {
+        i128::checked_add(*self, *o)
+    }
+    #[inline]
+    fn add_u64(&self, d: u64) -> Option<Self> {
+        i128::checked_add(*self, i128::from(d))
+    }
+    #[inline]
+    fn from_address(a: u128) -> Option<Self> {
+        i128::try_from(a).ok()?.checked_mul(8)
+    }
+    #[inline]
+    fn times8(&self) -> Option<Self> {
+        self.checked_mul(8)
+    }
+    #[inline]
+    fn is_zero(&self) -> bool {
+        *self == 0
+    }
+    #[inline]
+    fn is_negative(&self) -> bool {
+        *self < 0
+    }
+    #[inline]
+    fn to_u128(&self) -> Option<u128> {
+        u128::try_from(*self).ok()
+    }
+    #[inline]
+    fn to_i128(&self) -> Option<i128> {
+        Some(*self)
+    }
+}
+
+impl Off for BigInt {
+    fn zero() -> Self {
+        <BigInt as Zero>::zero()
+    }
+    fn small(v: i128) -> Self {
+        BigInt::from(v)
+    }
+    fn from_bigint(v: &BigInt) -> Option<Self> {
+        Some(v.clone())
+    }
+    fn to_bigint(&self) -> BigInt {
+        self.clone()
+    }
+    fn checked_add(&self, o: &Self) -> Option<Self> {
+        Some(self + o)
+    }
+    fn add_u64(&self, d: u64) -> Option<Self> {
+        Some(self + BigInt::from(d))
+    }
+    fn from_address(a: u128) -> Option<Self> {
+        Some(BigInt::from(a) * 8)
+    }
+    fn times8(&self) -> Option<Self> {
+        Some(self * 8)
+    }
+    fn is_zero(&self) -> bool {
+        Zero::is_zero(self)
+    }
+    fn is_negative(&self) -> bool {
+        Signed::is_negative(self)
+    }
+    fn to_u128(&self) -> Option<u128> {
+        ToPrimitive::to_u128(self)
+    }
+    fn to_i128(&self) -> Option<i128> {
+        ToPrimitive::to_i128(self)
+    }
+}

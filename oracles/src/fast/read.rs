@@ -1,0 +1,361 @@
+//! Reading bits through compact locations, as `location::read` does.
+//!
+//! The structure follows the reference step by step, because the *first*
+//! failure decides the outcome: a location description reads every single
+//! location in order (the first failing one is the error) and only then
+//! compares them (the first that differs from #0 makes it `Inconsistent`); a
+//! single location checks, in this order, zero bits (nothing to read),
+//! undefined storage, implicit-address storage, an entity missing from the
+//! context, and the bounds; a composite reads the parts the range overlaps,
+//! in order, each through its own location description.
+//!
+//! Bits go into regions of the words arena. One single location in memory,
+//! an entity or an implicit value, read in bounds, takes a fast path that
+//! returns the `u128` directly; everything else (and every error) goes
+//! through the general path, so errors have one source.
+
+use super::exec::{fail, Loc, Machine, Sgl, St, Stop, Val, R};
+use super::offset::Off;
+use super::show;
+use super::words::{self, mask128};
+use diopter_semantics::interp::ErrorKind;
+use diopter_semantics::location::print_entity_name;
+use num_bigint::{BigInt, BigUint};
+use num_traits::One;
+use std::fmt::Write;
+
+/// A storage's size in bits.
+#[derive(Clone, Copy, Debug)]
+enum Size {
+    Bits(u128),
+    /// Memory: `8 · 2^p` bits for `p`-bit pointers.
+    Mem(u64),
+}
+
+impl Size {
+    fn to_bigint(self) -> BigInt {
+        match self {
+            Size::Bits(b) => BigInt::from(b),
+            Size::Mem(p) => BigInt::one() << (p + 3),
+        }
+    }
+    /// The size in decimal, as `BigInt`'s `Display` writes it.
+    fn decimal(self) -> String {
+        match self {
+            Size::Bits(b) => b.to_string(),
+            Size::Mem(p) if p + 3 < 128 => (1u128 << (p + 3)).to_string(),
+            Size::Mem(_) => self.to_bigint().to_string(),
+        }
+    }
+}
+
+/// Whether bits `off..off+n` lie inside a storage of `size` bits.
+fn in_bounds<O: Off>(off: &O, n: u64, size: Size) -> bool {
+    if off.is_negative() {
+        return false;
+    }
+    let end = off.to_u128().and_then(|o| o.checked_add(u128::from(n)));
+    match (end, size) {
+        (Some(end), Size::Bits(s)) => end <= s,
+        (None, Size::Bits(_)) => false,
+        // Memory of at least 2^128 bits holds every end below 2^128.
+        (Some(end), Size::Mem(p)) => p + 3 >= 128 || end <= 1u128 << (p + 3),
+        (None, Size::Mem(p)) => off.to_bigint() + BigInt::from(n) <= Size::Mem(p).to_bigint(),
+    }
+}
+
+fn describe(st: &St) -> String {
+    match st {
+        St::Mem(a) => format!("the memory of address space {a}"),
+        St::Ent(name, _) | St::EntW(name, ..) => format!("entity {}", print_entity_name(name)),
+        St::Imp(_, w) => format!("an implicit value of {w} bits"),
+        St::ImpW(_, w) => format!("an implicit value of {w} bits"),
+        St::Addr(_) => "an implicit address".to_string(),
+        St::Undef => "undefined storage".to_string(),
+        St::Comp(_, len) => format!("a composite of {len} parts"),
+    }
+}
+
+impl<'a, O: Off> Machine<'a, O> {
+    /// Reads `n` bits of `loc`: inline when `n <= 128`, else a fresh region.
+    pub(crate) fn read_val(&mut self, loc: &Loc<'a, O>, n: u64) -> R<Val> {
+        if n <= 128 {
+            return Ok(Val::S(self.read_small(loc, n)?));
+        }
+        // A whole wide implicit value: regions are never written after they
+        // are made, so the value can be shared rather than copied.
+        if let Loc::One(Sgl {
+            st: St::ImpW(start, w),
+            off,
+        }) = loc
+        {
+            if *w == n && off.is_zero() {
+                return Ok(Val::W(u64::from(*start) * 64));
+            }
+        }
+        let d = self.alloc(n);
+        self.read_into(loc, 0, n, d)?;
+        Ok(Val::W(d))
+    }
+
+    fn read_small(&mut self, loc: &Loc<'a, O>, n: u64) -> R<u128> {
+        if let Loc::One(s) = loc {
+            if let Some(v) = self.fast_read(s, n) {
+                return Ok(v);
+            }
+        }
+        let mark = self.words.len();
+        let d = self.alloc(n);
+        let r = self.read_into(loc, 0, n, d);
+        let v = words::get128(&self.words, d, n);
+        self.words.truncate(mark);
+        r.map(|()| v)
+    }
+
+    /// One single location of memory, an entity or an implicit value, read
+    /// in bounds; `None` sends the read down the general path.
+    #[inline]
+    fn fast_read(&mut self, s: &Sgl<'a, O>, n: u64) -> Option<u128> {
+        if n == 0 {
+            return Some(0);
+        }
+        let off = s.off.to_u128()?;
+        let end = off.checked_add(u128::from(n))?;
+        match s.st {
+            St::Imp(v, w) => (end <= u128::from(w)).then(|| (v >> off) & mask128(n)),
+            St::Ent(_, Some(b)) if b.width() <= 128 => (end <= u128::from(b.width()))
+                .then(|| (b.to_u128().unwrap_or(0) >> off) & mask128(n)),
+            St::Mem(a) => {
+                let p = self.pointer_bits(a);
+                if p + 3 < 128 && end > 1u128 << (p + 3) {
+                    return None;
+                }
+                let addr = off >> 3;
+                let sh = (off & 7) as u32;
+                let nbytes = (u64::from(sh) + n).div_ceil(8) as usize;
+                addr.checked_add(nbytes as u128)?;
+                let mut buf = [0u8; 17];
+                self.fetch_bytes(a, addr, &mut buf[..nbytes]);
+                let lo = u128::from_le_bytes(buf[..16].try_into().expect("16 bytes"));
+                let mut v = lo >> sh;
+                if sh > 0 {
+                    v |= u128::from(buf[16]) << (128 - sh);
+                }
+                Some(v & mask128(n))
+            }
+            _ => None,
+        }
+    }
+
+    /// Reads `n` bits at `extra` bits past every single location of `loc`
+    /// into bit `dst` of the words arena (zero there).
+    pub(crate) fn read_into(&mut self, loc: &Loc<'a, O>, extra: u64, n: u64, dst: u64) -> R<()> {
+        let (start, len) = match loc {
+            Loc::One(s) => return self.read_single_into(&s.clone(), extra, n, dst),
+            Loc::Many(start, len) => (*start as usize, *len as usize),
+        };
+        if len == 0 {
+            return fail(
+                ErrorKind::ReadUndefined,
+                "the location description has no single location",
+            );
+        }
+        // Every single location into its own region, in order: the first
+        // failure is the outcome.
+        let mark = self.words.len();
+        let nw = n.div_ceil(64) as usize;
+        for j in 0..len {
+            let t = self.alloc(n);
+            let s = self.singles[start + j].clone();
+            if let Err(e) = self.read_single_into(&s, extra, n, t) {
+                self.words.truncate(mark);
+                return Err(e);
+            }
+        }
+        // Then agreement: the first that differs from #0 is reported.
+        let differs = (1..len).find(|&j| {
+            self.words[mark + j * nw..mark + (j + 1) * nw] != self.words[mark..mark + nw]
+        });
+        if let Some(j) = differs {
+            let hex = |j: usize| show::hex(&self.words, ((mark + j * nw) * 64) as u64, n);
+            let mut message = String::from("the single locations disagree: #0 (");
+            self.show_single(&self.singles[start], &mut message);
+            let _ = write!(message, ") reads 0x{}, #{j} (", hex(0));
+            self.show_single(&self.singles[start + j], &mut message);
+            let _ = write!(message, ") reads 0x{}", hex(j));
+            self.words.truncate(mark);
+            return fail(ErrorKind::Inconsistent, message);
+        }
+        words::copy(&mut self.words, (mark * 64) as u64, dst, n);
+        self.words.truncate(mark);
+        Ok(())
+    }
+
+    fn read_single_into(&mut self, s: &Sgl<'a, O>, extra: u64, n: u64, dst: u64) -> R<()> {
+        // Reading no bits reads no bit of any storage.
+        if n == 0 {
+            return Ok(());
+        }
+        match s.st {
+            St::Undef => {
+                return fail(
+                    ErrorKind::ReadUndefined,
+                    format!("reading {n} bits of undefined storage"),
+                )
+            }
+            St::Addr(_) => {
+                return fail(
+                    ErrorKind::ImplicitAddressRead,
+                    "reading the bits of an implicit address (made by DIOpAddrOf; only DIOpDeref may consume it)",
+                )
+            }
+            St::Ent(_, None) => {
+                return fail(
+                    ErrorKind::ReadUndefined,
+                    format!("{} is not in the context", describe(&s.st)),
+                )
+            }
+            _ => {}
+        }
+        let off = s.off.add_u64(extra).ok_or(Stop::Bail)?;
+        let size = self.size_of(&s.st);
+        if !in_bounds(&off, n, size) {
+            // Decimal offsets, as `BigInt`'s `Display` writes them.
+            let (from, to) = match off
+                .to_u128()
+                .and_then(|o| Some((o, o.checked_add(u128::from(n))?)))
+            {
+                Some((o, e)) => (o.to_string(), e.to_string()),
+                None => {
+                    let o = off.to_bigint();
+                    (o.to_string(), (&o + BigInt::from(n)).to_string())
+                }
+            };
+            return fail(
+                ErrorKind::OutOfBounds,
+                format!(
+                    "reading bits {from}..{to} of {}, which has {} bits",
+                    describe(&s.st),
+                    size.decimal()
+                ),
+            );
+        }
+        // In bounds of a storage that is not memory: the offset is below its size.
+        let small = || off.to_u128().unwrap_or(0);
+        match s.st {
+            St::Mem(a) => self.mem_into(a, &off, n, dst),
+            St::Ent(_, Some(b)) => {
+                words::put_bits_slice(&mut self.words, dst, b, small() as u64, n);
+                Ok(())
+            }
+            St::EntW(_, start, _) => {
+                words::copy(
+                    &mut self.words,
+                    u64::from(start) * 64 + small() as u64,
+                    dst,
+                    n,
+                );
+                Ok(())
+            }
+            St::Imp(v, _) => {
+                words::put128(&mut self.words, dst, v >> small(), n);
+                Ok(())
+            }
+            St::ImpW(start, _) => {
+                words::copy(
+                    &mut self.words,
+                    u64::from(start) * 64 + small() as u64,
+                    dst,
+                    n,
+                );
+                Ok(())
+            }
+            St::Comp(start, len) => self.composite_into(start, len, small(), n, dst),
+            St::Undef | St::Addr(_) | St::Ent(_, None) => unreachable!("handled above"),
+        }
+    }
+
+    fn size_of(&mut self, st: &St) -> Size {
+        match *st {
+            St::Mem(a) => Size::Mem(self.pointer_bits(a)),
+            St::Ent(_, Some(b)) => Size::Bits(u128::from(b.width())),
+            St::EntW(_, _, w) => Size::Bits(u128::from(w)),
+            St::Imp(_, w) => Size::Bits(u128::from(w)),
+            St::ImpW(_, w) => Size::Bits(u128::from(w)),
+            St::Comp(start, len) => Size::Bits(
+                self.parts[start as usize..(start + len) as usize]
+                    .iter()
+                    .map(|p| u128::from(p.bits))
+                    .sum(),
+            ),
+            St::Undef | St::Addr(_) | St::Ent(_, None) => Size::Bits(0),
+        }
+    }
+
+    /// The parts covering `off..off+n` of a composite, each read through its
+    /// own location description.
+    fn composite_into(&mut self, start: u32, len: u32, off: u128, n: u64, dst: u64) -> R<()> {
+        let end = off + u128::from(n);
+        let mut at: u128 = 0;
+        for j in start..start + len {
+            let p = self.parts[j as usize].clone();
+            let p_end = at + u128::from(p.bits);
+            let lo = off.max(at);
+            let hi = end.min(p_end);
+            if lo < hi {
+                self.read_into(
+                    &p.loc,
+                    (lo - at) as u64,
+                    (hi - lo) as u64,
+                    dst + (lo - off) as u64,
+                )?;
+            }
+            at = p_end;
+            if at >= end {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// `n` bits of an address space's memory from bit `off` (in bounds).
+    fn mem_into(&mut self, a: u32, off: &O, n: u64, dst: u64) -> R<()> {
+        let sh = |o: u64| o & 7;
+        if let Some(o) = off.to_u128() {
+            let first = o >> 3;
+            let shift = (o & 7) as u64;
+            let nbytes = (shift + n).div_ceil(8);
+            if first.checked_add(u128::from(nbytes)).is_some() {
+                let mut buf = [0u8; 64];
+                let mut k: u64 = 0;
+                let mut pos: u64 = 0;
+                while k < nbytes {
+                    let c = (nbytes - k).min(64) as usize;
+                    self.fetch_bytes(a, first + u128::from(k), &mut buf[..c]);
+                    for (i, b) in buf[..c].iter().enumerate() {
+                        let from = if k == 0 && i == 0 { shift } else { 0 };
+                        let take = (8 - from).min(n - pos);
+                        words::put(&mut self.words, dst + pos, u64::from(*b >> from), take);
+                        pos += take;
+                    }
+                    k += c as u64;
+                }
+                return Ok(());
+            }
+        }
+        // Addresses beyond 2^128: byte by byte through the context.
+        let o = off.to_bigint();
+        let first = BigUint::try_from(&o >> 3u32).expect("in bounds, so not negative");
+        let shift = sh(num_traits::ToPrimitive::to_u64(&(&o & BigInt::from(7))).unwrap_or(0));
+        let nbytes = (shift + n).div_ceil(8);
+        let mut pos = 0;
+        for g in 0..nbytes {
+            let b = self.ctx.byte(a, &(&first + BigUint::from(g)));
+            let from = if g == 0 { shift } else { 0 };
+            let take = (8 - from).min(n - pos);
+            words::put(&mut self.words, dst + pos, u64::from(b >> from), take);
+            pos += take;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,155 @@
+//! Where the generators' choices come from.
+//!
+//! Every generator in this module draws its choices through [`Entropy`], so
+//! the same code serves three drivers: libFuzzer (an [`arbitrary::Unstructured`]
+//! over the fuzz input, so that byte mutations change individual choices),
+//! proptest (a byte vector it can shrink, read the same way) and plain
+//! pseudo-random runs (a splitmix64 stream from a seed).
+//!
+//! Contract: when the bytes run out every choice is 0, and every generator
+//! maps choice 0 to its simplest option, so that a short or all-zero input
+//! still makes a small valid case and shrinking bytes towards zero shrinks
+//! the case.
+
+use arbitrary::Unstructured;
+
+/// A stream of choices.
+pub trait Entropy {
+    /// A number in `0..n` (`n > 0`; `n == 0` is treated as 1).
+    fn below(&mut self, n: u64) -> u64;
+
+    /// 64 raw bits.
+    fn bits64(&mut self) -> u64;
+
+    /// `true` with probability about `num / den`; `false` once the input is
+    /// exhausted.
+    fn chance(&mut self, num: u64, den: u64) -> bool {
+        // `below` is 0 when exhausted, so the comparison must be
+        // `>= den - num` for exhaustion to mean `false`.
+        den > 0 && self.below(den) >= den.saturating_sub(num)
+    }
+
+    /// A number in `lo..=hi` (`lo` when `hi < lo`).
+    fn range(&mut self, lo: u64, hi: u64) -> u64 {
+        if hi <= lo {
+            return lo;
+        }
+        lo + self.below(hi - lo + 1)
+    }
+
+    /// An index into a slice of `len` elements (`len > 0`).
+    fn index(&mut self, len: usize) -> usize {
+        self.below(len as u64) as usize
+    }
+
+    /// An index drawn with the given weights; 0 if all are zero.
+    fn weighted(&mut self, weights: &[u32]) -> usize {
+        let total: u64 = weights.iter().map(|w| u64::from(*w)).sum();
+        if total == 0 {
+            return 0;
+        }
+        let mut x = self.below(total);
+        for (i, w) in weights.iter().enumerate() {
+            let w = u64::from(*w);
+            if x < w {
+                return i;
+            }
+            x -= w;
+        }
+        weights.len() - 1
+    }
+}
+
+impl dyn Entropy + '_ {
+    /// One element of a non-empty slice. (Generic, so not a trait method:
+    /// the generators pass `&mut dyn Entropy` around.)
+    pub fn pick<'s, T>(&mut self, items: &'s [T]) -> &'s T {
+        &items[self.index(items.len())]
+    }
+}
+
+/// A splitmix64 stream: reproducible pseudo-random choices from a seed.
+#[derive(Clone, Debug)]
+pub struct SplitMix(pub u64);
+
+impl Entropy for SplitMix {
+    fn below(&mut self, n: u64) -> u64 {
+        let n = n.max(1);
+        // Multiply-shift maps 64 random bits onto 0..n without a division.
+        ((u128::from(self.bits64()) * u128::from(n)) >> 64) as u64
+    }
+
+    fn bits64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        diopter_semantics::context::splitmix64(self.0)
+    }
+}
+
+/// Choices read from the front of a fuzz input.
+pub struct Bytes<'u, 'a> {
+    pub u: &'u mut Unstructured<'a>,
+}
+
+impl<'u, 'a> Bytes<'u, 'a> {
+    pub fn new(u: &'u mut Unstructured<'a>) -> Self {
+        Bytes { u }
+    }
+}
+
+impl Entropy for Bytes<'_, '_> {
+    fn below(&mut self, n: u64) -> u64 {
+        if n <= 1 {
+            return 0;
+        }
+        // `int_in_range` reads only as many bytes as the range needs and
+        // gives the lower bound once the data is used up.
+        self.u.int_in_range(0..=n - 1).unwrap_or(0)
+    }
+
+    fn bits64(&mut self) -> u64 {
+        self.u.arbitrary::<u64>().unwrap_or(0)
+    }
+}
+
+/// Choices read from an owned byte string (proptest, quickcheck, replaying a
+/// fuzz input outside libFuzzer).
+pub fn with_bytes<R>(data: &[u8], f: impl FnOnce(&mut dyn Entropy) -> R) -> R {
+    let mut u = Unstructured::new(data);
+    let mut b = Bytes::new(&mut u);
+    f(&mut b)
+}
+
+impl<E: Entropy + ?Sized> Entropy for &mut E {
+    fn below(&mut self, n: u64) -> u64 {
+        (**self).below(n)
+    }
+    fn bits64(&mut self) -> u64 {
+        (**self).bits64()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exhausted_bytes_choose_zero() {
+        let mut u = Unstructured::new(&[]);
+        let mut b = Bytes::new(&mut u);
+        assert_eq!(b.below(10), 0);
+        assert_eq!(b.bits64(), 0);
+        assert!(!b.chance(9, 10));
+        assert_eq!(b.range(3, 9), 3);
+        assert_eq!(b.weighted(&[0, 5, 1]), 1);
+    }
+
+    #[test]
+    fn splitmix_stays_in_range() {
+        let mut s = SplitMix(1);
+        for n in 1..200 {
+            assert!(s.below(n) < n);
+        }
+        let hits = (0..10_000).filter(|_| s.chance(1, 4)).count();
+        assert!((2000..3000).contains(&hits), "{hits}");
+    }
+}

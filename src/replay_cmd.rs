@@ -1,0 +1,254 @@
+//! `diopter replay`: evaluate a case file (written by the fuzzers and the
+//! differential tests when oracles disagree) with each oracle again, print
+//! every outcome and the verdict.
+
+use crate::inputs;
+use crate::Format;
+use diopter_oracles::diff::{self, Observation, Oracle, Verdict, ORACLE_NAMES};
+use diopter_semantics::diag::Source;
+use diopter_semantics::syntax::print_op;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+pub const CASE_FILE_HELP: &str = "\
+CASE FILES
+  Written when oracles disagree (fuzz/artifacts/eval_diff/, the diff_props
+  tests). Above the line `--- context`: an .expr file holding exactly one
+  expression in the one-line form (with its `%t = type` lines and `target
+  datalayout`); below it: a context (see `diopter eval --help`). A comment
+  `# oracles: reference, fast` names the oracles to replay with.
+
+  Example:
+    # oracles: reference, fast
+    [ptr addrspace(5)] DIOpArg(0, ptr addrspace(5)), DIOpDeref(i32)
+    --- context
+    datalayout amdgpu
+    mem 5 0x100 = 78 56 34 12
+    arg 0 = implicit(i32 0x100)
+
+VERDICTS
+  AGREE                 same location, same bits read, same effect of a write
+  BOTH-ERROR            every oracle fails with the same error at the same operation
+  INCONSISTENT-CONTEXT  the reference says the context's single locations disagree
+  SKIPPED               an oracle hit a resource limit
+  DISAGREE              anything else
+
+EXIT STATUS
+  0 no disagreement; 1 the oracles disagree; 2 unreadable input or unknown oracle.";
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The case file.
+    pub file: PathBuf,
+    /// An oracle to run (repeatable): `reference` or `fast`. Default: the
+    /// file's `# oracles:` line, else all. The first is the baseline.
+    #[arg(long = "oracle", value_name = "NAME")]
+    pub oracles: Vec<String>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+fn fail(msg: String) -> ExitCode {
+    eprintln!("diopter replay: {msg}");
+    ExitCode::from(2)
+}
+
+pub fn run(a: &Args) -> ExitCode {
+    let text = match inputs::read(&a.file) {
+        Ok(t) => t,
+        Err(e) => return fail(e),
+    };
+    let case = match diff::read_case_file(&text) {
+        Ok(c) => c,
+        Err(ds) => {
+            let src = Source::new(a.file.display().to_string(), text);
+            for d in &ds {
+                eprint!("{}", src.render(d));
+            }
+            return ExitCode::from(2);
+        }
+    };
+    let mut names = if a.oracles.is_empty() {
+        diff::case_file_oracles(&text)
+    } else {
+        a.oracles.clone()
+    };
+    if names.is_empty() {
+        names = ORACLE_NAMES.iter().map(|s| s.to_string()).collect();
+    }
+    let mut oracles: Vec<Box<dyn Oracle>> = Vec::new();
+    for n in &names {
+        match diff::oracle(n) {
+            Some(o) => oracles.push(o),
+            None => {
+                return fail(format!(
+                    "unknown oracle `{n}` (known: {})",
+                    ORACLE_NAMES.join(", ")
+                ))
+            }
+        }
+    }
+    let refs: Vec<&dyn Oracle> = oracles.iter().map(|o| o.as_ref()).collect();
+    let (obs, verdict) = diff::run_case_observed(&case, &refs);
+    match a.format {
+        Format::Text => print_text(&a.file, &case, &obs, &verdict),
+        Format::Json => print_json(&a.file, &case, &obs, &verdict),
+    }
+    if verdict.is_disagreement() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn print_text(
+    file: &std::path::Path,
+    case: &diopter_oracles::gen::Case,
+    obs: &[Observation],
+    v: &Verdict,
+) {
+    println!("case:       {}", file.display());
+    println!("expression: {}", case.expr_line());
+    for o in obs {
+        println!("{}:", o.oracle);
+        match &o.outcome {
+            Err(e) => {
+                let op = case
+                    .bare
+                    .expr
+                    .ops
+                    .get(e.op_index)
+                    .map(|n| format!(" ({})", print_op(&n.op)))
+                    .unwrap_or_default();
+                println!(
+                    "  error:    {:?} at operation #{}{op}: {}",
+                    e.kind, e.op_index, e.message
+                );
+            }
+            Ok(r) => {
+                println!("  type:     {} ({} bits)", r.ty, r.bits);
+                println!("  location: {}", r.loc);
+                if let Some((off, size)) = r.fragment {
+                    println!("  fragment: bits {off}..{} of the variable", off + size);
+                }
+                match &o.read {
+                    Some(Ok(b)) => println!("  value:    {}", b.to_hex()),
+                    Some(Err(e)) => println!("  value:    unreadable: {:?}: {}", e.kind, e.message),
+                    None => {}
+                }
+                match &o.write {
+                    Some(Ok(after)) => {
+                        let changes = case.ctx.state_diff(after);
+                        if changes.is_empty() {
+                            println!("  write:    done, nothing changed");
+                        } else {
+                            println!("  write:    done; changed: {}", changes.join(", "));
+                        }
+                    }
+                    Some(Err(e)) => println!("  write:    refused: {:?}: {}", e.kind, e.message),
+                    None => {}
+                }
+            }
+        }
+    }
+    println!("verdict:    {v}");
+    if v.is_disagreement() {
+        println!("reproduce:  {}", diff::repro_command(file));
+    }
+}
+
+fn print_json(
+    file: &std::path::Path,
+    case: &diopter_oracles::gen::Case,
+    obs: &[Observation],
+    v: &Verdict,
+) {
+    let outcomes: Vec<serde_json::Value> = obs
+        .iter()
+        .map(|o| match &o.outcome {
+            Err(e) => serde_json::json!({
+                "oracle": o.oracle,
+                "error": { "kind": format!("{:?}", e.kind), "op_index": e.op_index, "message": e.message },
+            }),
+            Ok(r) => serde_json::json!({
+                "oracle": o.oracle,
+                "type": r.ty.to_string(),
+                "bits": r.bits,
+                "location": r.loc.to_string(),
+                "fragment": r.fragment.map(|(off, size)| serde_json::json!({"offset": off, "size": size})),
+                "value": match &o.read {
+                    Some(Ok(b)) => serde_json::json!({ "hex": b.to_hex() }),
+                    Some(Err(e)) => serde_json::json!({ "unreadable": format!("{:?}", e.kind), "message": e.message }),
+                    None => serde_json::Value::Null,
+                },
+                "write": match &o.write {
+                    Some(Ok(after)) => serde_json::json!({ "changes": case.ctx.state_diff(after) }),
+                    Some(Err(e)) => serde_json::json!({ "refused": format!("{:?}", e.kind), "message": e.message }),
+                    None => serde_json::Value::Null,
+                },
+            }),
+        })
+        .collect();
+    let out = serde_json::json!({
+        "case": file.display().to_string(),
+        "expression": case.expr_line(),
+        "outcomes": outcomes,
+        "verdict": v.label(),
+        "details": v.details(),
+        "reproduce": diff::repro_command(file),
+    });
+    println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(file: PathBuf, oracles: &[&str]) -> Args {
+        Args {
+            file,
+            oracles: oracles.iter().map(|s| s.to_string()).collect(),
+            format: Format::Text,
+        }
+    }
+
+    fn temp(name: &str, text: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("diopter-replay-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let p = dir.join(name);
+        std::fs::write(&p, text).expect("written");
+        p
+    }
+
+    #[test]
+    fn exit_codes() {
+        let ok = temp(
+            "ok.case",
+            "# oracles: reference, fast\n[i32] DIOpArg(0, i32)\n--- context\n%x = i32 7\narg 0 = %x\n",
+        );
+        assert_eq!(run(&args(ok.clone(), &[])), ExitCode::SUCCESS);
+        assert_eq!(run(&args(ok.clone(), &["reference"])), ExitCode::SUCCESS);
+        let mut json = args(ok.clone(), &["fast", "reference"]);
+        json.format = Format::Json;
+        assert_eq!(run(&json), ExitCode::SUCCESS);
+        // Unknown oracle, unreadable file, bad case file: 2.
+        assert_eq!(run(&args(ok, &["nope"])), ExitCode::from(2));
+        assert_eq!(
+            run(&args(PathBuf::from("/nonexistent/x.case"), &[])),
+            ExitCode::from(2)
+        );
+        let bad = temp("bad.case", "[i32] DIOpArg(0, i32)\n");
+        assert_eq!(run(&args(bad, &[])), ExitCode::from(2));
+        // Both fail alike, or the context is inconsistent: no disagreement.
+        let both = temp(
+            "both.case",
+            "[] DIOpConstant(i8 1), DIOpConstant(i8 0), DIOpDiv()\n--- context\n",
+        );
+        assert_eq!(run(&args(both, &[])), ExitCode::SUCCESS);
+        let inc = temp(
+            "inc.case",
+            "[i8] DIOpArg(0, i8)\n--- context\n%x = i8 1\n%y = i8 2\narg 0 = %x | %y\n",
+        );
+        assert_eq!(run(&args(inc, &[])), ExitCode::SUCCESS);
+    }
+}

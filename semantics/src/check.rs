@@ -442,6 +442,14 @@ fn prose_rules(
         Op::Select => {
             // Our line: (L1:<N x T>) (L0:<N x T>) (LM:TM). The mask selects lane
             // i from L1 when its bit i is set, so it needs N bits.
+            // LLVM vectors hold integers, floats or pointers; the parser
+            // enforces it for text, this for expressions built in code.
+            if !inputs[0].scalar().is_basic() {
+                return e0(format!(
+                    "{name} requires vectors of integers, floats or pointers, found `{}`",
+                    inputs[0]
+                ));
+            }
             let mask = &inputs[2];
             let n = b.int("N").unwrap_or(0);
             match mask.int_width() {

@@ -148,6 +148,15 @@ impl fmt::Display for Type {
                 addrspace,
                 pointee: Some(p),
             } => {
+                // `ptr addrspace(N)*` would read back as a pointer to an opaque
+                // pointer in address space N; spell the inner one out.
+                if **p == Type::opaque_ptr(0) {
+                    return if *addrspace == 0 {
+                        f.write_str("ptr addrspace(0)*")
+                    } else {
+                        write!(f, "ptr addrspace(0) addrspace({addrspace})*")
+                    };
+                }
                 if *addrspace == 0 {
                     write!(f, "{p}*")
                 } else {
@@ -723,6 +732,18 @@ mod tests {
         };
         let e = dl.bitsizeof(&v, &t()).unwrap_err();
         assert!(e.0.contains("limit"), "{e}");
+    }
+
+    #[test]
+    fn typed_pointers_to_opaque_pointers_print_unambiguously() {
+        let t = Type::typed_ptr(Type::opaque_ptr(0), 5);
+        assert_eq!(t.to_string(), "ptr addrspace(0) addrspace(5)*");
+        let b = crate::syntax::parse_bare(&format!("[{t}] DIOpArg(0, {t})")).unwrap();
+        assert_eq!(b.args.unwrap()[0].ty, t);
+        assert_eq!(
+            Type::typed_ptr(Type::opaque_ptr(3), 0).to_string(),
+            "ptr addrspace(3)*"
+        );
     }
 
     #[test]

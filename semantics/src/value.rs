@@ -35,7 +35,7 @@
 
 use num_bigint::{BigInt, BigUint, Sign};
 use num_traits::{One, ToPrimitive, Zero};
-use rustc_apfloat::ieee::{BFloat, Double, Half, Quad, Single, X87DoubleExtended};
+use rustc_apfloat::ieee::{BFloat, Double, Half, Single};
 use rustc_apfloat::{ExpInt, Float, FloatConvert, Round, Status};
 
 /// A fixed-width bit vector; bit 0 is the least significant.
@@ -423,32 +423,33 @@ pub enum FloatOp {
 }
 
 /// Runs `$body` with `$F` naming the `rustc_apfloat` type of `$kind`: the
-/// one place that maps kinds to types.
+/// one place that maps kinds to types (the fast evaluator uses it too).
+#[macro_export]
 macro_rules! with_float_type {
     ($kind:expr, $F:ident => $body:expr) => {
         match $kind {
-            FloatKind::Half => {
-                type $F = Half;
+            $crate::value::FloatKind::Half => {
+                type $F = ::rustc_apfloat::ieee::Half;
                 $body
             }
-            FloatKind::BFloat => {
-                type $F = BFloat;
+            $crate::value::FloatKind::BFloat => {
+                type $F = ::rustc_apfloat::ieee::BFloat;
                 $body
             }
-            FloatKind::Float => {
-                type $F = Single;
+            $crate::value::FloatKind::Float => {
+                type $F = ::rustc_apfloat::ieee::Single;
                 $body
             }
-            FloatKind::Double => {
-                type $F = Double;
+            $crate::value::FloatKind::Double => {
+                type $F = ::rustc_apfloat::ieee::Double;
                 $body
             }
-            FloatKind::Fp128 => {
-                type $F = Quad;
+            $crate::value::FloatKind::Fp128 => {
+                type $F = ::rustc_apfloat::ieee::Quad;
                 $body
             }
-            FloatKind::X86Fp80 => {
-                type $F = X87DoubleExtended;
+            $crate::value::FloatKind::X86Fp80 => {
+                type $F = ::rustc_apfloat::ieee::X87DoubleExtended;
                 $body
             }
         }

@@ -10,7 +10,6 @@
 
 use super::words::{mask128, sext128};
 use diopter_semantics::value::{self, Bits, FloatKind};
-use rustc_apfloat::ieee::{BFloat, Double, Half, Quad, Single, X87DoubleExtended};
 use rustc_apfloat::{Float, FloatConvert, Round};
 
 /// A binary operation of the `DIOpAdd` family.
@@ -115,37 +114,7 @@ pub(crate) fn wide_int_lane(op: BinOp, a: &Bits, b: &Bits) -> Result<Bits, DivBy
     })
 }
 
-/// Runs `$body` with `$F` naming the `rustc_apfloat` type of `$kind`.
-macro_rules! with_kind {
-    ($kind:expr, $F:ident => $body:expr) => {
-        match $kind {
-            FloatKind::Half => {
-                type $F = Half;
-                $body
-            }
-            FloatKind::BFloat => {
-                type $F = BFloat;
-                $body
-            }
-            FloatKind::Float => {
-                type $F = Single;
-                $body
-            }
-            FloatKind::Double => {
-                type $F = Double;
-                $body
-            }
-            FloatKind::Fp128 => {
-                type $F = Quad;
-                $body
-            }
-            FloatKind::X86Fp80 => {
-                type $F = X87DoubleExtended;
-                $body
-            }
-        }
-    };
-}
+use diopter_semantics::with_float_type as with_kind;
 
 const NEAREST_EVEN: Round = Round::NearestTiesToEven;
 

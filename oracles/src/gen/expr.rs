@@ -160,12 +160,12 @@ impl<'a, 'e> ExprGen<'a, 'e> {
     /// one is confirmed with the checker's own engine
     /// ([`check::result_type`]).
     fn apply(&mut self, op: Op) {
-        let n = pops(&op);
+        // Arity comes from the parsed stack-effect lines, like everywhere else.
+        let n = check::arity(&op, self.dialect());
         assert!(self.stack.len() >= n, "generator bug: {op:?} pops {n}");
         let base = self.stack.len() - n;
         let t = pushed_type(&op, &self.stack[base..], self.dialect());
         if CROSS_CHECK.load(Ordering::Relaxed) {
-            debug_assert_eq!(n, check::arity(&op, self.dialect()), "arity of {op:?}");
             let inputs: Vec<Type> = self.stack[base..].iter().rev().cloned().collect();
             let want = check::result_type(&op, self.dialect(), &inputs, self.tg.dl, self.tg.table)
                 .unwrap_or_else(|m| panic!("generator bug: {op:?} on {inputs:?}: {m}"));
@@ -918,37 +918,6 @@ impl<'a, 'e> ExprGen<'a, 'e> {
             let at = self.e.below(self.ops.len() as u64 + 1) as usize;
             self.ops.insert(at, op);
         }
-    }
-}
-
-/// How many entries `op` pops (its signature's inputs; `DIOpComposite(N)`
-/// pops N).
-fn pops(op: &Op) -> usize {
-    match op {
-        Op::Referrer(_)
-        | Op::Arg(..)
-        | Op::TypeObject(_)
-        | Op::Constant(..)
-        | Op::PushLane(_)
-        | Op::Fragment(..) => 0,
-        Op::Composite(n, _) => *n as usize,
-        Op::Select => 3,
-        Op::Offset
-        | Op::BitOffset(_)
-        | Op::ByteOffset(_)
-        | Op::Add
-        | Op::Sub
-        | Op::Mul
-        | Op::Div
-        | Op::Mod
-        | Op::And
-        | Op::Or
-        | Op::Xor
-        | Op::Shr
-        | Op::LShr
-        | Op::AShr
-        | Op::Shl => 2,
-        _ => 1,
     }
 }
 

@@ -768,3 +768,38 @@ fn inconsistent_messages() {
         assert_eq!(class(&o), "Inconsistent", "{l}: {o:?}");
     }
 }
+
+/// `DIOpSelect` copies its input locations into every lane, so a tower of
+/// Selects grows by a factor of 8 per level; both evaluators stop it at the
+/// same operation with a resource limit (`location::MAX_LOC_NODES`), and
+/// agree exactly below it.
+#[test]
+fn location_size_limit() {
+    use diopter_semantics::syntax::parse_bare;
+    let tower = |levels: usize| {
+        let lanes = "DIOpConstant(<8 x i8> zeroinitializer)";
+        let mut ops = vec!["DIOpConstant(i8 0)".to_string(); levels];
+        for k in 0..levels {
+            if k == 0 {
+                ops.push(lanes.to_string());
+            }
+            ops.push(lanes.to_string());
+            ops.push("DIOpSelect()".to_string());
+        }
+        format!("[] {}", ops.join(", "))
+    };
+    let types = TypeTable::default();
+    let ctx = Context::default();
+    let mut scratch = fast::Scratch::new();
+    // 5 levels: 37449 single locations, the same in both.
+    let b = parse_bare(&tower(5)).unwrap();
+    let r = support::agree(&b, &types, &ctx, &mut scratch).expect("under the limit");
+    assert_eq!(r.loc.node_count(), 37449);
+    // 6 and 30 levels: a resource limit at the sixth Select in both.
+    for levels in [6, 30] {
+        let b = parse_bare(&tower(levels)).unwrap();
+        let e = support::agree(&b, &types, &ctx, &mut scratch).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::ResourceLimit, "{}", e.message);
+        assert_eq!(e.op_index, levels + 2 + 2 * 5);
+    }
+}

@@ -16,9 +16,9 @@
 
 use crate::ast::*;
 use crate::diag::Diagnostic;
-use crate::specs::{self, Origin, ParamKind, Signature, TypePat};
+use crate::specs::{self, Origin, ParamKind, Signature, StackBinding, TypePat};
 use crate::types::{DataLayout, Type, TypeTable};
-use std::collections::BTreeMap;
+use std::borrow::Cow;
 
 /// What an expression's `DIOpArg(N, T)` refers to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -118,27 +118,31 @@ enum Bound {
 /// The bindings of one application of a signature.
 #[derive(Default, Debug)]
 struct Bindings {
-    vars: BTreeMap<String, Bound>,
+    // A signature mentions a handful of variables: a list is the right map.
+    vars: Vec<(String, Bound)>,
 }
 
 impl Bindings {
+    fn get(&self, v: &str) -> Option<&Bound> {
+        self.vars.iter().find(|(k, _)| k == v).map(|(_, b)| b)
+    }
     fn ty(&self, v: &str) -> Option<&Type> {
-        match self.vars.get(v) {
+        match self.get(v) {
             Some(Bound::Type(t)) => Some(t),
             _ => None,
         }
     }
     fn int(&self, v: &str) -> Option<u64> {
-        match self.vars.get(v) {
+        match self.get(v) {
             Some(Bound::Int(n)) => Some(*n),
             _ => None,
         }
     }
     /// First mention binds; later mentions assert identity.
     fn bind(&mut self, v: &str, b: Bound) -> Result<(), ()> {
-        match self.vars.get(v) {
+        match self.get(v) {
             None => {
-                self.vars.insert(v.to_string(), b);
+                self.vars.push((v.to_string(), b));
                 Ok(())
             }
             Some(old) if *old == b => Ok(()),
@@ -287,9 +291,9 @@ fn apply(op: &Op, inputs: &[Type], env: &Env) -> Result<Type, (String, Option<us
             None,
         ));
     }
-    let pats = match op {
-        Op::Composite(k, _) => sig.inputs_for(*k as usize),
-        _ => sig.inputs.clone(),
+    let pats: Cow<[StackBinding]> = match op {
+        Op::Composite(k, _) => Cow::Owned(sig.inputs_for(*k as usize)),
+        _ => Cow::Borrowed(&sig.inputs),
     };
     for (i, (pat, t)) in pats.iter().zip(inputs).enumerate() {
         unify(&pat.ty, t, i, &mut b).map_err(|m| match m {
@@ -320,7 +324,7 @@ fn apply(op: &Op, inputs: &[Type], env: &Env) -> Result<Type, (String, Option<us
 }
 
 fn describe_binding(b: &Bindings, var: &str) -> String {
-    match b.vars.get(var) {
+    match b.get(var) {
         Some(Bound::Type(t)) => t.to_string(),
         Some(Bound::Int(n)) => n.to_string(),
         None => "?".into(),

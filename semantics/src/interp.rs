@@ -102,7 +102,8 @@ pub enum ErrorKind {
     /// The expression is not well-formed (the checker should have said so).
     IllFormed,
     /// The evaluation needs more than diopter's resource limits allow (see
-    /// [`MAX_PARTS`]); says nothing about the expression's meaning, so oracles
+    /// [`MAX_PARTS`], [`location::MAX_LOC_NODES`]); says nothing about the
+    /// expression's meaning, so oracles
     /// skip such cases.
     ResourceLimit,
 }
@@ -577,6 +578,10 @@ fn op_composite(s: &Step, n: u64, t: &Type, inputs: &[Entry]) -> OpResult {
             inputs.len()
         )));
     }
+    let nodes = inputs
+        .iter()
+        .fold(1u64, |acc, e| acc.saturating_add(e.loc.node_count()));
+    check_loc_size(nodes)?;
     let mut parts = Vec::with_capacity(inputs.len());
     for lm in inputs.iter().rev() {
         parts.push(Part {
@@ -606,12 +611,28 @@ fn op_extend(s: &Step, n: u64, l: &Entry) -> OpResult {
     if n > MAX_PARTS {
         return Err(too_many_parts(n));
     }
+    // Checked before the copies are made, which is where the cost would be.
+    check_loc_size(l.loc.node_count().saturating_mul(n).saturating_add(1))?;
     let copies = vec![l.clone(); usize::try_from(n).map_err(|_| ill("too many copies"))?];
     let vt = Type::Vector {
         len: n,
         elem: Box::new(l.ty.clone()),
     };
     op_composite(s, n, &vt, &copies)
+}
+
+/// [`location::MAX_LOC_NODES`] for a location about to be built.
+fn check_loc_size(nodes: u64) -> Result<(), Fail> {
+    if nodes > location::MAX_LOC_NODES {
+        return Err((
+            ErrorKind::ResourceLimit,
+            format!(
+                "a location description of {nodes} single locations, over diopter's limit of {}",
+                location::MAX_LOC_NODES
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn too_many_parts(n: u64) -> Fail {
@@ -656,6 +677,12 @@ fn op_select(s: &Step, l1: &Entry, l0: &Entry, lm: &Entry) -> OpResult {
     }
     let m = s.read(&lm.loc, &lm.ty)?;
     let w = s.bitsizeof(t)?;
+    // Checked before the lanes are made, which is where the cost would be.
+    let (n1, n0) = (l1.loc.node_count(), l0.loc.node_count());
+    let nodes = (0..*n).fold(1u64, |acc, i| {
+        acc.saturating_add(if m.bit(i) { n1 } else { n0 })
+    });
+    check_loc_size(nodes)?;
     // The stack for the composite, top first: L(N-1), ..., L0.
     let mut lanes = Vec::new();
     for i in (0..*n).rev() {

@@ -96,7 +96,34 @@ pub struct LocDesc {
     pub singles: Vec<Single>,
 }
 
+/// diopter's limit on the size of one location description, counted by
+/// [`LocDesc::node_count`]. `DIOpSelect` and `DIOpExtend` copy their input
+/// locations into every lane, so nesting them multiplies sizes: without a
+/// limit, a few dozen operations build descriptions of billions of nodes.
+/// Exceeding it is `ErrorKind::ResourceLimit`, which says nothing about the
+/// expression's meaning.
+///
+/// It is above what `DIOpExtend` makes at its own limit of 2^16 lanes from a
+/// location with a few single locations, and below what costs more than a
+/// few hundred megabytes to build.
+pub const MAX_LOC_NODES: u64 = 1 << 18;
+
 impl LocDesc {
+    /// The number of single locations in the description, counting those
+    /// inside composite parts and implicit addresses' targets.
+    pub fn node_count(&self) -> u64 {
+        self.singles.iter().fold(0u64, |acc, s| {
+            let inner = match &s.storage {
+                Storage::Composite { parts } => parts
+                    .iter()
+                    .fold(0u64, |a, p| a.saturating_add(p.loc.node_count())),
+                Storage::ImplicitAddress { target, .. } => target.node_count(),
+                _ => 0,
+            };
+            acc.saturating_add(1).saturating_add(inner)
+        })
+    }
+
     pub fn single(storage: Storage, offset: BigInt) -> LocDesc {
         LocDesc {
             singles: vec![Single { storage, offset }],
@@ -222,8 +249,11 @@ fn write_err(kind: WriteErrorKind, message: String) -> WriteError {
 
 // ------------------------------------------------------------------ bit lists
 //
-// The model works on plain lists of bits (index 0 = bit 0) and converts to
-// `Bits` only at its edges: every step is then visibly a copy of one bit.
+// Literals are assembled as plain lists of bits (index 0 = bit 0), where
+// every step is visibly a copy of one bit. Reads and writes work on `Bits`
+// slices and concatenations instead: a slice of a storage is the same
+// statement ("bits `o .. o+n` of this storage") made once rather than bit
+// by bit.
 
 /// The bits of `b`, bit 0 first.
 pub fn bits_to_list(b: &Bits) -> Vec<bool> {
@@ -277,23 +307,18 @@ fn describe_storage(storage: &Storage) -> String {
 /// Reads `bits` bits from `loc`: the bits at the offset of every single
 /// location, which must agree.
 pub fn read(ctx: &Context, loc: &LocDesc, bits: u64) -> Result<Bits, ReadError> {
-    read_list(ctx, loc, &BigInt::zero(), bits).map(|l| list_to_bits(&l))
+    read_at(ctx, loc, &BigInt::zero(), bits)
 }
 
 /// Reads `bits` bits at `extra` bits past the offset of every single location.
-fn read_list(
-    ctx: &Context,
-    loc: &LocDesc,
-    extra: &BigInt,
-    bits: u64,
-) -> Result<Vec<bool>, ReadError> {
+fn read_at(ctx: &Context, loc: &LocDesc, extra: &BigInt, bits: u64) -> Result<Bits, ReadError> {
     if loc.singles.is_empty() {
         return Err(read_err(
             ReadErrorKind::Undefined,
             "the location description has no single location".into(),
         ));
     }
-    let mut results: Vec<Vec<bool>> = Vec::with_capacity(loc.singles.len());
+    let mut results: Vec<Bits> = Vec::with_capacity(loc.singles.len());
     for s in &loc.singles {
         // The first failing single location is the outcome.
         results.push(read_storage(ctx, &s.storage, &(&s.offset + extra), bits)?);
@@ -304,11 +329,11 @@ fn read_list(
         return Err(read_err(
             ReadErrorKind::Inconsistent,
             format!(
-                "the single locations disagree: #0 ({}) reads 0x{}, #{i} ({}) reads 0x{}",
+                "the single locations disagree: #0 ({}) reads 0x{:x}, #{i} ({}) reads 0x{:x}",
                 loc.singles[0],
-                hex_of_list(&results[0]),
+                results[0].to_biguint(),
                 loc.singles[i],
-                hex_of_list(&results[i])
+                results[i].to_biguint()
             ),
         ));
     }
@@ -321,10 +346,10 @@ fn read_storage(
     storage: &Storage,
     offset: &BigInt,
     bits: u64,
-) -> Result<Vec<bool>, ReadError> {
+) -> Result<Bits, ReadError> {
     // Reading no bits reads no bit of any storage, so nothing can go wrong.
     if bits == 0 {
-        return Ok(Vec::new());
+        return Ok(Bits::empty());
     }
     match storage {
         Storage::Undefined => {
@@ -358,33 +383,47 @@ fn read_storage(
         ));
     }
     match storage {
-        Storage::Memory { addrspace } => Ok((0..bits)
-            .map(|i| memory_bit(ctx, *addrspace, &(offset + BigInt::from(i))))
-            .collect()),
+        Storage::Memory { addrspace } => Ok(memory_bits(ctx, *addrspace, offset, bits)),
         Storage::Entity { name } => {
             let value = ctx.entity(name).expect("its size was found above");
-            Ok(value_bits(value, offset, bits))
+            Ok(value.slice(small(offset), bits))
         }
-        Storage::Implicit { value } => Ok(value_bits(value, offset, bits)),
+        Storage::Implicit { value } => Ok(value.slice(small(offset), bits)),
         Storage::Composite { parts } => read_composite(ctx, parts, offset, bits),
         Storage::Undefined | Storage::ImplicitAddress { .. } => unreachable!("handled above"),
     }
 }
 
-/// Bit `pos` of an address space's memory: bit `pos mod 8` of byte `pos / 8`.
-fn memory_bit(ctx: &Context, addrspace: u32, pos: &BigInt) -> bool {
-    let (address, bit) = pos.div_mod_floor(&BigInt::from(8));
-    let address = address.to_biguint().expect("in bounds, so not negative");
-    let bit = bit.to_u32().expect("0..8");
-    (ctx.byte(addrspace, &address) >> bit) & 1 == 1
+/// An offset the caller has checked to lie inside a value (so below 2^64).
+fn small(offset: &BigInt) -> u64 {
+    offset
+        .to_u64()
+        .expect("in bounds of a value, so fits in u64")
 }
 
-/// Bits `offset .. offset+bits` of a value (the caller checked the bounds).
-fn value_bits(value: &Bits, offset: &BigInt, bits: u64) -> Vec<bool> {
-    let start = offset
-        .to_u64()
-        .expect("in bounds of a value, so fits in u64");
-    (start..start + bits).map(|i| value.bit(i)).collect()
+/// The bytes `first .. first+count` of an address space's memory, byte 0 of
+/// the list from `first`.
+fn memory_bytes(ctx: &Context, addrspace: u32, first: &BigUint, count: u64) -> Vec<u8> {
+    (0..count)
+        .map(|i| ctx.byte(addrspace, &(first + i)))
+        .collect()
+}
+
+/// The byte range covering bits `offset .. offset+bits` of memory: (first
+/// byte, number of bytes, bit position of `offset` inside the first byte).
+fn covering_bytes(offset: &BigInt, bits: u64) -> (BigUint, u64, u64) {
+    let (first, within) = offset.div_mod_floor(&BigInt::from(8));
+    let first = first.to_biguint().expect("in bounds, so not negative");
+    let within = within.to_u64().expect("0..8");
+    (first, (within + bits).div_ceil(8), within)
+}
+
+/// Bits `offset .. offset+bits` of an address space's memory: bit `p` is
+/// bit `p mod 8` of byte `p / 8` (the caller checked the bounds).
+fn memory_bits(ctx: &Context, addrspace: u32, offset: &BigInt, bits: u64) -> Bits {
+    let (first, count, within) = covering_bytes(offset, bits);
+    let bytes = memory_bytes(ctx, addrspace, &first, count);
+    Bits::from_le_bytes(count * 8, &bytes).slice(within, bits)
 }
 
 /// The parts covering `offset .. offset+bits` of a composite, each read from its
@@ -394,11 +433,12 @@ fn read_composite(
     parts: &[Part],
     offset: &BigInt,
     bits: u64,
-) -> Result<Vec<bool>, ReadError> {
-    let mut out = Vec::with_capacity(bits as usize);
+) -> Result<Bits, ReadError> {
+    let mut out = Bits::empty();
     for (start, part) in part_starts(parts) {
         if let Some((rel, len)) = overlap(offset, bits, &start, part.bits) {
-            out.extend(read_list(ctx, &part.loc, &rel, len)?);
+            let piece = read_at(ctx, &part.loc, &rel, len)?;
+            out = Bits::concat(&out, &piece);
         }
     }
     Ok(out)
@@ -427,36 +467,24 @@ fn overlap(offset: &BigInt, bits: u64, start: &BigInt, len: u64) -> Option<(BigI
     Some((lo - start, n))
 }
 
-fn hex_of_list(list: &[bool]) -> String {
-    let mut v = BigUint::zero();
-    for &b in list.iter().rev() {
-        v <<= 1u8;
-        if b {
-            v += 1u8;
-        }
-    }
-    format!("{v:x}")
-}
-
 // --------------------------------------------------------------------- write
 
 /// Writes `value` into every single location of `loc` (memory bytes, entity
 /// bits, composite parts). All or nothing: on error the context is unchanged.
 pub fn write(ctx: &mut Context, loc: &LocDesc, value: &Bits) -> Result<(), WriteError> {
-    let list = bits_to_list(value);
     // The write goes to a copy that replaces the context only when every part
     // of it succeeded, so that a refused write has no effect at all.
     let mut staged = ctx.clone();
-    write_list(&mut staged, loc, &BigInt::zero(), &list)?;
+    write_at(&mut staged, loc, &BigInt::zero(), value)?;
     *ctx = staged;
     Ok(())
 }
 
-fn write_list(
+fn write_at(
     ctx: &mut Context,
     loc: &LocDesc,
     extra: &BigInt,
-    list: &[bool],
+    value: &Bits,
 ) -> Result<(), WriteError> {
     if loc.singles.is_empty() {
         return Err(write_err(
@@ -467,16 +495,24 @@ fn write_list(
     // "when writing to them the write must be performed into each single
     // location description"
     for s in &loc.singles {
-        write_storage(ctx, &s.storage, &(&s.offset + extra), list)?;
+        write_storage(ctx, &s.storage, &(&s.offset + extra), value)?;
     }
     Ok(())
+}
+
+/// `old` with bits `start .. start+new.width()` replaced by `new`.
+fn splice(old: &Bits, start: u64, new: &Bits) -> Bits {
+    let end = start + new.width();
+    let low = old.slice(0, start);
+    let high = old.slice(end, old.width() - end);
+    Bits::concat(&Bits::concat(&low, new), &high)
 }
 
 fn write_storage(
     ctx: &mut Context,
     storage: &Storage,
     offset: &BigInt,
-    list: &[bool],
+    value: &Bits,
 ) -> Result<(), WriteError> {
     // Refusal depends on the kind of storage alone, whatever the width.
     match storage {
@@ -506,7 +542,7 @@ fn write_storage(
             format!("{} is not in the context", describe_storage(storage)),
         ));
     };
-    let bits = list.len() as u64;
+    let bits = value.width();
     if bits > 0 && !in_bounds(offset, bits, &size) {
         return Err(write_err(
             WriteErrorKind::OutOfBounds,
@@ -517,29 +553,32 @@ fn write_storage(
             ),
         ));
     }
+    if bits == 0 {
+        return Ok(());
+    }
     match storage {
         Storage::Memory { addrspace } => {
-            for (i, &bit) in list.iter().enumerate() {
-                set_memory_bit(ctx, *addrspace, &(offset + BigInt::from(i)), bit);
-            }
+            // The bytes the write touches, with the bits outside the written
+            // range kept as they were.
+            let (first, count, within) = covering_bytes(offset, bits);
+            let old = memory_bytes(ctx, *addrspace, &first, count);
+            let new = splice(&Bits::from_le_bytes(count * 8, &old), within, value);
+            ctx.set_memory(*addrspace, first, &new.to_le_bytes());
             Ok(())
         }
         Storage::Entity { name } => {
-            let mut current = bits_to_list(ctx.entity(name).expect("its size was found above"));
-            if bits > 0 {
-                let start = offset.to_usize().expect("in bounds of a value");
-                current[start..start + list.len()].copy_from_slice(list);
-            }
-            ctx.set_entity(name, list_to_bits(&current));
+            let current = ctx.entity(name).expect("its size was found above");
+            let new = splice(current, small(offset), value);
+            ctx.set_entity(name, new);
             Ok(())
         }
         Storage::Composite { parts } => {
             for (start, part) in part_starts(parts) {
                 if let Some((rel, len)) = overlap(offset, bits, &start, part.bits) {
                     let from = (&start + &rel - offset)
-                        .to_usize()
+                        .to_u64()
                         .expect("inside the written range");
-                    write_list(ctx, &part.loc, &rel, &list[from..from + len as usize])?;
+                    write_at(ctx, &part.loc, &rel, &value.slice(from, len))?;
                 }
             }
             Ok(())
@@ -550,21 +589,12 @@ fn write_storage(
     }
 }
 
-fn set_memory_bit(ctx: &mut Context, addrspace: u32, pos: &BigInt, bit: bool) {
-    let (address, b) = pos.div_mod_floor(&BigInt::from(8));
-    let address = address.to_biguint().expect("in bounds, so not negative");
-    let b = b.to_u32().expect("0..8");
-    let old = ctx.byte(addrspace, &address);
-    let new = if bit { old | (1 << b) } else { old & !(1 << b) };
-    ctx.set_byte(addrspace, address, new);
-}
-
 // ------------------------------------------------------------------ literals
 
 /// A piece of a literal's bits: defined bits, or `n` undefined bits (an `undef`
 /// or `poison` element).
 enum Chunk {
-    Defined(Vec<bool>),
+    Defined(Bits),
     Undefined(u64),
 }
 
@@ -592,15 +622,15 @@ pub fn literal_location(
     let mut merged: Vec<Chunk> = Vec::new();
     for c in chunks {
         match (merged.last_mut(), c) {
-            (Some(Chunk::Defined(a)), Chunk::Defined(b)) => a.extend(b),
+            (Some(Chunk::Defined(a)), Chunk::Defined(b)) => *a = Bits::concat(a, &b),
             (Some(Chunk::Undefined(a)), Chunk::Undefined(b)) => *a += b,
             (_, c) => merged.push(c),
         }
     }
     Ok(match merged.len() {
-        0 => LocDesc::implicit(list_to_bits(&[])),
+        0 => LocDesc::implicit(Bits::empty()),
         1 => match merged.pop().expect("one chunk") {
-            Chunk::Defined(l) => LocDesc::implicit(list_to_bits(&l)),
+            Chunk::Defined(l) => LocDesc::implicit(l),
             Chunk::Undefined(_) => LocDesc::undefined(),
         },
         _ => LocDesc::composite(
@@ -608,8 +638,8 @@ pub fn literal_location(
                 .into_iter()
                 .map(|c| match c {
                     Chunk::Defined(l) => Part {
-                        bits: l.len() as u64,
-                        loc: LocDesc::implicit(list_to_bits(&l)),
+                        bits: l.width(),
+                        loc: LocDesc::implicit(l),
                     },
                     Chunk::Undefined(n) => Part {
                         bits: n,
@@ -630,10 +660,10 @@ pub fn literal_bits(
 ) -> Result<Bits, String> {
     let mut chunks = Vec::new();
     literal_chunks(ty, lit, dl, types, &mut chunks)?;
-    let mut list = Vec::new();
+    let mut all = Bits::empty();
     for c in chunks {
         match c {
-            Chunk::Defined(l) => list.extend(l),
+            Chunk::Defined(l) => all = Bits::concat(&all, &l),
             Chunk::Undefined(_) => {
                 return Err(format!(
                     "the `{ty}` literal has undefined bits (undef or poison)"
@@ -641,7 +671,7 @@ pub fn literal_bits(
             }
         }
     }
-    Ok(list_to_bits(&list))
+    Ok(all)
 }
 
 fn literal_chunks(
@@ -654,20 +684,18 @@ fn literal_chunks(
     let size = dl.bitsizeof(ty, types).map_err(|e| e.0)?;
     match lit {
         Literal::Undef | Literal::Poison => out.push(Chunk::Undefined(size)),
-        Literal::Null | Literal::ZeroInitializer => {
-            out.push(Chunk::Defined(vec![false; size as usize]))
-        }
+        Literal::Null | Literal::ZeroInitializer => out.push(Chunk::Defined(Bits::zero(size))),
         Literal::Int(v) => {
             let Type::Int(w) = ty else {
                 return Err(format!("integer literal for `{ty}`"));
             };
-            out.push(Chunk::Defined(twos_complement(v, *w)));
+            out.push(Chunk::Defined(Bits::from_bigint(*w, v)));
         }
         Literal::Float(b) => {
             if !ty.is_float() || b.width() != size {
                 return Err(format!("a {}-bit float literal for `{ty}`", b.width()));
             }
-            out.push(Chunk::Defined(bits_to_list(b)));
+            out.push(Chunk::Defined(b.clone()));
         }
         Literal::Vector(elems) => {
             let Type::Vector { len, .. } = ty else {
@@ -691,7 +719,7 @@ fn literal_chunks(
             let stride = dl.alloc_bits(elem, types).map_err(|e| e.0)?;
             for (t, e) in elems {
                 literal_chunks(t, e, dl, types, out)?;
-                out.push(Chunk::Defined(vec![false; (stride - esize) as usize]));
+                out.push(Chunk::Defined(Bits::zero(stride - esize)));
             }
         }
     }
@@ -778,7 +806,7 @@ pub fn print_implicit_value(value: &Bits) -> String {
         format!(
             "implicit(i{} 0x{})",
             value.width(),
-            hex_of_list(&bits_to_list(value))
+            value.to_biguint().to_str_radix(16)
         )
     }
 }

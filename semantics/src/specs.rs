@@ -75,6 +75,7 @@
 //! lines it rejects (every line with a parameter, every line in AMD's
 //! spelling) for the spec-errata report.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -396,11 +397,26 @@ pub fn lookup(op: &str, nparams: usize) -> Option<&'static Signature> {
 
 /// Every signature for `op` with `nparams` parameters, in file order (the
 /// seed's before the live dialect's where both exist).
-pub fn lookup_all(op: &str, nparams: usize) -> Vec<&'static Signature> {
-    all()
-        .iter()
-        .filter(|s| s.op == op && s.params.len() == nparams)
-        .collect()
+pub fn lookup_all(op: &str, nparams: usize) -> &'static [&'static Signature] {
+    // An index of the parsed table, built with it: the lines themselves are
+    // still read from the specs file only.
+    type Index = HashMap<&'static str, HashMap<usize, Vec<&'static Signature>>>;
+    static INDEX: OnceLock<Index> = OnceLock::new();
+    let index = INDEX.get_or_init(|| {
+        let mut m: Index = HashMap::new();
+        for s in all() {
+            m.entry(s.op.as_str())
+                .or_default()
+                .entry(s.params.len())
+                .or_default()
+                .push(s);
+        }
+        m
+    });
+    index
+        .get(op)
+        .and_then(|by_count| by_count.get(&nparams))
+        .map_or(&[], Vec::as_slice)
 }
 
 /// Parses one specification line (without a `[tag]`) with the corrected

@@ -337,3 +337,62 @@ proptest! {
         }
     }
 }
+
+/// `levels` nested `DIOpSelect`s whose every lane comes from the previous
+/// one (mask 0: every lane from `L0`, the entry under the top): each level copies the previous location into all 8 lanes, so level
+/// `k` has `1 + 8 · size(k-1)` single locations (9, 73, 585, 4681, 37449,
+/// 299593, ...).
+fn select_tower(levels: usize) -> String {
+    let mask = "DIOpConstant(i8 0)";
+    let lanes = "DIOpConstant(<8 x i8> zeroinitializer)";
+    let mut ops: Vec<String> = vec![mask.to_string(); levels];
+    ops.push(lanes.to_string());
+    ops.push(lanes.to_string());
+    ops.push("DIOpSelect()".to_string());
+    for _ in 1..levels {
+        ops.push(lanes.to_string());
+        ops.push("DIOpSelect()".to_string());
+    }
+    format!("[] {}", ops.join(", "))
+}
+
+#[test]
+fn location_descriptions_that_grow_by_copying_hit_the_size_limit() {
+    use diopter_semantics::context::Context;
+    use diopter_semantics::interp::{eval_bare, ErrorKind};
+    use diopter_semantics::location::MAX_LOC_NODES;
+    let ctx = Context::default();
+    let types = TypeTable::default();
+    // Five levels: 37449 single locations, under the limit: evaluates.
+    let b = parse_bare(&select_tower(5)).unwrap();
+    assert!(check_bare(&b, &DataLayout::default(), &types).is_ok());
+    let r = eval_bare(&b, &types, &ctx).expect("under the limit");
+    assert_eq!(r.loc.node_count(), 37449);
+    // Six levels would be 299593: a resource limit, at the last Select,
+    // before anything that size is built.
+    let b = parse_bare(&select_tower(6)).unwrap();
+    let e = eval_bare(&b, &types, &ctx).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::ResourceLimit, "{}", e.message);
+    assert_eq!(e.op_index, b.expr.ops.len() - 1);
+    assert!(
+        e.message.contains(&MAX_LOC_NODES.to_string()),
+        "{}",
+        e.message
+    );
+    // Forty levels stop at the same place, however far the tower goes.
+    let b = parse_bare(&select_tower(40)).unwrap();
+    let e = eval_bare(&b, &types, &ctx).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::ResourceLimit);
+    // Masks 0..40, the first Select at 42, the sixth at 42 + 2 · 5.
+    assert_eq!(e.op_index, 42 + 2 * 5);
+    // DIOpExtend copies too: 1 + 65536 · 5 single locations (each copy is
+    // the 4-lane composite a Select made).
+    let b = parse_bare(
+        "[] DIOpConstant(i8 0), DIOpConstant(<4 x i8> zeroinitializer), \
+         DIOpConstant(<4 x i8> zeroinitializer), DIOpSelect(), DIOpReinterpret(i32), \
+         DIOpExtend(65536)",
+    )
+    .unwrap();
+    let e = eval_bare(&b, &types, &ctx).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::ResourceLimit, "{}", e.message);
+}

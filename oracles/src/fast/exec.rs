@@ -28,7 +28,7 @@ use super::offset::Off;
 use super::words::{self, mask128, sext128};
 use diopter_semantics::context::{splitmix64, Context};
 use diopter_semantics::interp::{ErrorKind, EvalError, Located, Outcome};
-use diopter_semantics::location::{LocDesc, Part, Single, Storage};
+use diopter_semantics::location::{LocDesc, Part, Single, Storage, MAX_LOC_NODES};
 use diopter_semantics::types::Type;
 use diopter_semantics::value::{self, Bits};
 use num_bigint::BigUint;
@@ -70,6 +70,9 @@ pub(crate) enum Loc<'a, O> {
 pub(crate) struct PartC<'a, O> {
     pub loc: Loc<'a, O>,
     pub bits: u64,
+    /// The reference's `LocDesc::node_count` of `loc`, kept so that the
+    /// size of a location is found without walking shared parts again.
+    pub nodes: u64,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -93,6 +96,19 @@ pub(crate) type R<T> = Result<T, Stop>;
 
 pub(crate) fn fail<T>(kind: ErrorKind, m: impl Into<String>) -> R<T> {
     Err(Stop::Fail(kind, m.into()))
+}
+
+/// `location::MAX_LOC_NODES` for a location about to be built.
+fn check_loc_size(nodes: u64) -> R<()> {
+    if nodes > MAX_LOC_NODES {
+        return fail(
+            ErrorKind::ResourceLimit,
+            format!(
+                "a location description of {nodes} single locations, over diopter's limit of {MAX_LOC_NODES}"
+            ),
+        );
+    }
+    Ok(())
 }
 
 /// A value just read: at most 128 bits inline, else the first bit of a
@@ -250,19 +266,31 @@ impl<'a, O: Off> Machine<'a, O> {
                 let n = n as usize;
                 let start = self.parts.len() as u32;
                 let base = self.stack.len() - n;
+                let mut total = 1u64;
                 for j in 0..n {
                     let loc = self.stack[base + j].clone();
                     let bits = self.prog.part_bits[at as usize + j];
-                    self.parts.push(PartC { loc, bits });
+                    let nodes = self.loc_nodes(&loc);
+                    total = total.saturating_add(nodes);
+                    self.parts.push(PartC { loc, bits, nodes });
                 }
+                check_loc_size(total)?;
                 self.stack.truncate(base);
                 self.push_one(St::Comp(start, n as u32), O::zero());
             }
             Ins::Extend { n, w } => {
                 let l = self.pop();
+                let nodes = self.loc_nodes(&l);
+                check_loc_size(nodes.saturating_mul(u64::from(n)).saturating_add(1))?;
                 let start = self.parts.len() as u32;
-                self.parts
-                    .extend(std::iter::repeat_n(PartC { loc: l, bits: w }, n as usize));
+                self.parts.extend(std::iter::repeat_n(
+                    PartC {
+                        loc: l,
+                        bits: w,
+                        nodes,
+                    },
+                    n as usize,
+                ));
                 self.push_one(St::Comp(start, n), O::zero());
             }
             Ins::Select { n, w, mask_w } => {
@@ -270,15 +298,28 @@ impl<'a, O: Off> Machine<'a, O> {
                 let l0 = self.pop();
                 let lm = self.pop();
                 let m = self.read_val(&lm, mask_w)?;
+                let bit = |words: &[u64], i: u64| match m {
+                    Val::S(v) => (v >> i) & 1 == 1,
+                    Val::W(p) => words::get(words, p + i, 1) == 1,
+                };
+                let (n1, n0) = (self.loc_nodes(&l1), self.loc_nodes(&l0));
+                let total = (0..u64::from(n)).fold(1u64, |acc, i| {
+                    acc.saturating_add(if bit(&self.words, i) { n1 } else { n0 })
+                });
+                check_loc_size(total)?;
                 let start = self.parts.len() as u32;
                 for i in 0..u64::from(n) {
-                    let bit = match m {
-                        Val::S(v) => (v >> i) & 1 == 1,
-                        Val::W(p) => words::get(&self.words, p + i, 1) == 1,
+                    let (pl, nodes) = if bit(&self.words, i) {
+                        (&l1, n1)
+                    } else {
+                        (&l0, n0)
                     };
-                    let pl = if bit { &l1 } else { &l0 };
                     let loc = self.with_offset(pl, &O::small(i128::from(i * w)))?;
-                    self.parts.push(PartC { loc, bits: w });
+                    self.parts.push(PartC {
+                        loc,
+                        bits: w,
+                        nodes,
+                    });
                 }
                 self.push_one(St::Comp(start, n), O::zero());
             }
@@ -673,17 +714,37 @@ impl<'a, O: Off> Machine<'a, O> {
                     PartC {
                         loc: Loc::Many(0, 0),
                         bits: 0,
+                        nodes: 0,
                     },
                     parts.len(),
                 ));
                 for (j, p) in parts.iter().enumerate() {
                     let loc = self.load(&p.loc)?;
-                    self.parts[start + j] = PartC { loc, bits: p.bits };
+                    let nodes = self.loc_nodes(&loc);
+                    self.parts[start + j] = PartC {
+                        loc,
+                        bits: p.bits,
+                        nodes,
+                    };
                 }
                 St::Comp(start as u32, parts.len() as u32)
             }
         };
         Ok(Sgl { st, off })
+    }
+
+    /// `LocDesc::node_count` of the location `loc` converts to.
+    fn loc_nodes(&self, loc: &Loc<'a, O>) -> u64 {
+        self.singles_of(loc).iter().fold(0u64, |acc, s| {
+            let inner = match s.st {
+                St::Comp(start, len) => self.parts[start as usize..(start + len) as usize]
+                    .iter()
+                    .fold(0u64, |a, p| a.saturating_add(p.nodes)),
+                St::Addr(k) => self.loc_nodes(&self.addrs[k as usize].target),
+                _ => 0,
+            };
+            acc.saturating_add(1).saturating_add(inner)
+        })
     }
 
     /// The singles of a location, as a slice of the arena or of one.

@@ -7,11 +7,13 @@
 pub mod ast;
 pub mod check;
 pub mod context;
+pub mod dataflow;
 pub mod diag;
 pub mod interp;
 pub mod ir;
 pub mod lifetimes;
 pub mod location;
+pub mod objloc;
 pub mod specs;
 pub mod syntax;
 pub mod types;

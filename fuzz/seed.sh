@@ -13,6 +13,7 @@
 #   fuzz/corpus/check_eval/seed-NNN        byte 2 (text mode), then the text
 #   fuzz/corpus/eval_diff/seed-NNN         the text's bytes (they drive the
 #                                          case generator like any bytes)
+#   fuzz/corpus/simplify_diff/seed-NNN     the same bytes as eval_diff's
 set -euo pipefail
 cd "$(dirname "$0")"
 max="${1:-64}"
@@ -35,7 +36,7 @@ done | LC_ALL=C sort -u -k1,1 | cut -d' ' -f2 > "$tmp/list"
 total="$(wc -l < "$tmp/list")"
 step=$(( total > max ? total / max : 1 ))
 
-for t in parse_roundtrip check_eval eval_diff; do
+for t in parse_roundtrip check_eval eval_diff simplify_diff; do
   mkdir -p "corpus/$t"
   rm -f "corpus/$t"/seed-*
 done
@@ -47,8 +48,9 @@ while read -r s; do
     cp "$s" "corpus/parse_roundtrip/$name"
     { printf '\002'; cat "$s"; } > "corpus/check_eval/$name"
     cp "$s" "corpus/eval_diff/$name"
+    cp "$s" "corpus/simplify_diff/$name"
     n=$(( n + 1 ))
   fi
   i=$(( i + 1 ))
 done < "$tmp/list"
-echo "seed.sh: $n seeds per target (of $total distinct expressions) in fuzz/corpus/{parse_roundtrip,check_eval,eval_diff}/"
+echo "seed.sh: $n seeds per target (of $total distinct expressions) in fuzz/corpus/{parse_roundtrip,check_eval,eval_diff,simplify_diff}/"

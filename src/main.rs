@@ -3,7 +3,9 @@
 mod check_cmd;
 mod eval_cmd;
 mod inputs;
+mod prove_cmd;
 mod replay_cmd;
+mod simplify_cmd;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
@@ -61,6 +63,12 @@ enum Command {
     /// Replay a case file with each oracle and print the outcomes and the verdict (exit 0: no disagreement, 1: disagreement, 2: unreadable input).
     #[command(after_help = replay_cmd::CASE_FILE_HELP)]
     Replay(replay_cmd::Args),
+    /// Rewrite expressions to their canonical form with the proved rule library (exit 0: done, 1: an expression is not well-formed, 2: unreadable input or rules).
+    #[command(after_help = simplify_cmd::SIMPLIFY_HELP)]
+    Simplify(simplify_cmd::Args),
+    /// Prove the rule library with Z3, every rule at every width (exit 0: all as claimed, 1: a rule is refuted or unproved, 2: unreadable rules).
+    #[command(after_help = prove_cmd::PROVE_HELP)]
+    Prove(prove_cmd::Args),
     /// Print the stack-effect specification of every operation, as diopter parsed it.
     Specs {
         #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -74,6 +82,8 @@ fn main() -> ExitCode {
         Command::Check(a) => check_cmd::run(&a),
         Command::Eval(a) => eval_cmd::run(&a),
         Command::Replay(a) => replay_cmd::run(&a),
+        Command::Simplify(a) => simplify_cmd::run(&a),
+        Command::Prove(a) => prove_cmd::run(&a),
         Command::Specs { format } => print_specs(format),
     }
 }

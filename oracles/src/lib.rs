@@ -4,3 +4,7 @@
 pub mod diff;
 pub mod fast;
 pub mod gen;
+pub mod prove;
+pub mod rules;
+pub mod simplify;
+pub mod smt;

@@ -1,0 +1,758 @@
+//! The prover: decides with Z3 whether the two sides of a rule instance
+//! (`rules::instance::Instance`) are related as the rule claims, by
+//! DESIGN.md's equivalence or read-only refinement.
+//!
+//! One query per instance asks "are there inputs where the sides are *not*
+//! related": they differ in failure, or both succeed and differ in type (or
+//! fragment), in the bits read (or whether reading fails), or in the effect
+//! of writing a symbolic value (refused or accepted, and the memories and
+//! entities after it). For `ReadOnly` the right side may refuse a write the
+//! left side accepts. `unsat` is a proof, `sat` a counterexample, anything
+//! else (`unknown`, the timeout) is `unknown`.
+//!
+//! Every value hole (`HoleKind::Expr`) takes every storage shape in the same
+//! query, through a symbolic selector ([`Shape`]): memory in address spaces
+//! 0 and 5 at a symbolic bit offset, an entity (wider than the value, at a
+//! symbolic offset), an implicit value, the undefined location, an implicit
+//! address (pointer-typed holes: `DIOpAddrOf` of memory), a composite of a
+//! memory part and an entity part, two single locations (memory and entity)
+//! constrained to hold the same bits, and a failing subexpression. A
+//! constant hole (`HoleKind::Const`) is an implicit symbolic value with its
+//! `defs` asserted and the instance's `pre` assumed. Contexts in which a read
+//! meets disagreeing single locations are left out (see `smt`).
+//!
+//! A counterexample is turned into a concrete `Context`, and both sides are
+//! evaluated again by the **reference interpreter**: the report shows the
+//! reference's outcomes, and if the reference does not confirm the difference
+//! the verdict is [`Verdict::EncodingBug`], never a silent refutation.
+
+pub mod cex;
+
+use crate::rules::instance::{HoleKind, Instance, Relation};
+use crate::smt::{self, bv, EncodeError, Encoder, Input, Inputs, SAlt, SLoc, SSingle, SStorage};
+use diopter_semantics::ast::{Expr, Op};
+use diopter_semantics::check::{self, ArgInfo, Env, ReferrerInfo};
+use diopter_semantics::types::{DataLayout, Type};
+use std::time::Instant;
+use z3::ast::{Ast, Bool, BV};
+use z3::{Params, SatResult, Solver};
+
+pub use cex::Counterexample;
+
+/// The storage shapes a value hole takes, in selector order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    Memory0,
+    Memory5,
+    Entity,
+    Implicit,
+    Undefined,
+    ImplicitAddress,
+    Composite,
+    TwoSingles,
+    Failing,
+}
+
+impl Shape {
+    pub const ALL: [Shape; 9] = [
+        Shape::Memory0,
+        Shape::Memory5,
+        Shape::Entity,
+        Shape::Implicit,
+        Shape::Undefined,
+        Shape::ImplicitAddress,
+        Shape::Composite,
+        Shape::TwoSingles,
+        Shape::Failing,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            Shape::Memory0 => "memory (address space 0)",
+            Shape::Memory5 => "memory (address space 5)",
+            Shape::Entity => "entity",
+            Shape::Implicit => "implicit value",
+            Shape::Undefined => "undefined",
+            Shape::ImplicitAddress => "implicit address (DIOpAddrOf of memory)",
+            Shape::Composite => "composite (memory part, entity part)",
+            Shape::TwoSingles => "two single locations (memory | entity)",
+            Shape::Failing => "a failing subexpression",
+        }
+    }
+}
+
+/// How long a query may run.
+#[derive(Clone, Debug)]
+pub struct ProveConfig {
+    pub timeout_ms: u32,
+}
+
+impl Default for ProveConfig {
+    fn default() -> Self {
+        ProveConfig { timeout_ms: 10_000 }
+    }
+}
+
+/// The answer for one instance.
+#[derive(Clone, Debug)]
+pub enum Verdict {
+    /// No inputs tell the sides apart.
+    Proved,
+    /// Inputs that tell them apart, confirmed by the reference interpreter.
+    Refuted(Box<Counterexample>),
+    /// Z3 gave up (timeout, `unknown`) or the encoding cannot express the
+    /// instance; the reason says which.
+    Unknown(String),
+    /// The left side is not well-formed: the rule matches no expression.
+    NotApplicable(String),
+    /// The right side is not well-formed while the left side is: the rule is
+    /// wrong as written.
+    Invalid(String),
+    /// Z3 found a difference the reference interpreter does not confirm: a
+    /// bug in the encoding (or the interpreter). Always a failure.
+    EncodingBug(String),
+    /// Not tried (a rule expected to be refuted already was, at another
+    /// instance).
+    Skipped(String),
+}
+
+impl Verdict {
+    pub fn label(&self) -> &'static str {
+        match self {
+            Verdict::Proved => "proved",
+            Verdict::Refuted(_) => "refuted",
+            Verdict::Unknown(_) => "unknown",
+            Verdict::NotApplicable(_) => "not-applicable",
+            Verdict::Invalid(_) => "invalid",
+            Verdict::EncodingBug(_) => "encoding-bug",
+            Verdict::Skipped(_) => "skipped",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub verdict: Verdict,
+    pub millis: u128,
+}
+
+/// One hole's symbolic input and what the counterexample needs of it.
+pub(crate) struct HoleInput<'c> {
+    pub input: Input<'c>,
+    /// `None` for constant holes (always implicit).
+    pub selector: Option<BV<'c>>,
+    pub ty: Type,
+}
+
+const SEL_BITS: u32 = 4;
+
+fn sel_is<'c>(sel: &BV<'c>, s: Shape) -> Bool<'c> {
+    let i = Shape::ALL.iter().position(|x| *x == s).expect("a shape") as u64;
+    sel._eq(&bv::num_u(sel.get_ctx(), i, SEL_BITS as u64))
+}
+
+/// Whether the shape takes part: all of them, unless the environment
+/// variable `DIOPTER_SHAPES` lists selector indices (a diagnostic aid for
+/// finding which shape makes a query hard; never set in CI).
+fn shape_enabled(s: Shape) -> bool {
+    match std::env::var("DIOPTER_SHAPES") {
+        Ok(list) if !list.is_empty() => {
+            let i = Shape::ALL.iter().position(|x| *x == s).unwrap_or(0);
+            list.split(',')
+                .any(|x| x.trim().parse::<usize>().ok() == Some(i))
+        }
+        _ => true,
+    }
+}
+
+/// The input of a value hole: one alternative per shape.
+fn value_hole<'c>(
+    enc: &mut Encoder<'c>,
+    name: &str,
+    ty: &Type,
+    n: u64,
+    cons: &mut Vec<Bool<'c>>,
+) -> Result<HoleInput<'c>, EncodeError> {
+    let z = enc.z;
+    let offw = enc.offw;
+    let sel = BV::new_const(z, format!("{name}.shape"), SEL_BITS);
+    cons.push(sel.bvult(&bv::num_u(z, Shape::ALL.len() as u64, SEL_BITS as u64)));
+    let zero = || bv::zeros(z, offw as u64);
+    let single = |storage, offset| SSingle { storage, offset };
+    let mut alts = Vec::new();
+    for s in Shape::ALL {
+        let g = sel_is(&sel, s);
+        if !shape_enabled(s) {
+            cons.push(g.not());
+        }
+        let singles = match s {
+            Shape::Memory0 | Shape::Memory5 => {
+                let a = if s == Shape::Memory0 { 0 } else { 5 };
+                vec![single(
+                    SStorage::Memory(a),
+                    BV::new_const(z, format!("{name}.off{a}"), offw),
+                )]
+            }
+            Shape::Entity => {
+                let v = BV::new_const(z, format!("%{name}"), (n + 16) as u32);
+                let i = enc.add_entity(&format!("%{name}"), v);
+                vec![single(
+                    SStorage::Entity(i),
+                    BV::new_const(z, format!("{name}.eoff"), offw),
+                )]
+            }
+            Shape::Implicit => vec![single(
+                SStorage::Implicit(BV::new_const(z, format!("{name}.value"), n as u32)),
+                zero(),
+            )],
+            Shape::Undefined => vec![single(SStorage::Undefined, zero())],
+            Shape::ImplicitAddress => {
+                if !ty.is_ptr() {
+                    cons.push(g.not());
+                    continue;
+                }
+                let target = SLoc::one(
+                    z,
+                    vec![single(
+                        SStorage::Memory(0),
+                        BV::new_const(z, format!("{name}.target"), offw),
+                    )],
+                );
+                vec![single(SStorage::ImplicitAddress(Box::new(target)), zero())]
+            }
+            Shape::Composite => {
+                if n < 2 {
+                    cons.push(g.not());
+                    continue;
+                }
+                let lo = n.div_ceil(2);
+                let v = BV::new_const(z, format!("%{name}.hi"), (n - lo) as u32);
+                let i = enc.add_entity(&format!("%{name}.hi"), v);
+                let p0 = SLoc::one(
+                    z,
+                    vec![single(
+                        SStorage::Memory(0),
+                        BV::new_const(z, format!("{name}.coff"), offw),
+                    )],
+                );
+                let p1 = SLoc::one(z, vec![single(SStorage::Entity(i), zero())]);
+                vec![single(
+                    SStorage::Composite(vec![(p0, lo), (p1, n - lo)]),
+                    zero(),
+                )]
+            }
+            Shape::TwoSingles => {
+                let v = BV::new_const(z, format!("%{name}.twin"), n as u32);
+                let i = enc.add_entity(&format!("%{name}.twin"), v.clone());
+                let m = single(
+                    SStorage::Memory(0),
+                    BV::new_const(z, format!("{name}.moff"), offw),
+                );
+                // Consistent: the memory holds the entity's bits.
+                let r = enc.read(&enc.initial_state(), &SLoc::one(z, vec![m.clone()]), n)?;
+                cons.push(g.implies(&Bool::and(z, &[&r.err.not(), &r.value._eq(&v)])));
+                vec![m, single(SStorage::Entity(i), zero())]
+            }
+            Shape::Failing => vec![],
+        };
+        alts.push(SAlt { guard: g, singles });
+    }
+    // The failing shape's alternative is an empty location, never reached:
+    // its guard is the failure.
+    let fail = sel_is(&sel, Shape::Failing);
+    alts.retain(|a| !a.singles.is_empty());
+    Ok(HoleInput {
+        input: Input {
+            loc: SLoc { alts },
+            fail,
+        },
+        selector: Some(sel),
+        ty: ty.clone(),
+    })
+}
+
+/// The type the first `DIOpReferrer`/`DIOpTypeObject` names, if any.
+fn first_type(exprs: &[&Expr], want: fn(&Op) -> Option<&Type>) -> Option<Type> {
+    exprs.iter().flat_map(|e| e.ops()).find_map(want).cloned()
+}
+
+pub(crate) struct Query<'c> {
+    pub enc: Encoder<'c>,
+    pub holes: Vec<HoleInput<'c>>,
+    pub referrer: Option<HoleInput<'c>>,
+    pub object: Option<HoleInput<'c>>,
+    pub inputs: Inputs<'c>,
+    pub write: Option<BV<'c>>,
+    pub constraints: Vec<Bool<'c>>,
+    pub mismatch: Bool<'c>,
+    /// The part of `mismatch` about failure alone.
+    pub fail_mismatch: Bool<'c>,
+    /// Both succeed and their locations differ (in some offset, value or
+    /// shape); `None` when their structures differ.
+    pub differs_as_location: Option<Bool<'c>>,
+}
+
+/// Equal locations, when `a` and `b` have the same structure (alternatives,
+/// storage kinds, parts): their guards, offsets and implicit values are
+/// equal. `None` when the structures differ.
+fn same_location<'c>(z: &'c z3::Context, a: &SLoc<'c>, b: &SLoc<'c>) -> Option<Bool<'c>> {
+    if a.alts.len() != b.alts.len() {
+        return None;
+    }
+    let mut eqs = Vec::new();
+    for (x, y) in a.alts.iter().zip(&b.alts) {
+        if x.singles.len() != y.singles.len() {
+            return None;
+        }
+        eqs.push(x.guard._eq(&y.guard));
+        for (p, q) in x.singles.iter().zip(&y.singles) {
+            eqs.push(p.offset._eq(&q.offset));
+            match (&p.storage, &q.storage) {
+                (SStorage::Memory(m), SStorage::Memory(n)) if m == n => {}
+                (SStorage::Entity(m), SStorage::Entity(n)) if m == n => {}
+                (SStorage::Undefined, SStorage::Undefined) => {}
+                (SStorage::Implicit(v), SStorage::Implicit(w)) if v.get_size() == w.get_size() => {
+                    eqs.push(v._eq(w))
+                }
+                (SStorage::ImplicitAddress(t), SStorage::ImplicitAddress(u)) => {
+                    eqs.push(same_location(z, t, u)?)
+                }
+                (SStorage::Composite(ps), SStorage::Composite(qs)) if ps.len() == qs.len() => {
+                    for ((pl, pn), (ql, qn)) in ps.iter().zip(qs) {
+                        if pn != qn {
+                            return None;
+                        }
+                        eqs.push(same_location(z, pl, ql)?);
+                    }
+                }
+                _ => return None,
+            }
+        }
+    }
+    Some(bv::and(z, &eqs))
+}
+
+pub(crate) fn arg_infos(inst: &Instance) -> Vec<ArgInfo> {
+    inst.holes
+        .iter()
+        .map(|h| ArgInfo {
+            ty: Some(h.ty.clone()),
+            bits: None,
+            poison: false,
+        })
+        .collect()
+}
+
+pub(crate) fn env<'a>(inst: &'a Instance, dl: &'a DataLayout, args: &'a [ArgInfo]) -> Env<'a> {
+    Env {
+        dialect: inst.dialect,
+        dl,
+        types: &inst.types,
+        args: Some(args),
+        referrer: ReferrerInfo::Absent,
+        var_bits: None,
+    }
+}
+
+fn build<'c>(
+    z: &'c z3::Context,
+    inst: &Instance,
+    dl: &DataLayout,
+) -> Result<Query<'c>, EncodeError> {
+    let args = arg_infos(inst);
+    let env = env(inst, dl, &args);
+    let referrer_ty = first_type(&[&inst.lhs, &inst.rhs], |o| match o {
+        Op::Referrer(t) => Some(t),
+        _ => None,
+    });
+    let object_ty = first_type(&[&inst.lhs, &inst.rhs], |o| match o {
+        Op::TypeObject(t) => Some(t),
+        _ => None,
+    });
+    let mut extra: Vec<Type> = inst.holes.iter().map(|h| h.ty.clone()).collect();
+    extra.extend(referrer_ty.iter().cloned());
+    extra.extend(object_ty.iter().cloned());
+    let offw = Encoder::offset_width(dl, &inst.types, &[&inst.lhs, &inst.rhs], &extra);
+    let mut enc = Encoder::new(z, dl.clone(), inst.types.clone(), offw);
+    let mut cons = Vec::new();
+    let size = |t: &Type| -> Result<u64, EncodeError> {
+        match dl.bitsizeof(t, &inst.types) {
+            Ok(0) => Err(EncodeError::Unsupported(format!(
+                "a hole of type `{t}` has no bits"
+            ))),
+            Ok(n) => Ok(n),
+            Err(e) => Err(EncodeError::IllFormed {
+                op: 0,
+                message: e.0,
+            }),
+        }
+    };
+    let mut holes = Vec::new();
+    let mut inputs = Inputs::default();
+    for (k, h) in inst.holes.iter().enumerate() {
+        let n = size(&h.ty)?;
+        let hi = match h.kind {
+            HoleKind::Expr => value_hole(&mut enc, &h.name, &h.ty, n, &mut cons)?,
+            HoleKind::Const => {
+                let v = BV::new_const(z, format!("{}.value", h.name), n as u32);
+                HoleInput {
+                    input: Input {
+                        loc: SLoc::one(
+                            z,
+                            vec![SSingle {
+                                storage: SStorage::Implicit(v),
+                                offset: bv::zeros(z, offw as u64),
+                            }],
+                        ),
+                        fail: bv::ff(z),
+                    },
+                    selector: None,
+                    ty: h.ty.clone(),
+                }
+            }
+        };
+        inputs.args.insert(k as u64, hi.input.clone());
+        holes.push(hi);
+    }
+    let special = |name: &str,
+                   t: &Option<Type>,
+                   enc: &mut Encoder<'c>,
+                   cons: &mut Vec<Bool<'c>>|
+     -> Result<Option<HoleInput<'c>>, EncodeError> {
+        match t {
+            None => Ok(None),
+            Some(t) => Ok(Some(value_hole(enc, name, t, size(t)?, cons)?)),
+        }
+    };
+    let referrer = special("referrer", &referrer_ty, &mut enc, &mut cons)?;
+    let object = special("object", &object_ty, &mut enc, &mut cons)?;
+    inputs.referrer = referrer.as_ref().map(|h| h.input.clone());
+    inputs.object = object.as_ref().map(|h| h.input.clone());
+    inputs.lane = Some(BV::new_const(z, "lane", 64));
+
+    // Constant holes: definitions and preconditions.
+    let const_value = |k: usize| -> Option<BV<'c>> {
+        let h = inst.holes.get(k)?;
+        if h.kind != HoleKind::Const {
+            return None;
+        }
+        match &holes
+            .get(k)?
+            .input
+            .loc
+            .alts
+            .first()?
+            .singles
+            .first()?
+            .storage
+        {
+            SStorage::Implicit(v) => Some(v.clone()),
+            _ => None,
+        }
+    };
+    for (k, t) in &inst.defs {
+        let v = smt::term::encode(z, t, &const_value)?;
+        let Some(c) = const_value(*k) else {
+            return Err(EncodeError::Unsupported(format!(
+                "a definition of hole {k}, which is not a constant"
+            )));
+        };
+        if v.get_size() != c.get_size() {
+            return Err(EncodeError::Unsupported(format!(
+                "the definition of hole {k} has {} bits, the hole {}",
+                v.get_size(),
+                c.get_size()
+            )));
+        }
+        cons.push(c._eq(&v));
+    }
+    for p in &inst.pre {
+        let v = smt::term::encode(z, p, &const_value)?;
+        cons.push(v._eq(&bv::num_u(z, 1, v.get_size() as u64)));
+    }
+
+    let st = enc.initial_state();
+    let lhs = enc.eval(&inst.lhs, &env, &inputs, &st)?;
+    let rhs = enc.eval(&inst.rhs, &env, &inputs, &st)?;
+    // Only contexts that keep the spec's promise.
+    cons.push(lhs.incons.not());
+    cons.push(rhs.incons.not());
+
+    let (ok_l, ok_r) = (lhs.fail.not(), rhs.fail.not());
+    let both = Bool::and(z, &[&ok_l, &ok_r]);
+    let mut diffs = vec![lhs.fail._eq(&rhs.fail).not()];
+    let mut write = None;
+    if let (Some(l), Some(r)) = (&lhs.result, &rhs.result) {
+        if l.ty != r.ty || l.bits != r.bits || l.fragment != r.fragment {
+            diffs.push(both.clone());
+        } else if l.bits > 0 {
+            let rl = enc.read(&st, &l.loc, l.bits)?;
+            let rr = enc.read(&st, &r.loc, r.bits)?;
+            cons.push(Bool::and(z, &[&ok_l, &rl.incons]).not());
+            cons.push(Bool::and(z, &[&ok_r, &rr.incons]).not());
+            let read_diff = Bool::or(
+                z,
+                &[
+                    &rl.err._eq(&rr.err).not(),
+                    &Bool::and(z, &[&rl.err.not(), &rl.value._eq(&rr.value).not()]),
+                ],
+            );
+            diffs.push(Bool::and(z, &[&both, &read_diff]));
+            let w = BV::new_const(z, "written", l.bits as u32);
+            let (sl, refl) = enc.write(&st, &l.loc, &w)?;
+            let (sr, refr) = enc.write(&st, &r.loc, &w)?;
+            let states = smt::same_state(&enc, &sl, &sr).not();
+            let accepted_both = Bool::and(z, &[&refl.not(), &refr.not()]);
+            let write_diff = match inst.relation {
+                Relation::Equivalent => Bool::or(
+                    z,
+                    &[
+                        &refl._eq(&refr).not(),
+                        &Bool::and(z, &[&accepted_both, &states]),
+                    ],
+                ),
+                Relation::ReadOnly => Bool::or(
+                    z,
+                    &[
+                        &Bool::and(z, &[&refl, &refr.not()]),
+                        &Bool::and(z, &[&accepted_both, &states]),
+                    ],
+                ),
+            };
+            diffs.push(Bool::and(z, &[&both, &write_diff]));
+            write = Some(w);
+        }
+    }
+    // When both results are locations of the same structure, equal offsets
+    // and values make reads and writes agree: see `decide`.
+    let same_loc = match (&lhs.result, &rhs.result) {
+        (Some(l), Some(r)) if l.ty == r.ty && l.fragment == r.fragment => {
+            same_location(z, &l.loc, &r.loc).map(|eq| Bool::and(z, &[&both, &eq.not()]))
+        }
+        _ => None,
+    };
+    let fail_mismatch = bv::or(z, &diffs[..1]);
+    let mismatch = bv::or(z, &diffs);
+    Ok(Query {
+        fail_mismatch,
+        differs_as_location: same_loc,
+        enc,
+        holes,
+        referrer,
+        object,
+        inputs,
+        write,
+        constraints: cons,
+        mismatch,
+    })
+}
+
+/// Decides one instance.
+pub fn prove_instance(inst: &Instance, cfg: &ProveConfig) -> Outcome {
+    let start = Instant::now();
+    let verdict = decide(inst, cfg);
+    Outcome {
+        verdict,
+        millis: start.elapsed().as_millis(),
+    }
+}
+
+fn decide(inst: &Instance, cfg: &ProveConfig) -> Verdict {
+    let dl = DataLayout::llvm_default();
+    let args = arg_infos(inst);
+    let env = env(inst, &dl, &args);
+    if let Err(d) = check::check_expr(&inst.lhs, &env) {
+        return Verdict::NotApplicable(format!(
+            "the left side is not well-formed: {}",
+            first_message(&d)
+        ));
+    }
+    if let Err(d) = check::check_expr(&inst.rhs, &env) {
+        return Verdict::Invalid(format!(
+            "the right side is not well-formed: {}",
+            first_message(&d)
+        ));
+    }
+    let mut zc = z3::Config::new();
+    zc.set_model_generation(true);
+    let z = z3::Context::new(&zc);
+    let q = match build(&z, inst, &dl) {
+        Ok(q) => q,
+        Err(EncodeError::Unsupported(m)) => return Verdict::Unknown(format!("not encodable: {m}")),
+        Err(e @ EncodeError::IllFormed { .. }) => return Verdict::Invalid(e.to_string()),
+    };
+    let constraints = bv::and(&z, &q.constraints);
+    let mut formula = bv::and(&z, &[constraints.clone(), q.mismatch.clone()]);
+    // A cheap lemma first: when both sides yield locations of the same
+    // structure that are provably equal whenever both succeed (pure
+    // bit-vector arithmetic, no memory), reads and writes agree and only
+    // failure can tell the sides apart.
+    if let Some(d) = &q.differs_as_location {
+        let lemma = bv::and(&z, &[constraints.clone(), d.clone()]);
+        if let Solved::Unsat = solve(&z, &lemma, &[], (cfg.timeout_ms / 8).max(1), &q) {
+            formula = bv::and(&z, &[constraints.clone(), q.fail_mismatch.clone()]);
+        }
+    }
+    let deadline = Instant::now() + std::time::Duration::from_millis(cfg.timeout_ms.max(1) as u64);
+    // First one query over every shape at once, with a quarter of the time:
+    // most instances are decided so.
+    let first = (cfg.timeout_ms / 4).max(1);
+    match solve(&z, &formula, &[], first, &q) {
+        Solved::Unsat => return Verdict::Proved,
+        Solved::Model(m) => return refutation(inst, &dl, &q, &m),
+        Solved::Gave(why) => {
+            if let Some(v) = why.strip_prefix("final:") {
+                return Verdict::Unknown(v.to_string());
+            }
+        }
+    }
+    // Then one query per combination of shapes, each simplified with its
+    // selectors fixed, which prunes every other shape's terms.
+    let sels: Vec<&BV> = q
+        .holes
+        .iter()
+        .chain(q.referrer.iter())
+        .chain(q.object.iter())
+        .filter_map(|h| h.selector.as_ref())
+        .collect();
+    let shapes: Vec<u64> = Shape::ALL
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| shape_enabled(**s))
+        .map(|(i, _)| i as u64)
+        .collect();
+    let combos = (shapes.len() as u64)
+        .checked_pow(sels.len() as u32)
+        .unwrap_or(u64::MAX);
+    if sels.is_empty() || combos > MAX_SPLIT {
+        return Verdict::Unknown(format!("Z3: timeout after {} ms", cfg.timeout_ms));
+    }
+    let mut idx = vec![0usize; sels.len()];
+    let mut unknown = 0usize;
+    let mut left = combos;
+    loop {
+        let fixed: Vec<(BV, BV)> = sels
+            .iter()
+            .zip(&idx)
+            .map(|(sel, &i)| ((*sel).clone(), bv::num_u(&z, shapes[i], SEL_BITS as u64)))
+            .collect();
+        let now = Instant::now();
+        if now >= deadline {
+            return Verdict::Unknown(format!(
+                "Z3: timeout after {} ms (split by shape)",
+                cfg.timeout_ms
+            ));
+        }
+        let budget = ((deadline - now).as_millis() as u64 / left).max(1) as u32;
+        match solve(&z, &formula, &fixed, budget, &q) {
+            Solved::Unsat => {}
+            Solved::Model(m) => return refutation(inst, &dl, &q, &m),
+            Solved::Gave(_) => unknown += 1,
+        }
+        left -= 1;
+        // The next combination.
+        let mut k = 0;
+        loop {
+            if k == idx.len() {
+                return if unknown == 0 {
+                    Verdict::Proved
+                } else {
+                    Verdict::Unknown(format!(
+                        "Z3: {unknown} of {combos} shape combinations timed out ({} ms)",
+                        cfg.timeout_ms
+                    ))
+                };
+            }
+            idx[k] += 1;
+            if idx[k] < shapes.len() {
+                break;
+            }
+            idx[k] = 0;
+            k += 1;
+        }
+    }
+}
+
+/// At most this many shape combinations are tried one by one.
+const MAX_SPLIT: u64 = 81;
+
+enum Solved<'c> {
+    Unsat,
+    Model(z3::Model<'c>),
+    /// Z3 gave up; `final:` when splitting further cannot help.
+    Gave(String),
+}
+
+/// One query: `formula` with the selectors of `fixed` set, within
+/// `timeout_ms`. A model that rests on an over-approximated value (see
+/// `smt`) is not returned: the query is repeated without such models.
+fn solve<'c>(
+    z: &'c z3::Context,
+    formula: &Bool<'c>,
+    fixed: &[(BV<'c>, BV<'c>)],
+    timeout_ms: u32,
+    q: &Query<'c>,
+) -> Solved<'c> {
+    let solver = Solver::new(z);
+    let mut p = Params::new(z);
+    p.set_u32("timeout", timeout_ms.max(1));
+    solver.set_params(&p);
+    if fixed.is_empty() {
+        solver.assert(formula);
+    } else {
+        let pairs: Vec<(&BV, &BV)> = fixed.iter().map(|(a, b)| (a, b)).collect();
+        solver.assert(&formula.substitute(&pairs).simplify());
+        // The model must still say which shape it took.
+        for (a, b) in fixed {
+            solver.assert(&a._eq(b));
+        }
+    }
+    let approx = bv::or(z, &q.enc.approx.borrow());
+    match solver.check() {
+        SatResult::Unsat => Solved::Unsat,
+        SatResult::Unknown => Solved::Gave(
+            solver
+                .get_reason_unknown()
+                .unwrap_or_else(|| "unknown".into()),
+        ),
+        SatResult::Sat => {
+            let Some(m) = solver.get_model() else {
+                return Solved::Gave("final:Z3 said sat but gave no model".into());
+            };
+            let depends = m
+                .eval(&approx, true)
+                .and_then(|b| b.as_bool())
+                .unwrap_or(false);
+            if !depends {
+                return Solved::Model(m);
+            }
+            // Look for a counterexample that does not rest on an
+            // over-approximated NaN payload.
+            solver.assert(&approx.not());
+            match solver.check() {
+                SatResult::Sat => match solver.get_model() {
+                    Some(m) => Solved::Model(m),
+                    None => Solved::Gave("final:Z3 said sat but gave no model".into()),
+                },
+                SatResult::Unsat => Solved::Gave(
+                    "final:every difference found depends on the payload of a NaN converted between float kinds".into(),
+                ),
+                SatResult::Unknown => Solved::Gave("Z3 gave up on the second query".into()),
+            }
+        }
+    }
+}
+
+fn refutation(inst: &Instance, dl: &DataLayout, q: &Query, m: &z3::Model) -> Verdict {
+    match cex::extract(inst, dl, q, m) {
+        Ok(c) if c.confirmed() => Verdict::Refuted(Box::new(c)),
+        Ok(c) => Verdict::EncodingBug(format!(
+            "Z3 found a difference that the reference interpreter does not confirm:\n{}",
+            c.render()
+        )),
+        Err(m) => Verdict::EncodingBug(format!("the counterexample could not be rebuilt: {m}")),
+    }
+}
+
+fn first_message(d: &[diopter_semantics::diag::Diagnostic]) -> String {
+    d.first().map(|d| d.message.clone()).unwrap_or_default()
+}

@@ -3,6 +3,7 @@
 mod check_cmd;
 mod eval_cmd;
 mod inputs;
+mod lower_cmd;
 mod prove_cmd;
 mod replay_cmd;
 mod simplify_cmd;
@@ -63,6 +64,9 @@ enum Command {
     /// Replay a case file with each oracle and print the outcomes and the verdict (exit 0: no disagreement, 1: disagreement, 2: unreadable input).
     #[command(after_help = replay_cmd::CASE_FILE_HELP)]
     Replay(replay_cmd::Args),
+    /// Lower expressions to DWARF 5: the operations in llvm-dwarfdump's syntax and the bytes in hex, or why not (exit 0: all lower, 1: some do not, 2: unreadable input).
+    #[command(after_help = lower_cmd::LOWER_HELP)]
+    Lower(lower_cmd::Args),
     /// Rewrite expressions to their canonical form with the proved rule library (exit 0: done, 1: an expression is not well-formed, 2: unreadable input or rules).
     #[command(after_help = simplify_cmd::SIMPLIFY_HELP)]
     Simplify(simplify_cmd::Args),
@@ -82,6 +86,7 @@ fn main() -> ExitCode {
         Command::Check(a) => check_cmd::run(&a),
         Command::Eval(a) => eval_cmd::run(&a),
         Command::Replay(a) => replay_cmd::run(&a),
+        Command::Lower(a) => lower_cmd::run(&a),
         Command::Simplify(a) => simplify_cmd::run(&a),
         Command::Prove(a) => prove_cmd::run(&a),
         Command::Specs { format } => print_specs(format),

@@ -18,7 +18,9 @@
 //! * `InconsistentContext`: the reference says the context broke the
 //!   promise that the single locations of a location hold the same bits.
 //!   Such a case says nothing about agreement and is reported apart;
-//! * `Skipped`: some oracle hit a resource limit;
+//! * `Skipped`: some oracle hit a resource limit, or cannot evaluate the
+//!   case at all ([`Oracle::not_applicable`]: the DWARF oracle on an
+//!   expression that does not lower);
 //! * `Disagree`: anything else, with one line per difference.
 //!
 //! A disagreement is kept as a **case file** ([`write_case_file`],
@@ -57,7 +59,7 @@ use diopter_semantics::diag::{Diagnostic, Source};
 use diopter_semantics::interp::{self, ErrorKind, Located, Outcome};
 use diopter_semantics::location::{ReadError, ReadErrorKind, WriteError};
 use diopter_semantics::syntax::{escape_string, parse_expr_file, print_local_name};
-use diopter_semantics::types::DataLayout;
+use diopter_semantics::types::{DataLayout, Type};
 use diopter_semantics::value::Bits;
 use std::cell::RefCell;
 use std::fmt;
@@ -67,6 +69,27 @@ use std::path::Path;
 pub trait Oracle {
     fn name(&self) -> &str;
     fn eval(&self, case: &Case) -> Outcome;
+    /// Why this oracle cannot evaluate `case` at all (the DWARF oracle on an
+    /// expression that does not lower); such a case is `Skipped` with the
+    /// reason, never agreement.
+    fn not_applicable(&self, _case: &Case) -> Option<String> {
+        None
+    }
+    /// Whether its location descriptions are in the reference's form and
+    /// compared structurally. When not (the DWARF oracle's come back from
+    /// DWARF's coarser model), only type, size, fragment, the bits read and
+    /// the effect of a write are compared: DESIGN.md's equivalence.
+    fn exact_locations(&self) -> bool {
+        true
+    }
+    /// Whether a NaN this oracle computes for `case` may carry any payload.
+    /// IEEE-754 only recommends how payloads propagate and DWARF says
+    /// nothing, so a consumer that does float arithmetic on the host (the
+    /// DWARF oracle) may return a NaN with another sign or payload than
+    /// APFloat's; two NaN results of the same float type then agree.
+    fn nan_payload_unspecified(&self, _case: &Case) -> bool {
+        false
+    }
 }
 
 /// The reference interpreter (`interp::eval_bare`).
@@ -101,13 +124,14 @@ impl Oracle for Fast {
 }
 
 /// The names [`oracle`] knows, the reference first.
-pub const ORACLE_NAMES: [&str; 2] = ["reference", "fast"];
+pub const ORACLE_NAMES: [&str; 3] = ["reference", "fast", "dwarf"];
 
 /// The oracle of a name in [`ORACLE_NAMES`].
 pub fn oracle(name: &str) -> Option<Box<dyn Oracle>> {
     match name {
         "reference" => Some(Box::new(Reference)),
         "fast" => Some(Box::new(Fast::default())),
+        "dwarf" => Some(Box::new(crate::dwarf::Dwarf)),
         _ => None,
     }
 }
@@ -136,6 +160,10 @@ pub struct Observation {
     /// For a location: the context after writing [`write_pattern`] through
     /// it, or why the write was refused.
     pub write: Option<Result<Context, WriteError>>,
+    /// [`Oracle::exact_locations`] of the oracle.
+    pub exact_location: bool,
+    /// [`Oracle::nan_payload_unspecified`] of the oracle for this case.
+    pub any_nan: bool,
 }
 
 /// Evaluates `case` with `oracle`, then reads and writes through the result
@@ -156,6 +184,8 @@ pub fn observe(case: &Case, oracle: &dyn Oracle) -> Observation {
         outcome,
         read,
         write,
+        exact_location: oracle.exact_locations(),
+        any_nan: oracle.nan_payload_unspecified(case),
     }
 }
 
@@ -226,6 +256,11 @@ impl fmt::Display for Verdict {
 /// differs from the first. The verdict is the same either way (a test holds
 /// it to that); the shortcut is what keeps fuzzing fast.
 pub fn run_case(case: &Case, oracles: &[&dyn Oracle]) -> Verdict {
+    let kept = match applicable(case, oracles) {
+        Ok(k) => k,
+        Err(v) => return v,
+    };
+    let oracles = kept.as_slice();
     let outcomes: Vec<Outcome> = oracles.iter().map(|o| o.eval(case)).collect();
     let Some(base) = outcomes.first() else {
         return Verdict::Skipped {
@@ -255,6 +290,9 @@ pub fn run_case(case: &Case, oracles: &[&dyn Oracle]) -> Verdict {
                 outcome,
                 read,
                 write: None,
+                exact_location: o.exact_locations(),
+                // All outcomes are equal here, so payloads never matter.
+                any_nan: false,
             }
         })
         .collect();
@@ -263,9 +301,42 @@ pub fn run_case(case: &Case, oracles: &[&dyn Oracle]) -> Verdict {
 
 /// [`run_case`], also returning each oracle's observation (for printing).
 pub fn run_case_observed(case: &Case, oracles: &[&dyn Oracle]) -> (Vec<Observation>, Verdict) {
+    let kept = match applicable(case, oracles) {
+        Ok(k) => k,
+        Err(v) => return (Vec::new(), v),
+    };
+    let oracles = kept.as_slice();
     let obs: Vec<Observation> = oracles.iter().map(|o| observe(case, *o)).collect();
     let v = classify(&obs);
     (obs, v)
+}
+
+/// The oracles that can evaluate the case ([`Oracle::not_applicable`]).
+/// The others are left out of the comparison; when that leaves the first
+/// oracle out, or fewer than two of several, the case is `Skipped` with
+/// their reasons.
+fn applicable<'a>(case: &Case, oracles: &[&'a dyn Oracle]) -> Result<Vec<&'a dyn Oracle>, Verdict> {
+    let mut kept = Vec::with_capacity(oracles.len());
+    let mut reasons = Vec::new();
+    for (i, o) in oracles.iter().enumerate() {
+        match o.not_applicable(case) {
+            None => kept.push(*o),
+            Some(r) => {
+                reasons.push(format!("{}: {r}", o.name()));
+                if i == 0 {
+                    kept.clear();
+                    break;
+                }
+            }
+        }
+    }
+    if reasons.is_empty() || (kept.len() >= 2 && kept[0].name() == oracles[0].name()) {
+        Ok(kept)
+    } else {
+        Err(Verdict::Skipped {
+            reason: reasons.join("; "),
+        })
+    }
 }
 
 /// Classifies observations against the first one (see the module doc).
@@ -317,6 +388,17 @@ pub fn classify(obs: &[Observation]) -> Verdict {
     }
 }
 
+/// Whether `b` is a NaN of the float type `ty`.
+pub(crate) fn is_nan(ty: &Type, b: &Bits) -> bool {
+    use rustc_apfloat::Float;
+    match (ty.float_kind(), b.to_u128()) {
+        (Some(k), Some(raw)) if b.width() == k.width() => {
+            diopter_semantics::with_float_type!(k, F => F::from_bits(raw).is_nan())
+        }
+        _ => false,
+    }
+}
+
 /// Appends to `out` every way `o` differs from `base`.
 fn compare(base: &Observation, o: &Observation, out: &mut Vec<String>) {
     let who = &o.oracle;
@@ -339,13 +421,17 @@ fn compare(base: &Observation, o: &Observation, out: &mut Vec<String>) {
             b.ty, b.loc
         )),
         (Ok(a), Ok(b)) => {
-            compare_located(a, b, who, them, out);
+            compare_located(a, b, who, them, o.exact_location, out);
             match (&base.read, &o.read) {
-                (Some(Ok(x)), Some(Ok(y))) if x != y => out.push(format!(
-                    "{who}: reads {} vs {them} {}",
-                    y.to_hex(),
-                    x.to_hex()
-                )),
+                (Some(Ok(x)), Some(Ok(y)))
+                    if x != y && !(o.any_nan && is_nan(&a.ty, x) && is_nan(&a.ty, y)) =>
+                {
+                    out.push(format!(
+                        "{who}: reads {} vs {them} {}",
+                        y.to_hex(),
+                        x.to_hex()
+                    ))
+                }
                 (Some(Err(x)), Some(Err(y))) if x.kind != y.kind => out.push(format!(
                     "{who}: read fails with {:?} vs {them} {:?}",
                     y.kind, x.kind
@@ -390,7 +476,14 @@ fn compare(base: &Observation, o: &Observation, out: &mut Vec<String>) {
     }
 }
 
-fn compare_located(a: &Located, b: &Located, who: &str, them: &str, out: &mut Vec<String>) {
+fn compare_located(
+    a: &Located,
+    b: &Located,
+    who: &str,
+    them: &str,
+    exact: bool,
+    out: &mut Vec<String>,
+) {
     if a.ty != b.ty {
         out.push(format!("{who}: type `{}` vs {them} `{}`", b.ty, a.ty));
     }
@@ -403,7 +496,7 @@ fn compare_located(a: &Located, b: &Located, who: &str, them: &str, out: &mut Ve
             b.fragment, a.fragment
         ));
     }
-    if a.loc != b.loc {
+    if exact && a.loc != b.loc {
         out.push(format!("{who}: location {} vs {them} {}", b.loc, a.loc));
     }
 }

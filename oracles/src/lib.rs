@@ -2,6 +2,7 @@
 //! simplifier, prover, DWARF lowering) lives here as it arrives.
 
 pub mod diff;
+pub mod dwarf;
 pub mod fast;
 pub mod gen;
 pub mod prove;

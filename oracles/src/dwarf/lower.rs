@@ -1,0 +1,1249 @@
+//! Lowering a DIOp expression, with the locations its inputs have in a
+//! context, to a DWARF 5 expression (see the module doc of [`super`] for the
+//! mapping decisions).
+//!
+//! The DIOp stack holds *locations*; DWARF's stack holds *values* and a
+//! location is only formed at the end (or before a `DW_OP_piece`). So the
+//! lowering first rebuilds the expression's tree (every entry with the
+//! entries it was made from, in push order) and then walks it in that order,
+//! giving every entry a [`Form`]: where its location will be when DWARF
+//! needs it. Most forms are static (a register, a known address, a constant,
+//! undefined, an implicit pointer); two occupy a slot of the DWARF stack (a
+//! computed address, a computed value). Bits are read only where the
+//! reference reads them (in the operation that consumes the entry, the top
+//! input first), so that reads fail in the same order and at the same
+//! operation as in the reference; every read is recorded as a
+//! [`ReadSite`] so that the evaluator can say which operation a failed read
+//! belongs to.
+
+use super::ops::{encode, BaseType, DwOp};
+use diopter_semantics::ast::{Bare, Dialect, Op};
+use diopter_semantics::check::{self, check_bare};
+use diopter_semantics::context::Context;
+use diopter_semantics::location::{literal_location, LocDesc, Single, Storage};
+use diopter_semantics::types::{Type, TypeTable};
+use diopter_semantics::value::{Bits, FloatKind};
+use num_bigint::BigInt;
+use num_traits::{One, ToPrimitive, Zero};
+use std::fmt;
+
+/// Register number standing for "a register with no value in this frame"
+/// (`DW_CFA_undefined`): reading it fails as a read of undefined storage.
+pub const UNDEF_REG: u16 = 0xfff0;
+/// Register number standing for the bits of an implicit pointer, which the
+/// spec forbids reading: reading it fails as `ImplicitAddressRead`.
+pub const IMPLICIT_POINTER_REG: u16 = 0xfff1;
+/// `.debug_info` offset of the first object an implicit pointer refers to;
+/// object `k` is at `IMPLICIT_DIE_BASE + 0x10 * k`.
+pub const IMPLICIT_DIE_BASE: u32 = 0x1000;
+
+/// Why an expression (with these input locations) does not lower.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotLowerable {
+    /// The operation at fault, when one is.
+    pub op_index: Option<usize>,
+    pub reason: String,
+}
+
+impl fmt::Display for NotLowerable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.op_index {
+            Some(i) => write!(f, "operation #{i}: {}", self.reason),
+            None => f.write_str(&self.reason),
+        }
+    }
+}
+
+impl NotLowerable {
+    /// The reason without operands: a class for counting (`an i1 value`,
+    /// `address space 5`, ...), the text up to the first `:`.
+    pub fn class(&self) -> String {
+        self.reason
+            .split(':')
+            .next()
+            .unwrap_or(&self.reason)
+            .trim()
+            .to_string()
+    }
+}
+
+/// A read the DWARF expression makes (a memory or register request of the
+/// evaluator), in execution order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadSite {
+    /// The DIOp operation that reads.
+    pub op_index: usize,
+    /// How many bits a register read takes (the low bits of the entity).
+    pub bits: u64,
+}
+
+/// The object an implicit pointer refers to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImplicitTarget {
+    pub loc: LocDesc,
+    pub ty: Type,
+}
+
+/// A lowered expression.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lowered {
+    pub ops: Vec<DwOp>,
+    pub bytes: Vec<u8>,
+    /// Register `i` is the entity `registers[i]` of the context.
+    pub registers: Vec<String>,
+    /// The object `k` of `DW_OP_implicit_pointer IMPLICIT_DIE_BASE + 0x10 k`.
+    pub implicit_targets: Vec<ImplicitTarget>,
+    pub read_sites: Vec<ReadSite>,
+    /// For each `DW_OP_div`/`DW_OP_mod`: the byte offset just past it and
+    /// the DIOp operation it lowers.
+    pub div_sites: Vec<(usize, usize)>,
+    /// The result's type, size and fragment (DIOpFragment is metadata,
+    /// passed through).
+    pub ty: Type,
+    pub bits: u64,
+    pub fragment: Option<(u64, u64)>,
+    /// The result is a float computed by DWARF arithmetic: if it is a NaN,
+    /// its payload is unspecified (IEEE-754 recommends, DWARF does not say).
+    pub computed_float_result: bool,
+}
+
+/// One entry of the expression's tree.
+struct Node {
+    op_index: usize,
+    op: Op,
+    ty: Type,
+    /// The entries it was made from, in push order (the deepest first).
+    children: Vec<usize>,
+}
+
+/// Where an entry's location is, during lowering.
+#[derive(Clone, Debug)]
+enum Form {
+    /// On top of the DWARF stack: a generic address into `space`; the real
+    /// (unwrapped) address lies in `lo..=hi`.
+    Addr {
+        space: u32,
+        lo: BigInt,
+        hi: BigInt,
+    },
+    /// On top of the DWARF stack: a typed value (an implicit location).
+    Val {
+        bt: BaseType,
+        computed_float: bool,
+    },
+    /// The entity held by register `reg`, at a bit offset.
+    Reg {
+        reg: u16,
+        bit: u64,
+    },
+    /// Memory of `space` at a known bit offset.
+    Mem {
+        space: u32,
+        bit: BigInt,
+    },
+    /// An implicit value known when lowering, at a bit offset.
+    Const(Bits, u64),
+    Undef,
+    /// An implicit pointer to object `k`.
+    ImplPtr(usize),
+    /// A composite whose parts are static forms, with their sizes in bits.
+    Composite(Vec<(Form, u64)>),
+    /// A `DIOpComposite` entry: its parts are lowered where the composite
+    /// becomes the result (only there can pieces be formed).
+    Deferred(usize),
+}
+
+impl Form {
+    fn is_slot(&self) -> bool {
+        matches!(self, Form::Addr { .. } | Form::Val { .. })
+    }
+}
+
+type R<T> = Result<T, NotLowerable>;
+
+fn nl<T>(op_index: Option<usize>, reason: impl Into<String>) -> R<T> {
+    Err(NotLowerable {
+        op_index,
+        reason: reason.into(),
+    })
+}
+
+struct Lowerer<'a> {
+    bare: &'a Bare,
+    types: &'a TypeTable,
+    ctx: &'a Context,
+    nodes: Vec<Node>,
+    ops: Vec<DwOp>,
+    /// The DIOp index of each `DW_OP_div`/`DW_OP_mod` in `ops`.
+    div_ops: Vec<(usize, usize)>,
+    registers: Vec<String>,
+    implicit_targets: Vec<ImplicitTarget>,
+    read_sites: Vec<ReadSite>,
+}
+
+/// Lowers `bare` with its inputs at the locations `ctx` gives them.
+pub fn lower(bare: &Bare, types: &TypeTable, ctx: &Context) -> Result<Lowered, NotLowerable> {
+    if let Err(ds) = check_bare(bare, &ctx.datalayout, types) {
+        let first = ds.first().map_or(String::new(), |d| d.message.clone());
+        return nl(None, format!("not well-formed: {first}"));
+    }
+    let mut l = Lowerer {
+        bare,
+        types,
+        ctx,
+        nodes: Vec::new(),
+        ops: Vec::new(),
+        div_ops: Vec::new(),
+        registers: Vec::new(),
+        implicit_targets: Vec::new(),
+        read_sites: Vec::new(),
+    };
+    let (root, fragment) = l.build_tree()?;
+    let form = l.lower_node(root)?;
+    let computed_float_result = matches!(
+        form,
+        Form::Val {
+            computed_float: true,
+            ..
+        }
+    );
+    let ty = l.nodes[root].ty.clone();
+    let bits = l.bitsizeof(&ty, None)?;
+    if computed_float_result && !ty.is_float() {
+        return nl(
+            Some(l.nodes[root].op_index),
+            "the bits of a float computed by DWARF arithmetic as a non-float result: NaN payloads are unspecified",
+        );
+    }
+    l.terminate(form, bits, root)?;
+    let mut bytes = Vec::new();
+    let mut div_sites = Vec::new();
+    for (i, op) in l.ops.iter().enumerate() {
+        op.encode(&mut bytes);
+        if let Some((_, d)) = l.div_ops.iter().find(|(k, _)| *k == i) {
+            div_sites.push((bytes.len(), *d));
+        }
+    }
+    debug_assert_eq!(bytes, encode(&l.ops));
+    Ok(Lowered {
+        ops: l.ops,
+        bytes,
+        registers: l.registers,
+        implicit_targets: l.implicit_targets,
+        read_sites: l.read_sites,
+        div_sites,
+        ty,
+        bits,
+        fragment,
+        computed_float_result,
+    })
+}
+
+/// The base type of a value of type `t` (integers of 8/16/32/64 bits are
+/// signed, pointers unsigned of their width, float and double).
+fn base_type(t: &Type, bits: u64) -> Result<BaseType, String> {
+    match t {
+        Type::Int(w) => {
+            BaseType::signed(*w).ok_or_else(|| format!("an i{w} value: DWARF base types here are 8/16/32/64-bit integers, float and double"))
+        }
+        Type::Float(k) => match k.0 {
+            FloatKind::Float => Ok(BaseType::F32),
+            FloatKind::Double => Ok(BaseType::F64),
+            other => Err(format!(
+                "a {} value: DWARF base types here are 8/16/32/64-bit integers, float and double",
+                other.name()
+            )),
+        },
+        Type::Ptr { .. } => BaseType::unsigned(bits)
+            .ok_or_else(|| format!("a {bits}-bit pointer value: DWARF base types here are 8/16/32/64 bits")),
+        other => Err(format!(
+            "a `{other}` value: DWARF base types here are 8/16/32/64-bit integers, float and double"
+        )),
+    }
+}
+
+/// `bit mod 8`, in 0..8.
+fn mod8(bit: &BigInt) -> u64 {
+    use num_integer::Integer;
+    bit.mod_floor(&BigInt::from(8)).to_u64().expect("0..8")
+}
+
+/// The byte holding bit `bit`: `floor(bit / 8)`.
+fn floor8(bit: &BigInt) -> BigInt {
+    use num_integer::Integer;
+    bit.div_floor(&BigInt::from(8))
+}
+
+/// `a mod 2^64`.
+fn wrap64(a: &BigInt) -> u64 {
+    use num_integer::Integer;
+    a.mod_floor(&(BigInt::one() << 64))
+        .to_u64()
+        .expect("reduced mod 2^64")
+}
+
+impl Lowerer<'_> {
+    fn bitsizeof(&self, t: &Type, at: Option<usize>) -> R<u64> {
+        self.ctx
+            .datalayout
+            .bitsizeof(t, self.types)
+            .or_else(|e| nl(at, format!("unsized type: {}", e.0)))
+    }
+
+    fn bt(&self, t: &Type, at: usize) -> R<BaseType> {
+        let bits = self.bitsizeof(t, Some(at))?;
+        base_type(t, bits).or_else(|m| nl(Some(at), m))
+    }
+
+    fn emit(&mut self, op: DwOp) {
+        self.ops.push(op);
+    }
+
+    fn site(&mut self, op_index: usize, bits: u64) {
+        self.read_sites.push(ReadSite { op_index, bits });
+    }
+
+    /// The expression's tree, as the reference's loop builds its stack.
+    fn build_tree(&mut self) -> R<(usize, Option<(u64, u64)>)> {
+        let e = &self.bare.expr;
+        let mut stack: Vec<usize> = Vec::new();
+        let mut fragment = None;
+        for (i, node) in e.ops.iter().enumerate() {
+            let op = &node.op;
+            if let Op::Fragment(o, s) = op {
+                fragment = Some((*o, *s));
+                continue;
+            }
+            let n = check::arity(op, e.dialect);
+            if stack.len() < n {
+                return nl(Some(i), "not well-formed: stack underflow");
+            }
+            let children = stack.split_off(stack.len() - n);
+            let input_types: Vec<Type> = children
+                .iter()
+                .rev()
+                .map(|&c| self.nodes[c].ty.clone())
+                .collect();
+            let ty = check::result_type(
+                op,
+                e.dialect,
+                &input_types,
+                &self.ctx.datalayout,
+                self.types,
+            )
+            .or_else(|m| nl(Some(i), format!("not well-formed: {m}")))?;
+            self.nodes.push(Node {
+                op_index: i,
+                op: op.clone(),
+                ty,
+                children,
+            });
+            stack.push(self.nodes.len() - 1);
+        }
+        match stack.as_slice() {
+            [root] => Ok((*root, fragment)),
+            _ => nl(
+                None,
+                "not well-formed: the stack does not end with one entry",
+            ),
+        }
+    }
+
+    fn register(&mut self, name: &str) -> u16 {
+        match self.registers.iter().position(|r| r == name) {
+            Some(i) => i as u16,
+            None => {
+                self.registers.push(name.to_string());
+                (self.registers.len() - 1) as u16
+            }
+        }
+    }
+
+    fn implicit_target(&mut self, loc: LocDesc, ty: Type) -> usize {
+        self.implicit_targets.push(ImplicitTarget { loc, ty });
+        self.implicit_targets.len() - 1
+    }
+
+    /// The form of an input's location as the context gives it.
+    fn binding(&mut self, loc: &LocDesc, at: usize, depth: usize) -> R<Form> {
+        let [s] = loc.singles.as_slice() else {
+            return nl(
+                Some(at),
+                format!(
+                    "an input with {} single locations: a DWARF 5 expression describes one location",
+                    loc.singles.len()
+                ),
+            );
+        };
+        self.single_binding(s, at, depth)
+    }
+
+    fn single_binding(&mut self, s: &Single, at: usize, depth: usize) -> R<Form> {
+        if depth > 4 {
+            return nl(Some(at), "an input nested too deeply");
+        }
+        let off = &s.offset;
+        match &s.storage {
+            Storage::Memory { addrspace } => Ok(Form::Mem {
+                space: *addrspace,
+                bit: off.clone(),
+            }),
+            Storage::Entity { name } => {
+                let Some(bit) = off.to_u64() else {
+                    return nl(
+                        Some(at),
+                        format!("an entity at the negative bit offset {off}: DWARF registers have no negative offsets"),
+                    );
+                };
+                if name.len() > 256 {
+                    return nl(Some(at), "an entity name over 256 bytes");
+                }
+                let reg = self.register(name);
+                if usize::from(reg) >= usize::from(UNDEF_REG) {
+                    return nl(Some(at), "too many registers");
+                }
+                Ok(Form::Reg { reg, bit })
+            }
+            Storage::Implicit { value } => match off.to_u64() {
+                Some(k) if k <= value.width() => Ok(Form::Const(value.clone(), k)),
+                _ => nl(
+                    Some(at),
+                    format!("an implicit value at bit offset {off} outside it"),
+                ),
+            },
+            Storage::Undefined => Ok(Form::Undef),
+            Storage::ImplicitAddress {
+                target, target_ty, ..
+            } => {
+                if !off.is_zero() {
+                    return nl(Some(at), "an implicit pointer at a bit offset");
+                }
+                Ok(Form::ImplPtr(
+                    self.implicit_target((**target).clone(), target_ty.clone()),
+                ))
+            }
+            Storage::Composite { parts } => {
+                if !off.is_zero() {
+                    return nl(Some(at), "a composite input at a bit offset");
+                }
+                let mut out = Vec::new();
+                for p in parts {
+                    let [ps] = p.loc.singles.as_slice() else {
+                        return nl(
+                            Some(at),
+                            "a composite part with several single locations: a DWARF 5 piece has one location",
+                        );
+                    };
+                    let f = self.single_binding(ps, at, depth + 1)?;
+                    out.push((f, p.bits));
+                }
+                Ok(Form::Composite(out))
+            }
+        }
+    }
+
+    /// The context's location for the input an `Arg`/`Referrer`/`TypeObject`
+    /// node names (`None`: poison, undefined).
+    fn input_location(&self, node: usize) -> R<Option<LocDesc>> {
+        let n = &self.nodes[node];
+        let at = Some(n.op_index);
+        let poison = |i: u64| {
+            self.bare
+                .args
+                .as_ref()
+                .and_then(|a| usize::try_from(i).ok().and_then(|i| a.get(i)))
+                .is_some_and(|a| a.poison)
+        };
+        match &n.op {
+            Op::Arg(i, _) => {
+                if poison(*i) {
+                    return Ok(None);
+                }
+                match self.ctx.args.get(i) {
+                    Some(l) => Ok(Some(l.clone())),
+                    None => nl(at, format!("the context gives no arg {i}")),
+                }
+            }
+            Op::Referrer(_) => match (&self.ctx.referrer, self.bare.expr.dialect) {
+                (Some(l), _) => Ok(Some(l.clone())),
+                (None, Dialect::DiExpression) => {
+                    if poison(0) {
+                        return Ok(None);
+                    }
+                    match self.ctx.args.get(&0) {
+                        Some(l) => Ok(Some(l.clone())),
+                        None => nl(at, "the context gives neither a referrer nor arg 0"),
+                    }
+                }
+                (None, Dialect::DiExpr) => nl(at, "the context gives no referrer"),
+            },
+            Op::TypeObject(_) => match &self.ctx.object {
+                Some(l) => Ok(Some(l.clone())),
+                None => nl(at, "the context gives no object"),
+            },
+            Op::Constant(t, v) => literal_location(t, v, &self.ctx.datalayout, self.types)
+                .map(Some)
+                .or_else(|m| nl(at, format!("not well-formed: {m}"))),
+            _ => nl(at, "not an input"),
+        }
+    }
+
+    fn lower_node(&mut self, id: usize) -> R<Form> {
+        let op = self.nodes[id].op.clone();
+        let at = self.nodes[id].op_index;
+        let children = self.nodes[id].children.clone();
+        let ty = self.nodes[id].ty.clone();
+        match &op {
+            Op::Arg(..) | Op::Referrer(_) | Op::TypeObject(_) | Op::Constant(..) => {
+                match self.input_location(id)? {
+                    None => Ok(Form::Undef),
+                    Some(l) => self.binding(&l, at, 0),
+                }
+            }
+            Op::Reinterpret(_) => self.lower_node(children[0]),
+            Op::Composite(..) => Ok(Form::Deferred(id)),
+            Op::AddrOf(_) => {
+                let c = children[0];
+                match self.nodes[c].op {
+                    Op::Arg(..) | Op::Referrer(_) | Op::TypeObject(_) | Op::Constant(..) => {
+                        let loc = self.input_location(c)?.unwrap_or_else(LocDesc::undefined);
+                        let cty = self.nodes[c].ty.clone();
+                        Ok(Form::ImplPtr(self.implicit_target(loc, cty)))
+                    }
+                    _ => nl(
+                        Some(at),
+                        "DIOpAddrOf of a computed location: DW_OP_implicit_pointer refers to a variable's DIE, so only inputs (DIOpArg, DIOpReferrer, DIOpTypeObject, DIOpConstant) map (the spec's note)",
+                    ),
+                }
+            }
+            Op::Deref(_) => {
+                let c = children[0];
+                let f = self.lower_node(c)?;
+                if let Form::ImplPtr(k) = f {
+                    let target = self.implicit_targets[k].loc.clone();
+                    return self.binding(&target, at, 0);
+                }
+                let pty = self.nodes[c].ty.clone();
+                let Some(space) = pty.addrspace() else {
+                    return nl(Some(at), "not well-formed: DIOpDeref of a non-pointer");
+                };
+                let p = self.bitsizeof(&pty, Some(at))?;
+                self.read_address(&f, p, at, 0)?;
+                Ok(Form::Addr {
+                    space,
+                    lo: BigInt::zero(),
+                    hi: (BigInt::one() << p) - 1,
+                })
+            }
+            Op::Read => {
+                let c = children[0];
+                let f = self.lower_node(c)?;
+                let cty = self.nodes[c].ty.clone();
+                let bt = self.read(&f, &cty, at, 0)?;
+                Ok(Form::Val {
+                    bt,
+                    computed_float: matches!(
+                        f,
+                        Form::Val {
+                            computed_float: true,
+                            ..
+                        }
+                    ),
+                })
+            }
+            Op::Offset | Op::BitOffset(_) | Op::ByteOffset(_) => {
+                let scale = if matches!(op, Op::BitOffset(_)) { 1 } else { 8 };
+                self.lower_offset(children[0], children[1], scale, at)
+            }
+            Op::Convert(to) => {
+                let c = children[0];
+                let f = self.lower_node(c)?;
+                let from = self.nodes[c].ty.clone();
+                self.lower_convert(&f, &from, to, at)
+            }
+            Op::ZExt(to) | Op::SExt(to) => {
+                let c = children[0];
+                let f = self.lower_node(c)?;
+                let from = self.nodes[c].ty.clone();
+                let a = self.read(&f, &from, at, 0)?;
+                let b = self.bt(to, at)?;
+                if matches!(op, Op::ZExt(_)) {
+                    let ua = BaseType::unsigned(a.bits()).expect("an integer width");
+                    self.emit(DwOp::Reinterpret(ua));
+                }
+                self.emit(DwOp::Convert(Some(b)));
+                Ok(Form::Val {
+                    bt: b,
+                    computed_float: false,
+                })
+            }
+            Op::Add
+            | Op::Sub
+            | Op::Mul
+            | Op::Div
+            | Op::Mod
+            | Op::And
+            | Op::Or
+            | Op::Xor
+            | Op::Shl
+            | Op::Shr
+            | Op::LShr
+            | Op::AShr => self.lower_binary(&op, children[0], children[1], &ty, at),
+            Op::Extend(_) | Op::Select => nl(
+                Some(at),
+                format!("{}: per-lane composites are not lowered yet", op.name()),
+            ),
+            Op::PushLane(_) => nl(
+                Some(at),
+                "DIOpPushLane: needs DW_OP_LLVM_push_lane (AMD-only)",
+            ),
+            Op::Fragment(..) => nl(Some(at), "DIOpFragment is not a stack operation"),
+        }
+    }
+
+    /// Pushes the value of type `t` read from `f` (see the module doc for
+    /// `depth`: 0, `f`'s slot is on top or `f` is static; 1, one value
+    /// already materialised lies on top of `f`'s slot, or above where a
+    /// static `f`'s value must go).
+    fn read(&mut self, f: &Form, t: &Type, at: usize, depth: u8) -> R<BaseType> {
+        let want = self.bt(t, at)?;
+        let n = want.bits();
+        if f.is_slot() && depth == 1 {
+            self.emit(DwOp::Swap);
+        }
+        match f {
+            Form::Addr { space, lo, hi } => {
+                self.check_interval(*space, lo, hi, at)?;
+                self.load(*space, want, at);
+            }
+            Form::Val { bt, computed_float } => {
+                if *bt != want {
+                    if *computed_float && !want.is_float() {
+                        return nl(
+                            Some(at),
+                            "the bits of a float computed by DWARF arithmetic: NaN payloads are unspecified",
+                        );
+                    }
+                    if bt.bits() != want.bits() {
+                        return nl(Some(at), "a value read at another width");
+                    }
+                    self.emit(DwOp::Reinterpret(want));
+                }
+            }
+            Form::Reg { reg, bit } => {
+                if *bit != 0 {
+                    return nl(
+                        Some(at),
+                        format!("a value read at bit offset {bit} of a register: DWARF reads whole registers"),
+                    );
+                }
+                self.emit(DwOp::RegvalType(*reg, want));
+                self.site(at, n);
+            }
+            Form::Mem { space, bit } => {
+                let a = self.static_address(*space, bit, at)?;
+                self.push_address(a);
+                self.load(*space, want, at);
+            }
+            Form::Const(bits, k) => {
+                if bits.width() < n + k {
+                    return nl(
+                        Some(at),
+                        format!(
+                            "reading {n} bits at {k} of a {}-bit implicit value",
+                            bits.width()
+                        ),
+                    );
+                }
+                self.emit(DwOp::ConstType(want, bits.slice(*k, n).to_le_bytes()));
+            }
+            Form::Undef => {
+                self.emit(DwOp::RegvalType(UNDEF_REG, want));
+                self.site(at, n);
+            }
+            Form::ImplPtr(_) => {
+                self.emit(DwOp::RegvalType(IMPLICIT_POINTER_REG, want));
+                self.site(at, n);
+            }
+            Form::Composite(_) | Form::Deferred(_) => {
+                return nl(
+                    Some(at),
+                    "a value read from a composite: DWARF 5 reads only memory and registers",
+                )
+            }
+        }
+        if depth == 1 {
+            self.emit(DwOp::Swap);
+        }
+        Ok(want)
+    }
+
+    /// Pushes the generic address held by the `p`-bit pointer `f`.
+    fn read_address(&mut self, f: &Form, p: u64, at: usize, depth: u8) -> R<()> {
+        if p > 64 || !p.is_multiple_of(8) || p == 0 {
+            return nl(
+                Some(at),
+                format!("a {p}-bit pointer: DWARF addresses here are 8 bytes"),
+            );
+        }
+        if f.is_slot() && depth == 1 {
+            self.emit(DwOp::Swap);
+        }
+        match f {
+            Form::Reg { reg, bit: 0 } => {
+                self.emit(DwOp::Bregx(*reg, 0));
+                self.site(at, p);
+            }
+            Form::Undef => {
+                self.emit(DwOp::Bregx(UNDEF_REG, 0));
+                self.site(at, p);
+            }
+            Form::ImplPtr(_) => {
+                self.emit(DwOp::Bregx(IMPLICIT_POINTER_REG, 0));
+                self.site(at, p);
+            }
+            Form::Const(bits, k) => {
+                if bits.width() < p + k {
+                    return nl(
+                        Some(at),
+                        format!(
+                            "reading {p} bits at {k} of a {}-bit implicit value",
+                            bits.width()
+                        ),
+                    );
+                }
+                let v = bits.slice(*k, p).to_u64().expect("at most 64 bits");
+                self.push_address(v);
+            }
+            Form::Addr { space, lo, hi } => {
+                self.check_interval(*space, lo, hi, at)?;
+                self.load_generic(*space, p as u8 / 8, at);
+            }
+            Form::Mem { space, bit } => {
+                let a = self.static_address(*space, bit, at)?;
+                self.push_address(a);
+                self.load_generic(*space, p as u8 / 8, at);
+            }
+            Form::Val { .. } => {
+                let bt = BaseType::unsigned(p).expect("checked above");
+                // A pointer-typed value (DIOpConvert to a pointer): zero-extend.
+                if let Form::Val { bt: have, .. } = f {
+                    if *have != bt {
+                        if have.bits() != p {
+                            return nl(Some(at), "a pointer value of another width");
+                        }
+                        self.emit(DwOp::Reinterpret(bt));
+                    }
+                }
+                self.emit(DwOp::Convert(None));
+            }
+            Form::Reg { bit, .. } => {
+                return nl(
+                    Some(at),
+                    format!(
+                    "a pointer read at bit offset {bit} of a register: DWARF reads whole registers"
+                ),
+                )
+            }
+            Form::Composite(_) | Form::Deferred(_) => {
+                return nl(
+                    Some(at),
+                    "a pointer read from a composite: DWARF 5 reads only memory and registers",
+                )
+            }
+        }
+        if depth == 1 {
+            self.emit(DwOp::Swap);
+        }
+        Ok(())
+    }
+
+    /// The byte address of a static memory location (which must lie on a
+    /// byte and satisfy [`Self::check_interval`]) modulo 2^64.
+    fn static_address(&self, space: u32, bit: &BigInt, at: usize) -> R<u64> {
+        if mod8(bit) != 0 {
+            return nl(
+                Some(at),
+                format!("a value read at a memory bit offset that is not on a byte ({bit})"),
+            );
+        }
+        let a = floor8(bit);
+        self.check_interval(space, &a, &a, at)?;
+        Ok(wrap64(&a))
+    }
+
+    fn push_address(&mut self, a: u64) {
+        if a < 32 {
+            self.emit(DwOp::Lit(a as u8));
+        } else {
+            self.emit(DwOp::Constu(a));
+        }
+    }
+
+    /// DWARF's address arithmetic wraps modulo 2^64 where the spec's
+    /// location offsets do not. A memory location whose real address may be
+    /// anywhere in `lo..=hi` lowers only if wrapping cannot change what it
+    /// means: no address reaches 2^64, and a negative one wraps to an address
+    /// still outside the `p`-bit address space (so both are out of bounds).
+    fn check_interval(&self, space: u32, lo: &BigInt, hi: &BigInt, at: usize) -> R<()> {
+        let p = self.ctx.datalayout.pointer_bits(space);
+        let top = BigInt::one() << 64;
+        if p > 64 {
+            return nl(
+                Some(at),
+                format!(
+                    "address space {space} has {p}-bit pointers: DWARF addresses here are 64 bits"
+                ),
+            );
+        }
+        if hi >= &top || *lo < (BigInt::one() << p) - &top {
+            return nl(
+                Some(at),
+                format!(
+                    "an address in address space {space} that may leave 0..2^64: DWARF's address arithmetic wraps, the spec's offsets do not"
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    /// Replaces the address on top by the `want` value stored there.
+    fn load(&mut self, space: u32, want: BaseType, at: usize) {
+        if space == 0 {
+            self.emit(DwOp::DerefType(want.bytes(), want));
+        } else {
+            self.push_address(u64::from(space));
+            self.emit(DwOp::Swap);
+            self.emit(DwOp::XderefType(want.bytes(), want));
+        }
+        self.site(at, want.bits());
+    }
+
+    /// Replaces the address on top by the generic value of `size` bytes stored there.
+    fn load_generic(&mut self, space: u32, size: u8, at: usize) {
+        if space == 0 {
+            self.emit(DwOp::DerefSize(size));
+        } else {
+            self.push_address(u64::from(space));
+            self.emit(DwOp::Swap);
+            self.emit(DwOp::XderefSize(size));
+        }
+        self.site(at, u64::from(size) * 8);
+    }
+
+    fn lower_offset(&mut self, l: usize, b: usize, scale: i64, at: usize) -> R<Form> {
+        let fl = self.lower_node(l)?;
+        let fb = self.lower_node(b)?;
+        let bty = self.nodes[b].ty.clone();
+        let Type::Int(bw) = bty else {
+            return nl(Some(at), "not well-formed: a non-integer offset");
+        };
+        // A constant offset is folded; any other is read (the reference reads
+        // it, and the read may fail).
+        let known = match &fb {
+            Form::Const(bits, k) if bits.width() >= bw + k => {
+                Some(bits.slice(*k, bw).to_bigint() * BigInt::from(scale))
+            }
+            _ => None,
+        };
+        if let Some(v) = known {
+            return match fl {
+                Form::Reg { reg, bit } => match (BigInt::from(bit) + &v).to_u64() {
+                    Some(bit) => Ok(Form::Reg { reg, bit }),
+                    None => nl(
+                        Some(at),
+                        "a negative bit offset into a register: DWARF registers have no negative offsets",
+                    ),
+                },
+                Form::Mem { space, bit } => Ok(Form::Mem {
+                    space,
+                    bit: bit + v,
+                }),
+                Form::Addr { space, lo, hi } => {
+                    if mod8(&v) != 0 {
+                        return nl(
+                            Some(at),
+                            "a bit offset that is not on a byte, into a computed memory location",
+                        );
+                    }
+                    let bytes = floor8(&v);
+                    let Some(c) = bytes.to_i64() else {
+                        return nl(Some(at), "a byte offset beyond 64 bits");
+                    };
+                    if c >= 0 {
+                        self.emit(DwOp::PlusUconst(c as u64));
+                    } else {
+                        self.emit(DwOp::Consts(c));
+                        self.emit(DwOp::Plus);
+                    }
+                    Ok(Form::Addr {
+                        space,
+                        lo: lo + &bytes,
+                        hi: hi + &bytes,
+                    })
+                }
+                Form::Const(bits, k) => match (BigInt::from(k) + v).to_u64() {
+                    Some(k) if k <= bits.width() => Ok(Form::Const(bits, k)),
+                    _ => nl(Some(at), "an offset outside an implicit value"),
+                },
+                Form::Undef => Ok(Form::Undef),
+                Form::Val { .. } => nl(
+                    Some(at),
+                    "an offset into a computed value: DWARF cannot offset an implicit value",
+                ),
+                Form::ImplPtr(_) => nl(Some(at), "an offset into an implicit pointer"),
+                Form::Composite(_) | Form::Deferred(_) => nl(
+                    Some(at),
+                    "an offset into a composite: DWARF pieces cannot be offset",
+                ),
+            };
+        }
+        if scale != 8 {
+            return nl(
+                Some(at),
+                "a bit offset computed at run time: DW_OP_bit_piece offsets are constants",
+            );
+        }
+        match &fl {
+            Form::Addr { .. } | Form::Mem { .. } | Form::Undef => {}
+            _ => {
+                return nl(
+                    Some(at),
+                    "a byte offset computed at run time into a register or value: DWARF offsets only addresses",
+                )
+            }
+        }
+        // The offset's value, sign-extended to a generic value, on top.
+        self.read(&fb, &bty, at, 0)?;
+        self.emit(DwOp::Convert(None));
+        let half = BigInt::one() << (bw - 1);
+        match fl {
+            Form::Undef => {
+                self.emit(DwOp::Drop);
+                Ok(Form::Undef)
+            }
+            Form::Mem { space, bit } => {
+                let a = self.static_address(space, &bit, at)?;
+                self.push_address(a);
+                self.emit(DwOp::Plus);
+                let a = bit / 8;
+                Ok(Form::Addr {
+                    space,
+                    lo: &a - &half,
+                    hi: &a + &half - 1,
+                })
+            }
+            Form::Addr { space, lo, hi } => {
+                self.emit(DwOp::Plus);
+                Ok(Form::Addr {
+                    space,
+                    lo: lo - &half,
+                    hi: hi + &half - 1,
+                })
+            }
+            _ => unreachable!("filtered above"),
+        }
+    }
+
+    fn lower_convert(&mut self, f: &Form, from: &Type, to: &Type, at: usize) -> R<Form> {
+        let a = self.read(f, from, at, 0)?;
+        let computed_in = matches!(
+            f,
+            Form::Val {
+                computed_float: true,
+                ..
+            }
+        );
+        let b = self.bt(to, at)?;
+        let computed_float = match (from, to) {
+            (Type::Float(_), Type::Float(_)) => {
+                self.emit(DwOp::Convert(Some(b)));
+                true
+            }
+            (Type::Int(_), Type::Float(_)) => {
+                return nl(
+                    Some(at),
+                    "DIOpConvert from an integer to a float: gimli 0.31's DW_OP_convert reads a signed integer as unsigned (a gimli bug)",
+                )
+            }
+            (Type::Float(_), _) => {
+                return nl(
+                    Some(at),
+                    "DIOpConvert from a float to an integer: DW_OP_convert has no out-of-range error",
+                )
+            }
+            _ => {
+                // Integers and pointers: keep the bits, truncated or
+                // zero-extended (pointers are unsigned; a widening integer
+                // conversion, diexpr only, zero-extends).
+                if a != b {
+                    if a.bits() < b.bits() && !matches!(a, BaseType::U8 | BaseType::U16 | BaseType::U32 | BaseType::U64) {
+                        self.emit(DwOp::Reinterpret(
+                            BaseType::unsigned(a.bits()).expect("an integer width"),
+                        ));
+                    }
+                    self.emit(DwOp::Convert(Some(b)));
+                }
+                computed_in && b.is_float()
+            }
+        };
+        Ok(Form::Val {
+            bt: b,
+            computed_float,
+        })
+    }
+
+    fn lower_binary(&mut self, op: &Op, c2: usize, c1: usize, ty: &Type, at: usize) -> R<Form> {
+        // c2 was pushed first (V2, the deeper), c1 is the top (V1).
+        let f2 = self.lower_node(c2)?;
+        let f1 = self.lower_node(c1)?;
+        let t1 = self.nodes[c1].ty.clone();
+        let t2 = self.nodes[c2].ty.clone();
+        // The reference reads V1 (the top) first, then V2.
+        let b1 = self.read(&f1, &t1, at, 0)?;
+        let b2 = self.read(&f2, &t2, at, 1)?;
+        let is_float = b2.is_float();
+        let computed_float = is_float;
+        let int_only = |s: &Self| -> R<()> {
+            if is_float {
+                let _ = s;
+                return nl(Some(at), "not well-formed: an integer operation on floats");
+            }
+            Ok(())
+        };
+        let _ = ty;
+        match op {
+            Op::Add => self.emit(DwOp::Plus),
+            Op::Sub => self.emit(DwOp::Minus),
+            Op::Mul => self.emit(DwOp::Mul),
+            Op::Div => {
+                self.emit(DwOp::Div);
+                if !is_float {
+                    self.div_ops.push((self.ops.len() - 1, at));
+                }
+            }
+            Op::Mod => {
+                int_only(self)?;
+                self.emit(DwOp::Mod);
+                self.div_ops.push((self.ops.len() - 1, at));
+            }
+            Op::And => {
+                int_only(self)?;
+                self.emit(DwOp::And)
+            }
+            Op::Or => {
+                int_only(self)?;
+                self.emit(DwOp::Or)
+            }
+            Op::Xor => {
+                int_only(self)?;
+                self.emit(DwOp::Xor)
+            }
+            Op::Shl | Op::Shr | Op::LShr | Op::AShr => {
+                int_only(self)?;
+                // The amount is unsigned (gimli refuses negative signed amounts).
+                let u1 = BaseType::unsigned(b1.bits()).expect("an integer width");
+                self.emit(DwOp::Reinterpret(u1));
+                match op {
+                    Op::Shl => self.emit(DwOp::Shl),
+                    Op::AShr => self.emit(DwOp::Shra),
+                    _ => {
+                        // DW_OP_shr shifts unsigned values only.
+                        let u2 = BaseType::unsigned(b2.bits()).expect("an integer width");
+                        self.emit(DwOp::Swap);
+                        self.emit(DwOp::Reinterpret(u2));
+                        self.emit(DwOp::Swap);
+                        self.emit(DwOp::Shr);
+                        self.emit(DwOp::Reinterpret(b2));
+                    }
+                }
+            }
+            _ => return nl(Some(at), "not a binary operation"),
+        }
+        Ok(Form::Val {
+            bt: b2,
+            computed_float,
+        })
+    }
+
+    /// Ends the expression so that its location is `form`'s.
+    fn terminate(&mut self, form: Form, bits: u64, root: usize) -> R<()> {
+        let at = self.nodes[root].op_index;
+        if bits == 0 {
+            return nl(
+                Some(at),
+                "a result of no bits: DWARF has no empty piece list",
+            );
+        }
+        match form {
+            Form::Composite(parts) => {
+                for (f, b) in parts {
+                    self.piece(f, b, at)?;
+                }
+                Ok(())
+            }
+            Form::Deferred(id) => self.deferred_pieces(id),
+            Form::Undef => {
+                // A piece with nothing on the stack is an empty location.
+                self.emit(if bits.is_multiple_of(8) && bits > 0 {
+                    DwOp::Piece(bits / 8)
+                } else {
+                    DwOp::BitPiece(bits, 0)
+                });
+                Ok(())
+            }
+            Form::Reg { reg, bit } => {
+                self.emit(DwOp::Regx(reg));
+                if bit != 0 {
+                    self.emit(DwOp::BitPiece(bits, bit));
+                }
+                Ok(())
+            }
+            Form::Mem { space, bit } => {
+                self.memory_terminal(space, &bit, at)?;
+                let r = mod8(&bit);
+                if r != 0 {
+                    self.emit(DwOp::BitPiece(bits, r));
+                }
+                Ok(())
+            }
+            Form::Const(v, k) => self.implicit_terminal(&v, k, bits, at, true),
+            f => self.single_terminal(&f, at),
+        }
+    }
+
+    /// An implicit value `v` at bit offset `k`, read as `n` bits:
+    /// `DW_OP_implicit_value` of its bytes, and (at the root) a bit piece
+    /// selecting the `n` bits at `k` when that is not all of them. The bytes
+    /// must be exactly the value's bits unless the read stays inside them
+    /// (padding bits would be read where the reference fails).
+    fn implicit_terminal(&mut self, v: &Bits, k: u64, n: u64, at: usize, root: bool) -> R<()> {
+        let w = v.width();
+        if !w.is_multiple_of(8) && k + n > w {
+            return nl(
+                Some(at),
+                format!("reading past the end of a {w}-bit implicit value: DW_OP_implicit_value holds whole bytes"),
+            );
+        }
+        if !root && (k != 0 || !w.is_multiple_of(8)) {
+            return nl(
+                Some(at),
+                "a composite part inside an implicit value: a DWARF piece holds one offset",
+            );
+        }
+        self.emit(DwOp::ImplicitValue(v.to_le_bytes()));
+        if root && (k != 0 || n != w) {
+            self.emit(DwOp::BitPiece(n, k));
+        }
+        Ok(())
+    }
+
+    /// The location of a memory location known when lowering (space 0 only).
+    fn memory_terminal(&mut self, space: u32, bit: &BigInt, at: usize) -> R<()> {
+        if space != 0 {
+            return nl(
+                Some(at),
+                format!("a memory location in address space {space}: DWARF 5 locations have no address space (AMD uses DW_OP_LLVM_form_aspace_address)"),
+            );
+        }
+        // Round toward minus infinity: the byte holding the first bit.
+        let a = floor8(bit);
+        self.check_interval(space, &a, &a, at)?;
+        self.emit(DwOp::Addr(wrap64(&a)));
+        Ok(())
+    }
+
+    /// The location-forming operations for a slot or static form (no piece).
+    fn single_terminal(&mut self, f: &Form, at: usize) -> R<()> {
+        match f {
+            Form::Addr { space, lo, hi } => {
+                if *space != 0 {
+                    return nl(
+                        Some(at),
+                        format!("a memory location in address space {space}: DWARF 5 locations have no address space (AMD uses DW_OP_LLVM_form_aspace_address)"),
+                    );
+                }
+                self.check_interval(*space, lo, hi, at)
+            }
+            Form::Val { .. } => {
+                self.emit(DwOp::StackValue);
+                Ok(())
+            }
+            Form::Reg { reg, .. } => {
+                self.emit(DwOp::Regx(*reg));
+                Ok(())
+            }
+            Form::Mem { space, bit } => self.memory_terminal(*space, bit, at),
+            Form::Const(v, k) => self.implicit_terminal(v, *k, v.width() - k, at, false),
+            Form::Undef => Ok(()),
+            Form::ImplPtr(k) => {
+                let die = IMPLICIT_DIE_BASE + 0x10 * (*k as u32);
+                self.emit(DwOp::ImplicitPointer(die, 0));
+                Ok(())
+            }
+            Form::Composite(_) | Form::Deferred(_) => {
+                nl(Some(at), "a composite inside a composite part")
+            }
+        }
+    }
+
+    /// One piece of a composite: `f`'s location then `DW_OP_piece` (or
+    /// `DW_OP_bit_piece` when the part is not whole bytes or starts inside
+    /// its storage).
+    fn piece(&mut self, f: Form, bits: u64, at: usize) -> R<()> {
+        match f {
+            Form::Composite(parts) => {
+                let total: u64 = parts.iter().map(|p| p.1).sum();
+                if total != bits {
+                    return nl(Some(at), "a composite part of another size than its parts");
+                }
+                for (pf, pb) in parts {
+                    self.piece(pf, pb, at)?;
+                }
+                return Ok(());
+            }
+            Form::Deferred(id) => {
+                return self.deferred_pieces(id);
+            }
+            _ => {}
+        }
+        // A part of no bits is still a piece (`DW_OP_piece 0`): its location
+        // was computed, and after a piece only another piece may follow.
+        if let Form::Val {
+            computed_float: true,
+            ..
+        } = f
+        {
+            return nl(
+                Some(at),
+                "a float computed by DWARF arithmetic as a composite part: NaN payloads are unspecified",
+            );
+        }
+        let offset = match &f {
+            Form::Reg { bit, .. } => *bit,
+            Form::Mem { bit, .. } => mod8(bit),
+            _ => 0,
+        };
+        self.single_terminal(&f, at)?;
+        if offset == 0 && bits.is_multiple_of(8) {
+            self.emit(DwOp::Piece(bits / 8));
+        } else {
+            self.emit(DwOp::BitPiece(bits, offset));
+        }
+        Ok(())
+    }
+
+    /// The pieces of a `DIOpComposite` entry: each part lowered in push
+    /// order (the deepest first, at bit 0), from an empty DWARF stack.
+    fn deferred_pieces(&mut self, id: usize) -> R<()> {
+        let children = self.nodes[id].children.clone();
+        let at = self.nodes[id].op_index;
+        for c in children {
+            let f = self.lower_node(c)?;
+            let cty = self.nodes[c].ty.clone();
+            let b = self.bitsizeof(&cty, Some(at))?;
+            self.piece(f, b, at)?;
+        }
+        Ok(())
+    }
+}

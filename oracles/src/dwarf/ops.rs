@@ -1,0 +1,412 @@
+//! DWARF 5 expression operations as data: the subset the lowering emits (and
+//! the few more AMD's expected output uses), their byte encoding, and their
+//! spelling in `llvm-dwarfdump`'s syntax.
+//!
+//! The bytes are written here rather than with `gimli::write::Expression`
+//! because gimli's writer refers to base types by `UnitEntryId`, which needs a
+//! whole `write::Unit` around every expression; the opcodes and forms come
+//! from `gimli::constants`, and the tests parse every sequence back with
+//! gimli's reader (`gimli::read::Operation::parse`).
+//!
+//! Base types are referred to by a fixed, synthetic compilation unit: the
+//! unit offsets in [`BaseType::die_offset`] (1..=10). The evaluator answers
+//! gimli's `RequiresBaseType` from the same table.
+
+use gimli::constants as c;
+use std::fmt;
+
+/// The base types the lowering uses: DWARF's `DW_ATE_signed`,
+/// `DW_ATE_unsigned` and `DW_ATE_float` of 1, 2, 4 and 8 bytes (float and
+/// double only for floats).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BaseType {
+    I8,
+    I16,
+    I32,
+    I64,
+    U8,
+    U16,
+    U32,
+    U64,
+    F32,
+    F64,
+}
+
+impl BaseType {
+    pub const ALL: [BaseType; 10] = [
+        BaseType::I8,
+        BaseType::I16,
+        BaseType::I32,
+        BaseType::I64,
+        BaseType::U8,
+        BaseType::U16,
+        BaseType::U32,
+        BaseType::U64,
+        BaseType::F32,
+        BaseType::F64,
+    ];
+
+    /// The unit offset of this base type's DIE in the synthetic unit.
+    pub fn die_offset(self) -> u64 {
+        BaseType::ALL
+            .iter()
+            .position(|b| *b == self)
+            .expect("in ALL") as u64
+            + 1
+    }
+
+    pub fn from_die_offset(off: u64) -> Option<BaseType> {
+        usize::try_from(off)
+            .ok()
+            .and_then(|o| o.checked_sub(1))
+            .and_then(|i| BaseType::ALL.get(i).copied())
+    }
+
+    pub fn bytes(self) -> u8 {
+        match self {
+            BaseType::I8 | BaseType::U8 => 1,
+            BaseType::I16 | BaseType::U16 => 2,
+            BaseType::I32 | BaseType::U32 | BaseType::F32 => 4,
+            BaseType::I64 | BaseType::U64 | BaseType::F64 => 8,
+        }
+    }
+
+    pub fn bits(self) -> u64 {
+        u64::from(self.bytes()) * 8
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, BaseType::F32 | BaseType::F64)
+    }
+
+    /// The signed integer type of `bits` bits (8, 16, 32, 64).
+    pub fn signed(bits: u64) -> Option<BaseType> {
+        match bits {
+            8 => Some(BaseType::I8),
+            16 => Some(BaseType::I16),
+            32 => Some(BaseType::I32),
+            64 => Some(BaseType::I64),
+            _ => None,
+        }
+    }
+
+    /// The unsigned integer type of `bits` bits (8, 16, 32, 64).
+    pub fn unsigned(bits: u64) -> Option<BaseType> {
+        match bits {
+            8 => Some(BaseType::U8),
+            16 => Some(BaseType::U16),
+            32 => Some(BaseType::U32),
+            64 => Some(BaseType::U64),
+            _ => None,
+        }
+    }
+
+    /// gimli's value type for this base type.
+    pub fn value_type(self) -> gimli::read::ValueType {
+        use gimli::read::ValueType as V;
+        match self {
+            BaseType::I8 => V::I8,
+            BaseType::I16 => V::I16,
+            BaseType::I32 => V::I32,
+            BaseType::I64 => V::I64,
+            BaseType::U8 => V::U8,
+            BaseType::U16 => V::U16,
+            BaseType::U32 => V::U32,
+            BaseType::U64 => V::U64,
+            BaseType::F32 => V::F32,
+            BaseType::F64 => V::F64,
+        }
+    }
+
+    /// A C-like name, as `llvm-dwarfdump` shows a base type's `DW_AT_name`.
+    pub fn name(self) -> &'static str {
+        match self {
+            BaseType::I8 => "int8_t",
+            BaseType::I16 => "int16_t",
+            BaseType::I32 => "int32_t",
+            BaseType::I64 => "int64_t",
+            BaseType::U8 => "uint8_t",
+            BaseType::U16 => "uint16_t",
+            BaseType::U32 => "uint32_t",
+            BaseType::U64 => "uint64_t",
+            BaseType::F32 => "float",
+            BaseType::F64 => "double",
+        }
+    }
+}
+
+/// One DWARF expression operation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DwOp {
+    /// `DW_OP_lit0` .. `DW_OP_lit31`.
+    Lit(u8),
+    Addr(u64),
+    Constu(u64),
+    Consts(i64),
+    /// `DW_OP_const_type`: a typed constant (its bytes, little-endian).
+    ConstType(BaseType, Vec<u8>),
+    /// `DW_OP_reg0` .. `DW_OP_reg31`.
+    Reg(u16),
+    Regx(u16),
+    /// `DW_OP_breg0` .. `DW_OP_breg31`.
+    Breg(u16, i64),
+    Bregx(u16, i64),
+    RegvalType(u16, BaseType),
+    DerefSize(u8),
+    DerefType(u8, BaseType),
+    XderefSize(u8),
+    XderefType(u8, BaseType),
+    /// `DW_OP_convert`; `None` converts to the generic type.
+    Convert(Option<BaseType>),
+    Reinterpret(BaseType),
+    Dup,
+    Drop,
+    Swap,
+    Plus,
+    PlusUconst(u64),
+    Minus,
+    Mul,
+    Div,
+    Mod,
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+    Shra,
+    StackValue,
+    ImplicitValue(Vec<u8>),
+    /// `DW_OP_implicit_pointer` to the DIE at this `.debug_info` offset, plus a byte offset.
+    ImplicitPointer(u32, i64),
+    Piece(u64),
+    BitPiece(u64, u64),
+}
+
+fn uleb(out: &mut Vec<u8>, mut v: u64) {
+    loop {
+        let byte = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(byte);
+            return;
+        }
+        out.push(byte | 0x80);
+    }
+}
+
+fn sleb(out: &mut Vec<u8>, mut v: i64) {
+    loop {
+        let byte = (v & 0x7f) as u8;
+        v >>= 7;
+        let done = (v == 0 && byte & 0x40 == 0) || (v == -1 && byte & 0x40 != 0);
+        if done {
+            out.push(byte);
+            return;
+        }
+        out.push(byte | 0x80);
+    }
+}
+
+impl DwOp {
+    /// Appends the operation's encoding (DWARF 5, 32-bit format, 8-byte
+    /// addresses) to `out`.
+    pub fn encode(&self, out: &mut Vec<u8>) {
+        match self {
+            DwOp::Lit(n) => out.push(c::DW_OP_lit0.0 + n.min(&31)),
+            DwOp::Addr(a) => {
+                out.push(c::DW_OP_addr.0);
+                out.extend_from_slice(&a.to_le_bytes());
+            }
+            DwOp::Constu(v) => {
+                out.push(c::DW_OP_constu.0);
+                uleb(out, *v);
+            }
+            DwOp::Consts(v) => {
+                out.push(c::DW_OP_consts.0);
+                sleb(out, *v);
+            }
+            DwOp::ConstType(b, bytes) => {
+                out.push(c::DW_OP_const_type.0);
+                uleb(out, b.die_offset());
+                out.push(bytes.len() as u8);
+                out.extend_from_slice(bytes);
+            }
+            DwOp::Reg(r) => out.push(c::DW_OP_reg0.0 + (*r).min(31) as u8),
+            DwOp::Regx(r) => {
+                out.push(c::DW_OP_regx.0);
+                uleb(out, u64::from(*r));
+            }
+            DwOp::Breg(r, off) => {
+                out.push(c::DW_OP_breg0.0 + (*r).min(31) as u8);
+                sleb(out, *off);
+            }
+            DwOp::Bregx(r, off) => {
+                out.push(c::DW_OP_bregx.0);
+                uleb(out, u64::from(*r));
+                sleb(out, *off);
+            }
+            DwOp::RegvalType(r, b) => {
+                out.push(c::DW_OP_regval_type.0);
+                uleb(out, u64::from(*r));
+                uleb(out, b.die_offset());
+            }
+            DwOp::DerefSize(n) => {
+                out.push(c::DW_OP_deref_size.0);
+                out.push(*n);
+            }
+            DwOp::DerefType(n, b) => {
+                out.push(c::DW_OP_deref_type.0);
+                out.push(*n);
+                uleb(out, b.die_offset());
+            }
+            DwOp::XderefSize(n) => {
+                out.push(c::DW_OP_xderef_size.0);
+                out.push(*n);
+            }
+            DwOp::XderefType(n, b) => {
+                out.push(c::DW_OP_xderef_type.0);
+                out.push(*n);
+                uleb(out, b.die_offset());
+            }
+            DwOp::Convert(b) => {
+                out.push(c::DW_OP_convert.0);
+                uleb(out, b.map_or(0, |b| b.die_offset()));
+            }
+            DwOp::Reinterpret(b) => {
+                out.push(c::DW_OP_reinterpret.0);
+                uleb(out, b.die_offset());
+            }
+            DwOp::Dup => out.push(c::DW_OP_dup.0),
+            DwOp::Drop => out.push(c::DW_OP_drop.0),
+            DwOp::Swap => out.push(c::DW_OP_swap.0),
+            DwOp::Plus => out.push(c::DW_OP_plus.0),
+            DwOp::PlusUconst(v) => {
+                out.push(c::DW_OP_plus_uconst.0);
+                uleb(out, *v);
+            }
+            DwOp::Minus => out.push(c::DW_OP_minus.0),
+            DwOp::Mul => out.push(c::DW_OP_mul.0),
+            DwOp::Div => out.push(c::DW_OP_div.0),
+            DwOp::Mod => out.push(c::DW_OP_mod.0),
+            DwOp::And => out.push(c::DW_OP_and.0),
+            DwOp::Or => out.push(c::DW_OP_or.0),
+            DwOp::Xor => out.push(c::DW_OP_xor.0),
+            DwOp::Shl => out.push(c::DW_OP_shl.0),
+            DwOp::Shr => out.push(c::DW_OP_shr.0),
+            DwOp::Shra => out.push(c::DW_OP_shra.0),
+            DwOp::StackValue => out.push(c::DW_OP_stack_value.0),
+            DwOp::ImplicitValue(bytes) => {
+                out.push(c::DW_OP_implicit_value.0);
+                uleb(out, bytes.len() as u64);
+                out.extend_from_slice(bytes);
+            }
+            DwOp::ImplicitPointer(die, off) => {
+                out.push(c::DW_OP_implicit_pointer.0);
+                out.extend_from_slice(&die.to_le_bytes());
+                sleb(out, *off);
+            }
+            DwOp::Piece(n) => {
+                out.push(c::DW_OP_piece.0);
+                uleb(out, *n);
+            }
+            DwOp::BitPiece(size, off) => {
+                out.push(c::DW_OP_bit_piece.0);
+                uleb(out, *size);
+                uleb(out, *off);
+            }
+        }
+    }
+}
+
+/// The bytes of a sequence of operations.
+pub fn encode(ops: &[DwOp]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for op in ops {
+        op.encode(&mut out);
+    }
+    out
+}
+
+/// `llvm-dwarfdump`'s spelling: the opcode name, then its operands in hex
+/// (signed ones in decimal, as dwarfdump prints `DW_OP_consts` and
+/// `DW_OP_breg` offsets). A base-type operand prints as dwarfdump prints it,
+/// the DIE offset then the type's name in parentheses.
+impl fmt::Display for DwOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let bt = |b: &BaseType| format!("0x{:08x} \"{}\"", b.die_offset(), b.name());
+        let hex_bytes = |bytes: &[u8]| {
+            bytes
+                .iter()
+                .map(|b| format!("0x{b:02x}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        match self {
+            DwOp::Lit(n) => write!(f, "DW_OP_lit{n}"),
+            DwOp::Addr(a) => write!(f, "DW_OP_addr 0x{a:x}"),
+            DwOp::Constu(v) => write!(f, "DW_OP_constu 0x{v:x}"),
+            DwOp::Consts(v) => write!(f, "DW_OP_consts {v:+}"),
+            DwOp::ConstType(b, bytes) => write!(
+                f,
+                "DW_OP_const_type ({}) 0x{:02x} {}",
+                bt(b),
+                bytes.len(),
+                hex_bytes(bytes)
+            ),
+            DwOp::Reg(r) => write!(f, "DW_OP_reg{r}"),
+            DwOp::Regx(r) => write!(f, "DW_OP_regx 0x{r:x}"),
+            DwOp::Breg(r, o) => write!(f, "DW_OP_breg{r} {o:+}"),
+            DwOp::Bregx(r, o) => write!(f, "DW_OP_bregx 0x{r:x} {o:+}"),
+            DwOp::RegvalType(r, b) => write!(f, "DW_OP_regval_type 0x{r:x} ({})", bt(b)),
+            DwOp::DerefSize(n) => write!(f, "DW_OP_deref_size 0x{n:x}"),
+            DwOp::DerefType(n, b) => write!(f, "DW_OP_deref_type 0x{n:x} ({})", bt(b)),
+            DwOp::XderefSize(n) => write!(f, "DW_OP_xderef_size 0x{n:x}"),
+            DwOp::XderefType(n, b) => write!(f, "DW_OP_xderef_type 0x{n:x} ({})", bt(b)),
+            DwOp::Convert(None) => write!(f, "DW_OP_convert 0x0"),
+            DwOp::Convert(Some(b)) => write!(f, "DW_OP_convert ({})", bt(b)),
+            DwOp::Reinterpret(b) => write!(f, "DW_OP_reinterpret ({})", bt(b)),
+            DwOp::Dup => f.write_str("DW_OP_dup"),
+            DwOp::Drop => f.write_str("DW_OP_drop"),
+            DwOp::Swap => f.write_str("DW_OP_swap"),
+            DwOp::Plus => f.write_str("DW_OP_plus"),
+            DwOp::PlusUconst(v) => write!(f, "DW_OP_plus_uconst 0x{v:x}"),
+            DwOp::Minus => f.write_str("DW_OP_minus"),
+            DwOp::Mul => f.write_str("DW_OP_mul"),
+            DwOp::Div => f.write_str("DW_OP_div"),
+            DwOp::Mod => f.write_str("DW_OP_mod"),
+            DwOp::And => f.write_str("DW_OP_and"),
+            DwOp::Or => f.write_str("DW_OP_or"),
+            DwOp::Xor => f.write_str("DW_OP_xor"),
+            DwOp::Shl => f.write_str("DW_OP_shl"),
+            DwOp::Shr => f.write_str("DW_OP_shr"),
+            DwOp::Shra => f.write_str("DW_OP_shra"),
+            DwOp::StackValue => f.write_str("DW_OP_stack_value"),
+            DwOp::ImplicitValue(bytes) => write!(
+                f,
+                "DW_OP_implicit_value 0x{:x} {}",
+                bytes.len(),
+                hex_bytes(bytes)
+            ),
+            DwOp::ImplicitPointer(die, o) => write!(f, "DW_OP_implicit_pointer 0x{die:x} {o:+}"),
+            DwOp::Piece(n) => write!(f, "DW_OP_piece 0x{n:x}"),
+            DwOp::BitPiece(s, o) => write!(f, "DW_OP_bit_piece 0x{s:x} 0x{o:x}"),
+        }
+    }
+}
+
+/// The operations joined as `llvm-dwarfdump` joins them (`, `).
+pub fn print_ops(ops: &[DwOp]) -> String {
+    ops.iter()
+        .map(|o| o.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Bytes as lowercase hex pairs separated by blanks.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}

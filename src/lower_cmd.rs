@@ -1,0 +1,274 @@
+//! `diopter lower`: lower expressions to DWARF 5 and print the operations in
+//! `llvm-dwarfdump`'s syntax with the bytes in hex, or the reason an
+//! expression does not lower.
+
+use crate::inputs;
+use crate::Format;
+use diopter_oracles::dwarf::ops::{hex, print_ops};
+use diopter_oracles::dwarf::{lower, Lowered, NotLowerable};
+use diopter_semantics::ast::{Bare, Op};
+use diopter_semantics::context::Context;
+use diopter_semantics::diag::Source;
+use diopter_semantics::location::LocDesc;
+use diopter_semantics::syntax::{parse_expr_file, print_bare, Expect};
+use diopter_semantics::types::{DataLayout, TypeTable};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+pub const LOWER_HELP: &str = "\
+WHERE THE INPUTS ARE
+  DWARF bakes an operand's location into the expression, so lowering needs
+  one for every input. Without --context, argument N is the register holding
+  the entity %argN, the referrer %referrer, DIOpTypeObject's object %object
+  (registers are numbered in order of first use and listed under the
+  expression). With --context FILE (the format of `diopter eval --help`),
+  the inputs are where that context puts them: memory becomes an address,
+  an implicit value a constant, undef an empty piece, addrof(...) an
+  implicit pointer.
+
+OUTPUT
+  text: per expression, FILE:LINE and the expression, then the operations
+  as llvm-dwarfdump prints them, the bytes (DWARF 5, 32-bit format, 8-byte
+  addresses; base types are the DIEs 0x1..0xa of a synthetic unit), the
+  register table, or `not lowerable: REASON`; then a summary. Lines marked
+  `#! parse-only` or `#! expect invalid` are skipped.
+  json: an array of objects {file, line, expression, lowered, ops, bytes,
+  registers, reason}.
+
+EXIT STATUS
+  0 every expression lowered; 1 some did not; 2 unreadable input.";
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// `.expr` files or directories (searched recursively for `.expr` files).
+    pub paths: Vec<PathBuf>,
+    /// Lower one expression in the one-line form (may be repeated).
+    #[arg(short = 'e', long = "expr", value_name = "ONE-LINE")]
+    pub exprs: Vec<String>,
+    /// A context giving the inputs' locations (see `diopter eval --help`).
+    #[arg(long, value_name = "FILE")]
+    pub context: Option<PathBuf>,
+    /// Data layout: `default`, `amdgpu` or an LLVM datalayout string
+    /// (overrides the input's `target datalayout`).
+    #[arg(long, value_name = "LAYOUT")]
+    pub datalayout: Option<String>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+/// One expression's result.
+struct Item {
+    file: String,
+    line: usize,
+    expression: String,
+    result: Result<Lowered, NotLowerable>,
+}
+
+/// The context that puts every input in a register named after it.
+fn register_context(b: &Bare, dl: &DataLayout) -> Context {
+    let mut ctx = Context::new(dl.clone());
+    let mut max_arg = b.args.as_ref().map_or(0, |a| a.len() as u64);
+    for op in b.expr.ops() {
+        if let Op::Arg(i, _) = op {
+            max_arg = max_arg.max(i.saturating_add(1));
+        }
+    }
+    for i in 0..max_arg.min(4096) {
+        ctx.args.insert(i, LocDesc::entity(&format!("%arg{i}"), 0));
+    }
+    ctx.referrer = Some(LocDesc::entity("%referrer", 0));
+    ctx.object = Some(LocDesc::entity("%object", 0));
+    ctx
+}
+
+fn lower_one(
+    b: &Bare,
+    types: &TypeTable,
+    dl: &DataLayout,
+    ctx: Option<&Context>,
+) -> Result<Lowered, NotLowerable> {
+    match ctx {
+        Some(c) => {
+            let mut c = c.clone();
+            c.datalayout = dl.clone();
+            lower(b, types, &c)
+        }
+        None => lower(b, types, &register_context(b, dl)),
+    }
+}
+
+pub fn run(a: &Args) -> ExitCode {
+    let forced_dl = match a.datalayout.as_deref().map(DataLayout::from_name_or_string) {
+        None => None,
+        Some(Ok(d)) => Some(d),
+        Some(Err(e)) => {
+            eprintln!("error: --datalayout: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let ctx = match &a.context {
+        None => None,
+        Some(p) => {
+            let text = match inputs::read(p) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            match Context::parse(&text) {
+                Ok(c) => Some(c),
+                Err(ds) => {
+                    let src = Source::new(p.display().to_string(), text);
+                    for d in &ds {
+                        eprintln!("{}", src.render(d));
+                    }
+                    return ExitCode::from(2);
+                }
+            }
+        }
+    };
+    let mut items = Vec::new();
+    let mut unreadable = false;
+    let mut sources: Vec<(String, String)> = a
+        .exprs
+        .iter()
+        .map(|e| ("<-e>".to_string(), e.clone()))
+        .collect();
+    let files = match inputs::expand(&a.paths) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    for f in files {
+        if f.extension().and_then(|e| e.to_str()) != Some("expr") {
+            continue;
+        }
+        match inputs::read(&f) {
+            Ok(t) => sources.push((f.display().to_string(), t)),
+            Err(e) => {
+                eprintln!("error: {e}");
+                unreadable = true;
+            }
+        }
+    }
+    for (name, text) in sources {
+        let src = Source::new(name.clone(), text);
+        let (file, diags) = parse_expr_file(&src);
+        for d in &diags {
+            eprintln!("{}", src.render(d));
+            unreadable = true;
+        }
+        let dl = forced_dl
+            .clone()
+            .or_else(|| {
+                ctx.as_ref()
+                    .filter(|_| file.datalayout.is_none())
+                    .map(|c| c.datalayout.clone())
+            })
+            .or_else(|| file.datalayout.as_ref().map(|(d, _)| d.clone()))
+            .unwrap_or_default();
+        for e in &file.entries {
+            // Parse-only lines and those meant to be ill-formed (AMD's
+            // verifier's rejects) describe no location to lower.
+            if e.parse_only || matches!(e.expect, Some(Expect::Invalid(_))) {
+                continue;
+            }
+            items.push(Item {
+                file: name.clone(),
+                line: e.line,
+                expression: print_bare(&e.bare),
+                result: lower_one(&e.bare, &file.types, &dl, ctx.as_ref()),
+            });
+        }
+    }
+    match a.format {
+        Format::Text => print_text(&items),
+        Format::Json => print_json(&items),
+    }
+    if unreadable {
+        ExitCode::from(2)
+    } else if items.iter().all(|i| i.result.is_ok()) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+fn print_text(items: &[Item]) {
+    let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+    for i in items {
+        println!("{}:{}: {}", i.file, i.line, i.expression);
+        match &i.result {
+            Ok(l) => {
+                println!("  {}", print_ops(&l.ops));
+                println!("  bytes: {}", hex(&l.bytes));
+                if !l.registers.is_empty() {
+                    let regs: Vec<String> = l
+                        .registers
+                        .iter()
+                        .enumerate()
+                        .map(|(n, r)| format!("0x{n:x} = {r}"))
+                        .collect();
+                    println!("  registers: {}", regs.join(", "));
+                }
+                if let Some((o, s)) = l.fragment {
+                    println!(
+                        "  fragment: bits {o}..{} of the variable (DIOpFragment, not in the bytes)",
+                        o + s
+                    );
+                }
+            }
+            Err(e) => {
+                println!("  not lowerable: {e}");
+                *reasons.entry(e.class()).or_default() += 1;
+            }
+        }
+    }
+    let ok = items.iter().filter(|i| i.result.is_ok()).count();
+    let pct = if items.is_empty() {
+        0.0
+    } else {
+        100.0 * ok as f64 / items.len() as f64
+    };
+    println!(
+        "{} expressions: {ok} lower ({pct:.1}%), {} do not",
+        items.len(),
+        items.len() - ok
+    );
+    let mut r: Vec<_> = reasons.into_iter().collect();
+    r.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    for (reason, n) in r {
+        println!("  {n:5}  {reason}");
+    }
+}
+
+fn print_json(items: &[Item]) {
+    let v: Vec<serde_json::Value> = items
+        .iter()
+        .map(|i| match &i.result {
+            Ok(l) => serde_json::json!({
+                "file": i.file,
+                "line": i.line,
+                "expression": i.expression,
+                "lowered": true,
+                "ops": l.ops.iter().map(|o| o.to_string()).collect::<Vec<_>>(),
+                "bytes": hex(&l.bytes),
+                "registers": l.registers,
+                "fragment": l.fragment.map(|(o, s)| serde_json::json!({"offset": o, "size": s})),
+            }),
+            Err(e) => serde_json::json!({
+                "file": i.file,
+                "line": i.line,
+                "expression": i.expression,
+                "lowered": false,
+                "reason": e.to_string(),
+                "reason_class": e.class(),
+            }),
+        })
+        .collect();
+    println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+}

@@ -3,10 +3,12 @@
 mod check_cmd;
 mod eval_cmd;
 mod inputs;
+mod locations_cmd;
 mod lower_cmd;
 mod prove_cmd;
 mod replay_cmd;
 mod simplify_cmd;
+mod transform_cmd;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
@@ -67,6 +69,12 @@ enum Command {
     /// Lower expressions to DWARF 5: the operations in llvm-dwarfdump's syntax and the bytes in hex, or why not (exit 0: all lower, 1: some do not, 2: unreadable input).
     #[command(after_help = lower_cmd::LOWER_HELP)]
     Lower(lower_cmd::Args),
+    /// Print each variable's location list over a function's instructions (and, with a context, its value at each).
+    #[command(after_help = locations_cmd::LOCATIONS_HELP)]
+    Locations(locations_cmd::Args),
+    /// Apply a debug-information update of an optimization (sroa, mem2reg, spill, proven-constant, induction, flatten) and check it keeps every variable's location.
+    #[command(after_help = transform_cmd::TRANSFORM_HELP)]
+    Transform(transform_cmd::Args),
     /// Rewrite expressions to their canonical form with the proved rule library (exit 0: done, 1: an expression is not well-formed, 2: unreadable input or rules).
     #[command(after_help = simplify_cmd::SIMPLIFY_HELP)]
     Simplify(simplify_cmd::Args),
@@ -87,6 +95,8 @@ fn main() -> ExitCode {
         Command::Eval(a) => eval_cmd::run(&a),
         Command::Replay(a) => replay_cmd::run(&a),
         Command::Lower(a) => lower_cmd::run(&a),
+        Command::Locations(a) => locations_cmd::run(&a),
+        Command::Transform(a) => transform_cmd::run(&a),
         Command::Simplify(a) => simplify_cmd::run(&a),
         Command::Prove(a) => prove_cmd::run(&a),
         Command::Specs { format } => print_specs(format),

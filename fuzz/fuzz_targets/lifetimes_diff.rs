@@ -1,0 +1,14 @@
+//! Where bounded lifetimes are active: the dataflow against a naive path
+//! enumeration on random CFGs with random defs and kills, also through the IR
+//! reader and the object-location model (`diopter_oracles::lifetimes_naive`).
+
+#![no_main]
+
+use diopter_oracles::lifetimes_naive::lifetimes_diff;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Err(m) = lifetimes_diff(data) {
+        panic!("{m}");
+    }
+});

@@ -1,12 +1,16 @@
 //! The `diopter` command line.
 
+mod campaign_cmd;
 mod check_cmd;
 mod eval_cmd;
 mod inputs;
 mod locations_cmd;
 mod lower_cmd;
+mod minimize_cmd;
 mod prove_cmd;
 mod replay_cmd;
+mod report_cmd;
+mod run_cmd;
 mod simplify_cmd;
 mod transform_cmd;
 
@@ -45,8 +49,9 @@ stack effects and well-formedness rules, and evaluates it with a reference inter
     after_help = ONE_LINE_HELP
 )]
 struct Cli {
+    /// With no subcommand: `run` (the default job).
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -81,6 +86,18 @@ enum Command {
     /// Prove the rule library with Z3, every rule at every width (exit 0: all as claimed, 1: a rule is refuted or unproved, 2: unreadable rules).
     #[command(after_help = prove_cmd::PROVE_HELP)]
     Prove(prove_cmd::Args),
+    /// Shrink a failing case file to a 1-minimal one that fails the same way (exit 0: minimized, 1: the case does not fail, 2: unreadable input).
+    #[command(after_help = minimize_cmd::MINIMIZE_HELP)]
+    Minimize(minimize_cmd::Args),
+    /// The default job (also with no subcommand): check the corpus, prove the rules, a 60 s differential campaign, regenerate reports/.
+    #[command(after_help = run_cmd::RUN_HELP)]
+    Run(run_cmd::Args),
+    /// Regenerate reports/ from the current code: proofs, spec errata, corpus conformance, benchmarks, index.
+    #[command(after_help = report_cmd::REPORT_HELP)]
+    Report(report_cmd::Args),
+    /// An overnight fuzzing campaign: the cargo-fuzz targets in fork mode, each artifact replayed, deduplicated and minimized, a report with plots under reports/campaigns/.
+    #[command(after_help = campaign_cmd::CAMPAIGN_HELP)]
+    Campaign(campaign_cmd::Args),
     /// Print the stack-effect specification of every operation, as diopter parsed it.
     Specs {
         #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -90,7 +107,10 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
+    let command = cli
+        .command
+        .unwrap_or_else(|| Command::Run(run_cmd::default_args()));
+    match command {
         Command::Check(a) => check_cmd::run(&a),
         Command::Eval(a) => eval_cmd::run(&a),
         Command::Replay(a) => replay_cmd::run(&a),
@@ -99,6 +119,10 @@ fn main() -> ExitCode {
         Command::Transform(a) => transform_cmd::run(&a),
         Command::Simplify(a) => simplify_cmd::run(&a),
         Command::Prove(a) => prove_cmd::run(&a),
+        Command::Minimize(a) => minimize_cmd::run(&a),
+        Command::Run(a) => run_cmd::run(&a),
+        Command::Report(a) => report_cmd::run(&a),
+        Command::Campaign(a) => campaign_cmd::run(&a),
         Command::Specs { format } => print_specs(format),
     }
 }

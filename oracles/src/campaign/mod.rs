@@ -1,0 +1,414 @@
+//! The in-process differential campaign (the default job's and `diopter
+//! campaign --in-process`): a time-bounded loop over generated cases
+//! (`gen::Case::from_seed`, the seeds drawn from one `--seed`, so a run is
+//! reproducible up to where the clock stops it) through the reference and
+//! every other oracle of `diff::all_oracles()`, each pair compared on its
+//! own (one oracle that cannot evaluate a case must not hide what the
+//! others say). It counts verdicts per oracle, catches oracle panics as
+//! findings, and for each new failure minimizes it, names it by its
+//! [`minimize::Signature`] and writes the case file and the minimized case
+//! file (atomically: a temporary file, then a rename). It needs nothing
+//! beyond this crate: no cargo-fuzz, no child processes.
+
+use crate::diff::{self, Oracle};
+use crate::gen::{Case, GenConfig};
+use crate::minimize::{self, Failure, Options, Signature};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// What to run.
+pub struct Config {
+    pub time: Duration,
+    pub seed: u64,
+    /// Where `findings/` goes.
+    pub out_dir: PathBuf,
+    /// Cap on the minimizer's time per finding.
+    pub minimize_time: Duration,
+    /// Cap on the number of cases (for tests; `None`: until the time is up).
+    pub max_cases: Option<u64>,
+    pub gen: GenConfig,
+}
+
+/// One deduplicated failure.
+#[derive(Clone, Debug)]
+pub struct Finding {
+    pub signature: Signature,
+    pub failure: Failure,
+    /// The case as found, and minimized.
+    pub case_path: PathBuf,
+    pub min_path: PathBuf,
+    pub min_line: String,
+    pub ops: usize,
+    pub min_ops: usize,
+    /// How many cases fell under this signature.
+    pub hits: u64,
+    /// Seconds into the run when it was first seen.
+    pub at: f64,
+}
+
+/// A sample of the counters over time.
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    pub seconds: f64,
+    pub cases: u64,
+    pub findings: usize,
+}
+
+/// The counters.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    pub cases: u64,
+    /// Per compared oracle, per verdict label.
+    pub verdicts: BTreeMap<String, BTreeMap<String, u64>>,
+    pub findings: Vec<Finding>,
+    pub samples: Vec<Sample>,
+    pub elapsed: f64,
+    /// Resident set size (KiB) at the start and the end, where /proc tells.
+    pub rss_start_kib: Option<u64>,
+    pub rss_end_kib: Option<u64>,
+    /// Oracles that took part.
+    pub oracles: Vec<String>,
+    /// Files that could not be written.
+    pub write_errors: Vec<String>,
+    /// Failures not minimized because one of the same oracle and class was
+    /// seen before (see `run`).
+    pub repeats: u64,
+}
+
+/// The resident set size of this process in KiB (Linux `/proc`).
+pub fn rss_kib() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    s.lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+}
+
+/// Writes `text` to `path` atomically: a reader (or a rerun after `kill
+/// -9`) sees the old file or the new one, never half of one.
+pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        if !dir.as_os_str().is_empty() {
+            std::fs::create_dir_all(dir)?;
+        }
+    }
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path)
+}
+
+/// A short stable name for a signature (file names).
+pub fn signature_id(s: &Signature) -> String {
+    // FNV-1a: stable across runs and Rust versions, unlike DefaultHasher.
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in s.to_string().bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    format!("{h:016x}")
+}
+
+/// Handles one failing case: minimizes it, dedups by signature, writes the
+/// files of a new finding. Returns whether it was new.
+pub fn record(
+    case: &Case,
+    oracles: &[&dyn Oracle],
+    findings: &mut Vec<Finding>,
+    dir: &Path,
+    minimize_time: Duration,
+    at: f64,
+    write_errors: &mut Vec<String>,
+) -> bool {
+    let opts = Options {
+        time_limit: Some(minimize_time),
+    };
+    let Some((failure, m)) = minimize::minimize_failure(case, oracles, &opts) else {
+        return false;
+    };
+    let Some(signature) = minimize::signature(&m.case, oracles) else {
+        return false;
+    };
+    if let Some(f) = findings.iter_mut().find(|f| f.signature == signature) {
+        f.hits += 1;
+        return false;
+    }
+    let id = signature_id(&signature);
+    let names: Vec<&str> = oracles.iter().map(|o| o.name()).collect();
+    let case_path = dir.join(format!("{id}.case"));
+    let min_path = dir.join(format!("{id}.min.case"));
+    for (path, c) in [(&case_path, case), (&min_path, &m.case)] {
+        // A file of the same signature from an earlier run (or an earlier
+        // replay in `diopter campaign`) stays: the first case found is kept.
+        if path.exists() {
+            continue;
+        }
+        let v = minimize::guarded_run(c, oracles).ok();
+        let mut text = format!("# signature: {signature}\n");
+        text.push_str(&diff::case_file_text(c, &names, v.as_ref()));
+        if let Err(e) = write_atomic(path, &text) {
+            write_errors.push(format!("{}: {e}", path.display()));
+        }
+    }
+    findings.push(Finding {
+        signature,
+        failure,
+        case_path,
+        min_path,
+        min_line: m.case.expr_line(),
+        ops: case.bare.expr.ops.len(),
+        min_ops: m.case.bare.expr.ops.len(),
+        hits: 1,
+        at,
+    });
+    true
+}
+
+/// Runs the campaign with `oracles` (the reference first; each other one is
+/// compared with it on its own). `tick` is called about ten times a second
+/// with the counters so far (for a progress bar).
+pub fn run(cfg: &Config, oracles: &[&dyn Oracle], tick: &mut dyn FnMut(&Stats)) -> Stats {
+    let start = Instant::now();
+    let mut stats = Stats {
+        rss_start_kib: rss_kib(),
+        oracles: oracles.iter().map(|o| o.name().to_string()).collect(),
+        ..Stats::default()
+    };
+    let findings_dir = cfg.out_dir.join("findings");
+    let mut seeds = crate::gen::entropy::SplitMix(cfg.seed);
+    let mut last_tick = Instant::now();
+    let mut last_sample = -1.0f64;
+    // How often each raw failure (oracle and class, before minimizing) was
+    // seen: a repeat is most likely a known finding, and minimizing is what
+    // costs; every 16th repeat is still minimized to catch new causes that
+    // fail in the same class.
+    let mut raw_seen: BTreeMap<Failure, u64> = BTreeMap::new();
+    minimize::quiet_panics(|| loop {
+        let elapsed = start.elapsed();
+        if elapsed >= cfg.time || cfg.max_cases.is_some_and(|m| stats.cases >= m) {
+            break;
+        }
+        let seed = crate::gen::entropy::Entropy::bits64(&mut seeds);
+        let case = Case::from_seed(seed, &cfg.gen);
+        stats.cases += 1;
+        for other in &oracles[1..] {
+            let pair: [&dyn Oracle; 2] = [oracles[0], *other];
+            let label = match minimize::guarded_run(&case, &pair) {
+                Ok(v) => v.label().to_string(),
+                Err(_) => "PANIC".to_string(),
+            };
+            *stats
+                .verdicts
+                .entry(other.name().to_string())
+                .or_default()
+                .entry(label.clone())
+                .or_default() += 1;
+            if label == "DISAGREE" || label == "PANIC" {
+                let Some(f) = minimize::failure(&case, &pair) else {
+                    continue;
+                };
+                let n = raw_seen.entry(f).or_default();
+                *n += 1;
+                if *n > 1 && !(*n).is_multiple_of(16) {
+                    stats.repeats += 1;
+                    continue;
+                }
+                let at = start.elapsed().as_secs_f64();
+                record(
+                    &case,
+                    &pair,
+                    &mut stats.findings,
+                    &findings_dir,
+                    cfg.minimize_time,
+                    at,
+                    &mut stats.write_errors,
+                );
+            }
+        }
+        let secs = start.elapsed().as_secs_f64();
+        if secs - last_sample >= 1.0 {
+            last_sample = secs;
+            stats.samples.push(Sample {
+                seconds: secs,
+                cases: stats.cases,
+                findings: stats.findings.len(),
+            });
+        }
+        if last_tick.elapsed() >= Duration::from_millis(100) {
+            last_tick = Instant::now();
+            stats.elapsed = secs;
+            tick(&stats);
+        }
+    });
+    stats.elapsed = start.elapsed().as_secs_f64();
+    stats.samples.push(Sample {
+        seconds: stats.elapsed,
+        cases: stats.cases,
+        findings: stats.findings.len(),
+    });
+    stats.rss_end_kib = rss_kib();
+    stats
+}
+
+/// The verdicts counted, as `Verdict` labels in a fixed order.
+pub const LABELS: [&str; 6] = [
+    "AGREE",
+    "BOTH-ERROR",
+    "INCONSISTENT-CONTEXT",
+    "SKIPPED",
+    "DISAGREE",
+    "PANIC",
+];
+
+/// `stats` as JSON.
+pub fn stats_json(cfg: &Config, stats: &Stats) -> String {
+    use std::fmt::Write;
+    // Hand-written JSON: this crate has no serde, and the shape is flat.
+    let esc = |s: &str| {
+        s.replace('\\', "\\\\")
+            .replace('"', "\\\"")
+            .replace('\n', "\\n")
+    };
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        "{{\n  \"seed\": {},\n  \"time_limit_s\": {},\n  \"elapsed_s\": {:.3},\n  \"cases\": {},\n  \"cases_per_s\": {:.1},\n",
+        cfg.seed,
+        cfg.time.as_secs_f64(),
+        stats.elapsed,
+        stats.cases,
+        stats.cases as f64 / stats.elapsed.max(1e-9)
+    );
+    let opt = |v: Option<u64>| v.map_or("null".to_string(), |v| v.to_string());
+    let _ = writeln!(
+        s,
+        "  \"rss_start_kib\": {},\n  \"rss_end_kib\": {},",
+        opt(stats.rss_start_kib),
+        opt(stats.rss_end_kib)
+    );
+    let _ = writeln!(
+        s,
+        "  \"oracles\": [{}],",
+        stats
+            .oracles
+            .iter()
+            .map(|o| format!("\"{}\"", esc(o)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    s.push_str("  \"verdicts\": {");
+    let per: Vec<String> = stats
+        .verdicts
+        .iter()
+        .map(|(o, m)| {
+            let inner: Vec<String> = m.iter().map(|(l, n)| format!("\"{l}\": {n}")).collect();
+            format!("\"{}\": {{{}}}", esc(o), inner.join(", "))
+        })
+        .collect();
+    s.push_str(&per.join(", "));
+    s.push_str("},\n  \"findings\": [");
+    let fs: Vec<String> = stats
+        .findings
+        .iter()
+        .map(|f| {
+            format!(
+                "\n    {{\"signature\": \"{}\", \"hits\": {}, \"first_seen_s\": {:.3}, \"ops\": {}, \"min_ops\": {}, \"case\": \"{}\", \"minimized\": \"{}\", \"expression\": \"{}\", \"replay\": \"{}\"}}",
+                esc(&f.signature.to_string()),
+                f.hits,
+                f.at,
+                f.ops,
+                f.min_ops,
+                esc(&f.case_path.display().to_string()),
+                esc(&f.min_path.display().to_string()),
+                esc(&f.min_line),
+                esc(&diff::repro_command(&f.min_path)),
+            )
+        })
+        .collect();
+    s.push_str(&fs.join(","));
+    s.push_str("\n  ],\n  \"samples\": [");
+    let ss: Vec<String> = stats
+        .samples
+        .iter()
+        .map(|x| format!("[{:.2}, {}, {}]", x.seconds, x.cases, x.findings))
+        .collect();
+    s.push_str(&ss.join(", "));
+    let _ = write!(s, "],\n  \"repeats_not_minimized\": {},", stats.repeats);
+    s.push_str("\n  \"write_errors\": [");
+    s.push_str(
+        &stats
+            .write_errors
+            .iter()
+            .map(|e| format!("\"{}\"", esc(e)))
+            .collect::<Vec<_>>()
+            .join(", "),
+    );
+    s.push_str("]\n}\n");
+    s
+}
+
+/// `stats` as the Markdown summary.
+pub fn summary_md(cfg: &Config, stats: &Stats, title: &str) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let _ = writeln!(s, "# {title}\n");
+    let _ = writeln!(
+        s,
+        "Generated by diopter; do not edit. Seed {} (rerun with `--seed {}`), {:.1} s, \
+         {} cases ({:.0}/s), oracles: {}.\n",
+        cfg.seed,
+        cfg.seed,
+        stats.elapsed,
+        stats.cases,
+        stats.cases as f64 / stats.elapsed.max(1e-9),
+        stats.oracles.join(", ")
+    );
+    if let (Some(a), Some(b)) = (stats.rss_start_kib, stats.rss_end_kib) {
+        let _ = writeln!(
+            s,
+            "Resident memory: {a} KiB at the start, {b} KiB at the end.\n"
+        );
+    }
+    let _ = writeln!(s, "## Verdicts (reference against each oracle)\n");
+    let _ = writeln!(s, "| oracle | {} |", LABELS.join(" | "));
+    let _ = writeln!(s, "|---|{}", "---:|".repeat(LABELS.len()));
+    for (o, m) in &stats.verdicts {
+        let cells: Vec<String> = LABELS
+            .iter()
+            .map(|l| m.get(*l).copied().unwrap_or(0).to_string())
+            .collect();
+        let _ = writeln!(s, "| {o} | {} |", cells.join(" | "));
+    }
+    let _ = writeln!(s, "\n## Findings\n");
+    if stats.findings.is_empty() {
+        let _ = writeln!(
+            s,
+            "None: no oracle disagreed with the reference and none panicked."
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "| signature | hits | first seen | ops → minimized | replay |"
+        );
+        let _ = writeln!(s, "|---|---:|---:|---|---|");
+        for f in &stats.findings {
+            let _ = writeln!(
+                s,
+                "| `{}` | {} | {:.1} s | {} → {} `{}` | `{}` |",
+                f.signature,
+                f.hits,
+                f.at,
+                f.ops,
+                f.min_ops,
+                f.min_line.replace('|', "\\|"),
+                diff::repro_command(&f.min_path)
+            );
+        }
+    }
+    if !stats.write_errors.is_empty() {
+        let _ = writeln!(s, "\n## Files that could not be written\n");
+        for e in &stats.write_errors {
+            let _ = writeln!(s, "- {e}");
+        }
+    }
+    s
+}

@@ -1,0 +1,261 @@
+//! `diopter run`, also what `diopter` does with no subcommand (so `cargo run
+//! --release` on a fresh clone): checks the corpus, proves the rule library,
+//! runs a differential campaign in this process over every oracle, and
+//! regenerates `reports/`; one status line per step, a summary of where to
+//! look, and a non-zero exit when a step failed. Needs only the Rust
+//! toolchain (and libz3 for the prover, which `.ci/run` installs).
+
+use crate::report_cmd::{self, Step};
+use clap::Parser;
+use diopter_oracles::campaign::{self, Config};
+use diopter_oracles::diff::{self, Oracle};
+use diopter_oracles::gen::GenConfig;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+pub const RUN_HELP: &str = "\
+STEPS
+  1. check     diopter check corpus/ (every expression of the corpus)
+  2. prove     diopter prove (the rule library, every width; writes
+               reports/proofs.md)
+  3. campaign  generated cases through the reference and every oracle for
+               --time (default 60 s); each disagreement or oracle panic is
+               minimized and written to reports/findings/ (case file, minimized
+               case file); reports/campaign.md and .json
+  4. reports   diopter report (errata, conformance, benchmarks, index)
+
+  --seed makes the campaign's cases reproducible (the same seed gives the
+  same sequence of cases; how far it gets depends on the clock).
+
+EXIT STATUS
+  0 every step passed; 1 some step failed (a check, a proof, a finding).";
+
+#[derive(clap::Args, Clone)]
+pub struct Args {
+    /// How long the campaign runs: `90`, `90s`, `5m`, `8h`.
+    #[arg(long, value_name = "DURATION", default_value = "60s")]
+    pub time: String,
+    /// The campaign's seed (default: from the clock; printed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Where the reports go.
+    #[arg(long, value_name = "DIR", default_value = "reports")]
+    pub reports: PathBuf,
+    /// Skip the prover.
+    #[arg(long)]
+    pub no_prove: bool,
+    /// Plant a bug into the fast oracle (test aid: see `diopter minimize --help`).
+    #[arg(long, value_name = "BUG")]
+    pub plant: Option<String>,
+}
+
+/// The arguments of a bare `diopter`.
+pub fn default_args() -> Args {
+    #[derive(Parser)]
+    struct P {
+        #[command(flatten)]
+        a: Args,
+    }
+    P::parse_from(["run"]).a
+}
+
+/// `90`, `90s`, `5m`, `8h`, `1h30m` as a duration.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let mut total = 0f64;
+    let mut num = String::new();
+    let mut any = false;
+    for c in s.trim().chars() {
+        if c.is_ascii_digit() || c == '.' {
+            num.push(c);
+            continue;
+        }
+        let unit = match c {
+            's' => 1.0,
+            'm' => 60.0,
+            'h' => 3600.0,
+            _ => return Err(format!("`{s}`: unknown unit `{c}` (use s, m or h)")),
+        };
+        let n: f64 = num
+            .parse()
+            .map_err(|_| format!("`{s}`: no number before `{c}`"))?;
+        total += n * unit;
+        num.clear();
+        any = true;
+    }
+    if !num.is_empty() {
+        total += num
+            .parse::<f64>()
+            .map_err(|_| format!("`{s}`: not a number"))?;
+        any = true;
+    }
+    if !any {
+        return Err(format!("`{s}`: not a duration"));
+    }
+    Ok(Duration::from_secs_f64(total))
+}
+
+/// A seed from the clock.
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
+/// Runs the in-process campaign with a progress bar; writes
+/// `campaign.md`/`.json` and `findings/` under `dir`.
+pub fn campaign(dir: &std::path::Path, time: Duration, seed: u64, plant: Option<&str>) -> Step {
+    let mut owned: Vec<Box<dyn Oracle>> = diff::all_oracles();
+    if let Some(p) = plant {
+        match crate::minimize_cmd::oracle_with_plant("fast", Some(p)) {
+            Ok(o) => {
+                if let Some(slot) = owned.iter_mut().find(|o| o.name() == "fast") {
+                    *slot = o;
+                }
+            }
+            Err(e) => {
+                return Step {
+                    name: "campaign".into(),
+                    ok: false,
+                    line: e,
+                }
+            }
+        }
+    }
+    let oracles: Vec<&dyn Oracle> = owned.iter().map(|o| o.as_ref()).collect();
+    let cfg = Config {
+        time,
+        seed,
+        out_dir: dir.to_path_buf(),
+        minimize_time: Duration::from_secs(10),
+        max_cases: None,
+        gen: GenConfig::default(),
+    };
+    let bar = ProgressBar::new(time.as_secs().max(1));
+    bar.set_style(
+        ProgressStyle::with_template("  campaign [{bar:30}] {pos}/{len} s  {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let stats = campaign::run(&cfg, &oracles, &mut |s| {
+        bar.set_position(s.elapsed as u64);
+        bar.set_message(format!("{} cases, {} findings", s.cases, s.findings.len()));
+    });
+    bar.finish_and_clear();
+    let title = "Last in-process campaign (`diopter run`)";
+    let mut errors = Vec::new();
+    if let Err(e) = campaign::write_atomic(
+        &dir.join("campaign.md"),
+        &campaign::summary_md(&cfg, &stats, title),
+    ) {
+        errors.push(e.to_string());
+    }
+    if let Err(e) = campaign::write_atomic(
+        &dir.join("campaign.json"),
+        &campaign::stats_json(&cfg, &stats),
+    ) {
+        errors.push(e.to_string());
+    }
+    let ok = stats.findings.is_empty() && errors.is_empty() && stats.write_errors.is_empty();
+    Step {
+        name: "campaign".into(),
+        ok,
+        line: format!(
+            "{} cases in {:.0} s over {} (seed {seed}): {} findings{}",
+            stats.cases,
+            stats.elapsed,
+            stats.oracles.join(", "),
+            stats.findings.len(),
+            if errors.is_empty() {
+                String::new()
+            } else {
+                format!("; writing failed: {}", errors.join("; "))
+            }
+        ),
+    }
+}
+
+pub fn run(a: &Args) -> ExitCode {
+    let time = match parse_duration(&a.time) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("diopter run: --time {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let seed = a.seed.unwrap_or_else(clock_seed);
+    let root = report_cmd::root();
+    let mut steps: Vec<Step> = Vec::new();
+
+    println!("== 1/4 check: diopter check {}/corpus", root.display());
+    let check = crate::check_cmd::Args {
+        paths: vec![root.join("corpus")],
+        exprs: vec![],
+        datalayout: None,
+        format: crate::Format::Text,
+        quiet: true,
+    };
+    let code = crate::check_cmd::run(&check);
+    steps.push(Step {
+        name: "check".into(),
+        ok: code == ExitCode::SUCCESS,
+        line: "diopter check corpus/ (see the lines above)".into(),
+    });
+
+    println!(
+        "== 2/4 prove: the rule library (writes {}/proofs.md)",
+        a.reports.display()
+    );
+    if a.no_prove {
+        steps.push(Step {
+            name: "prove".into(),
+            ok: true,
+            line: "skipped (--no-prove)".into(),
+        });
+    } else {
+        steps.push(report_cmd::prove(&a.reports));
+    }
+
+    println!(
+        "== 3/4 campaign: {:.0} s over every oracle, seed {seed}",
+        time.as_secs_f64()
+    );
+    steps.push(campaign(&a.reports, time, seed, a.plant.as_deref()));
+
+    println!("== 4/4 reports: {}/", a.reports.display());
+    steps.extend(report_cmd::regenerate(&a.reports));
+
+    println!("\n== summary");
+    let mut ok = true;
+    for s in &steps {
+        println!(
+            "  {:<12} {} {}",
+            s.name,
+            if s.ok { "ok  " } else { "FAIL" },
+            s.line
+        );
+        ok &= s.ok;
+    }
+    let d = a.reports.display();
+    println!("\nWhere to look:");
+    println!("  {d}/README.md       the index of every report");
+    println!(
+        "  {d}/campaign.md     this campaign: verdicts per oracle, findings with replay commands"
+    );
+    println!("  {d}/findings/       case files (NAME.case) and minimized ones (NAME.min.case)");
+    println!("  {d}/proofs.md       the rule library's proofs and counterexamples");
+    println!("  {d}/errata.md       the spec's errata and every decision with its test");
+    println!("  {d}/conformance.md  the corpus: checker verdicts and round trips");
+    println!(
+        "Reproduce this campaign: cargo run --release -- run --seed {seed} --time {}{}",
+        a.time,
+        a.plant
+            .as_deref()
+            .map_or(String::new(), |p| format!(" --plant {p}"))
+    );
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}

@@ -1,0 +1,152 @@
+//! The default job (`diopter run`), `diopter report` and `diopter minimize`
+//! through the real binary: exit codes, the files they promise, and that a
+//! planted disagreement comes out as a minimized, replayable finding.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn diopter(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_diopter"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("diopter-run-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn text(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+#[test]
+fn run_with_a_planted_bug_reports_a_minimized_finding_and_fails() {
+    let dir = tmp("planted");
+    let out = diopter(&[
+        "run",
+        "--no-prove",
+        "--time",
+        "4s",
+        "--seed",
+        "1",
+        "--plant",
+        "add-off-by-one",
+        "--reports",
+        dir.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a finding fails the run:\n{stdout}"
+    );
+    assert!(stdout.contains("== summary"), "{stdout}");
+    assert!(stdout.contains("Where to look"), "{stdout}");
+    let campaign = text(&dir.join("campaign.md"));
+    assert!(
+        campaign.contains("fast+add-off-by-one @ DIOpAdd"),
+        "{campaign}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&text(&dir.join("campaign.json"))).expect("campaign.json is JSON");
+    assert_eq!(json["seed"], 1);
+    let findings = json["findings"].as_array().unwrap();
+    assert!(!findings.is_empty());
+    for f in findings {
+        let min = PathBuf::from(f["minimized"].as_str().unwrap());
+        let min_text = text(&min);
+        assert!(min_text.contains("--- context"), "{min_text}");
+        assert!(f["min_ops"].as_u64().unwrap() <= f["ops"].as_u64().unwrap());
+    }
+    // The reports and their index.
+    for f in [
+        "README.md",
+        "errata.md",
+        "errata.json",
+        "conformance.md",
+        "conformance.json",
+        "benchmarks.md",
+    ] {
+        assert!(dir.join(f).is_file(), "{f} written");
+    }
+    let index = text(&dir.join("README.md"));
+    assert!(index.contains("(errata.md)") && index.contains("(conformance.md)"));
+    let errata = text(&dir.join("errata.md"));
+    assert!(errata.contains("`bits_are_little_endian`"), "{errata}");
+    assert!(errata.contains("DIOpComposite"));
+
+    // `diopter minimize` on the planted finding's original case.
+    let case = PathBuf::from(
+        findings
+            .iter()
+            .find(|f| f["signature"].as_str().unwrap().contains("DIOpAdd"))
+            .unwrap()["case"]
+            .as_str()
+            .unwrap(),
+    );
+    let out_file = dir.join("again.min.case");
+    let out = diopter(&[
+        "minimize",
+        case.to_str().unwrap(),
+        "--oracle",
+        "fast",
+        "--plant",
+        "add-off-by-one",
+        "-o",
+        out_file.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("(1-minimal)"), "{stdout}");
+    assert!(stdout.contains("expression: "), "{stdout}");
+    assert!(stdout.contains("reproduce: "), "{stdout}");
+    assert!(text(&out_file).contains("DIOpAdd()"));
+    // Without the plant the reference and fast agree: nothing to minimize.
+    let out = diopter(&["minimize", case.to_str().unwrap(), "--oracle", "fast"]);
+    assert_eq!(out.status.code(), Some(1));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_input_is_a_diagnostic_not_a_panic() {
+    let dir = tmp("bad");
+    let bad = dir.join("bad.case");
+    std::fs::write(&bad, "[i32] DIOpArg(0, i32), DIOpFoo()\n--- context\n").unwrap();
+    let out = diopter(&["minimize", bad.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("bad.case:1:"), "{stderr}");
+    assert!(stderr.contains('^'), "{stderr}");
+    let out = diopter(&["minimize", dir.join("missing.case").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = diopter(&["minimize", bad.to_str().unwrap(), "--plant", "nonsense"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = diopter(&["run", "--time", "soon"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--time"));
+    let out = diopter(&["campaign", "--time", "1x"]);
+    assert_eq!(out.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn report_regenerates_the_index() {
+    let dir = tmp("report");
+    let out = diopter(&["report", "--no-prove", "--dir", dir.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let conf: serde_json::Value =
+        serde_json::from_str(&text(&dir.join("conformance.json"))).unwrap();
+    assert_eq!(conf["check_exit_code"], 0, "the corpus conforms");
+    assert!(conf["round_trips"]
+        .as_array()
+        .is_some_and(|r| !r.is_empty()));
+    let index = text(&dir.join("README.md"));
+    assert!(index.contains("Campaigns"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

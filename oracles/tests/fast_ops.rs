@@ -803,3 +803,31 @@ fn location_size_limit() {
         assert_eq!(e.op_index, levels + 2 + 2 * 5);
     }
 }
+
+/// `fast::compile` refuses what the checker refuses, and its error reads as
+/// the checker's messages joined by "; " (what a caller prints).
+#[test]
+fn compile_errors_carry_the_checkers_messages() {
+    use diopter_semantics::ast::Span;
+    use diopter_semantics::diag::Diagnostic;
+    let b = diopter_semantics::syntax::parse_bare(
+        "[i32] DIOpArg(0, i32), DIOpArg(0, i32), DIOpAdd(), DIOpDeref(i8)",
+    )
+    .expect("parses");
+    let (dl, types) = (DataLayout::default(), TypeTable::default());
+    let inputs = diopter_semantics::check::BareInputs::of(&b, &dl, &types);
+    let env = inputs.env(b.expr.dialect, &dl, &types);
+    let err = match fast::compile(&b.expr, &env) {
+        Ok(_) => panic!("DIOpDeref of an integer compiled"),
+        Err(e) => e,
+    };
+    assert!(!err.diagnostics.is_empty());
+    assert_eq!(err.to_string(), err.diagnostics[0].message);
+    let two = fast::CompileError {
+        diagnostics: vec![
+            Diagnostic::error(Span { start: 0, end: 1 }, "first"),
+            Diagnostic::error(Span { start: 2, end: 3 }, "second"),
+        ],
+    };
+    assert_eq!(two.to_string(), "first; second");
+}

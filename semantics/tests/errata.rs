@@ -513,3 +513,38 @@ fn floats_round_to_nearest_even() {
         "0x3f800000"
     );
 }
+
+/// DESIGN.md, Lifetimes: "A bounded lifetime is active at instruction I when
+/// some control-flow path from its `llvm.dbg.def` reaches I without passing
+/// an `llvm.dbg.kill` of the same lifetime." Here `b` is reached from the def
+/// both through the kill in `a` and around it, so it is active there; the
+/// instruction after the kill in `a` is reached only through the kill. (The
+/// def and kill instructions themselves count as inside the range: the
+/// location list's ranges run from the def to the kill inclusive.)
+#[test]
+fn lifetime_active_on_some_path_from_def_avoiding_kills() {
+    use diopter_semantics::ir::InstRef;
+    use diopter_semantics::objloc::{Model, Rule};
+    use diopter_semantics::syntax::module::parse_module;
+    let text = "define void @f(i1 %c, i32 %x) {\n\
+        entry:\n  call void @llvm.dbg.def(metadata !2, metadata i32 %x)\n  br i1 %c, label %a, label %b\n\
+        a:\n  call void @llvm.dbg.kill(metadata !2)\n  br label %b\n\
+        b:\n  ret void\n}\n\
+        !1 = !DILocalVariable(name: \"x\")\n\
+        !2 = distinct !DILifetime(object: !1, location: !DIExpr(DIOpReferrer(i32)))\n";
+    let (m, diags) = parse_module(text);
+    assert!(diags.is_empty(), "{diags:?}");
+    let model = Model::new(&m);
+    let at = |block, inst| InstRef {
+        function: 0,
+        block,
+        inst,
+    };
+    assert!(model.is_active(2, at(0, 0)), "the def");
+    assert!(model.is_active(2, at(0, 1)), "after the def");
+    assert!(model.is_active(2, at(1, 0)), "the kill");
+    assert!(!model.is_active(2, at(1, 1)), "only reached through the kill");
+    assert!(model.is_active(2, at(2, 0)), "reached around the kill");
+    assert_eq!(model.segments(1, Some(at(2, 0))).rule, Rule::Bounded);
+    assert_eq!(model.segments(1, Some(at(1, 1))).rule, Rule::Undefined);
+}

@@ -192,11 +192,7 @@ pub fn errata(root: &Path) -> Report {
             unpinned += 1;
         }
         let pin_text = if pins.is_empty() {
-            if title == "Lifetimes" {
-                "not in errata.rs: `semantics/tests/lifetimes_rules.rs`".to_string()
-            } else {
-                "**NOT PINNED**".to_string()
-            }
+            "**NOT PINNED**".to_string()
         } else {
             pins.iter()
                 .map(|p| format!("`{p}`"))

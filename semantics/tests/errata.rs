@@ -543,7 +543,10 @@ fn lifetime_active_on_some_path_from_def_avoiding_kills() {
     assert!(model.is_active(2, at(0, 0)), "the def");
     assert!(model.is_active(2, at(0, 1)), "after the def");
     assert!(model.is_active(2, at(1, 0)), "the kill");
-    assert!(!model.is_active(2, at(1, 1)), "only reached through the kill");
+    assert!(
+        !model.is_active(2, at(1, 1)),
+        "only reached through the kill"
+    );
     assert!(model.is_active(2, at(2, 0)), "reached around the kill");
     assert_eq!(model.segments(1, Some(at(2, 0))).rule, Rule::Bounded);
     assert_eq!(model.segments(1, Some(at(1, 1))).rule, Rule::Undefined);

@@ -18,6 +18,13 @@ fn spec(name: &str) -> String {
     .unwrap()
 }
 
+/// `src` with `from` replaced by `to`, which must occur.
+fn edited(src: &str, from: &str, to: &str) -> String {
+    let s = src.replace(from, to);
+    assert_ne!(s, src, "no `{from}` to replace");
+    s
+}
+
 /// Applies `pass` to `file`; the result is well-formed and equivalent.
 fn keeps(pass: &str, file: &str) -> String {
     let src = spec(file);
@@ -261,10 +268,126 @@ fn induction_variable() {
     assert!(t.text.contains("!6 = distinct !DILifetime(object: !5, location: !DIExpr(DIOpArg(0, i64), DIOpArg(1, i64), DIOpAdd()), argObjects: {!1, !3})"), "{}", t.text);
     check_equivalent(&src, &t, 8).unwrap();
     // Had i lived longer than y, the rewrite would lose it: not applied.
-    let longer = src.replace(
+    let longer = edited(
+        &src,
         "call void @llvm.dbg.kill(metadata !6)\ncall void @llvm.dbg.kill(metadata !4)",
         "call void @llvm.dbg.kill(metadata !4)\n%z = i64 ...\ncall void @llvm.dbg.kill(metadata !6)",
     );
-    assert_ne!(longer, src);
     assert!(apply("induction", &longer, 10).is_err());
+}
+
+fn transforms(name: &str) -> String {
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../corpus/transforms")
+            .join(name),
+    )
+    .unwrap()
+}
+
+/// The lines of an IR file that carry meaning here: no comments, no blank
+/// lines, no `!dbg`/`!tbaa` attachments (the spec's are stale, see
+/// corpus/spec/NOTES.md).
+fn meaningful_lines(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with(';'))
+        .map(|l| {
+            let l = l.split(", !dbg").next().unwrap_or(l);
+            l.replace(" !dbg !8 {", " {")
+        })
+        .collect()
+}
+
+/// Spec "Common Subexpression Elimination (CSE)" (l. 1465-1673): the second
+/// load of `*bar` goes, both variables live in `%0`, read-only. The result is
+/// the spec's expected EarlyCSE output (l. 1645-1670) line for line, as
+/// corpus/spec/21-cse-expected.ll reads it: the spec prints every
+/// `llvm.dbg.def` with its arguments swapped (`metadata i32* %bar, metadata
+/// !19`) and defines `!21` twice and `!23` never (`!21 = ... object: !17`,
+/// `!22 = ... object: !18`); diopter writes `llvm.dbg.def(metadata !19,
+/// metadata i32* %bar)` and `!22` (redundant), `!23` (loaded), matching the
+/// calls. Attachments (`!dbg`, `!tbaa`) are stale in the spec and not
+/// compared.
+#[test]
+fn cse_on_the_spec() {
+    let src = transforms("cse-before.ll");
+    let t = apply("cse", &src, 10).unwrap();
+    assert_eq!(
+        meaningful_lines(&t.text),
+        meaningful_lines(&spec("21-cse-expected.ll")),
+        "{}",
+        t.text
+    );
+    assert!(t.read_only_refinement);
+    assert_eq!(t.removed.len(), 1);
+    let (m, ds) = parse_module(&t.text);
+    assert!(ds.is_empty() && check_lifetimes(&m).is_empty(), "{ds:?}");
+    check_equivalent(&src, &t, 8).unwrap();
+    // Both variables lose writability: as an equivalence, that is refused,
+    // for `redundant` (!17) and `loaded` (!18) and nothing else.
+    let mut strict = t.clone();
+    strict.read_only_refinement = false;
+    let ms = check_equivalent(&src, &strict, 2).unwrap_err();
+    assert!(
+        ms.iter()
+            .all(|m| m.what == "writes" && (m.variable == 17 || m.variable == 18)),
+        "{ms:?}"
+    );
+    assert!(ms.iter().any(|m| m.variable == 17) && ms.iter().any(|m| m.variable == 18));
+}
+
+/// What current LLVM does with the modified source (spec l. 1583-1606):
+/// both variables in `%0`, both writable. Every read agrees and both stay
+/// writable, so only the effect of a write tells: assigning `loaded`
+/// changes `%1` in the original and `%0`, i.e. `redundant` too, after. The
+/// check reports exactly that, for `loaded` (!18) only: assigning
+/// `redundant` writes `%0` on both sides.
+#[test]
+fn cse_leaving_both_writable_is_caught_by_the_write_effect() {
+    let src = transforms("cse-before.ll");
+    let mut t = apply("cse", &src, 10).unwrap();
+    t.text = t
+        .text
+        .replace("DIOpReferrer(i32), DIOpRead()", "DIOpReferrer(i32)");
+    let ms = check_equivalent(&src, &t, 4).unwrap_err();
+    assert!(
+        ms.iter()
+            .all(|m| m.what == "write effect" && m.variable == 18),
+        "{ms:?}"
+    );
+    // At the two program points where loaded is live (the add, the ret), in
+    // each of the 4 contexts.
+    assert_eq!(ms.len(), 8, "{ms:?}");
+}
+
+/// CSE needs the loads to read the same memory, and every location of their
+/// values to be made read-only.
+#[test]
+fn cse_does_not_apply_across_a_store_or_to_other_locations() {
+    let src = transforms("cse-before.ll");
+    for between in [
+        "store i32 0, i32* %bar",
+        "call void @g()",
+        "%v = load volatile i32, i32* %bar",
+    ] {
+        let s = edited(&src, "  %1 = load", &format!("  {between}\n  %1 = load"));
+        assert!(
+            apply("cse", &s, 10)
+                .unwrap_err()
+                .0
+                .contains("finds nothing"),
+            "{between}"
+        );
+    }
+    // A pure instruction between does not stop it.
+    let s = edited(&src, "  %1 = load", "  %t = add i32 1, 2\n  %1 = load");
+    let t = apply("cse", &s, 10).unwrap();
+    check_equivalent(&s, &t, 4).unwrap();
+    // `loaded` as a float reinterpretation of %1 stays writable; CSE leaves it.
+    let s = edited(
+        &src,
+        "!23 = distinct !DILifetime(object: !18, location: !DIExpr(DIOpReferrer(i32)))",
+        "!23 = distinct !DILifetime(object: !18, location: !DIExpr(DIOpReferrer(i32), DIOpReinterpret(float)))",
+    );
+    assert!(apply("cse", &s, 10).is_err());
 }

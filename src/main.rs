@@ -8,6 +8,7 @@ mod locations_cmd;
 mod lower_cmd;
 mod minimize_cmd;
 mod prove_cmd;
+mod prove_transforms_cmd;
 mod replay_cmd;
 mod report_cmd;
 mod run_cmd;

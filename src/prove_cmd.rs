@@ -72,6 +72,10 @@ pub struct Args {
     /// Where the reports go.
     #[arg(long, value_name = "DIR", default_value = "reports")]
     pub report_dir: PathBuf,
+    /// Prove the transformations' rewrites (corpus/transforms, SRoA and
+    /// mem2reg) instead, into reports/transforms.{md,json}.
+    #[arg(long)]
+    pub transforms: bool,
 }
 
 /// The rule loader. One place to switch if the rule language's entry point
@@ -156,6 +160,9 @@ fn reason(v: &Verdict) -> Option<String> {
 }
 
 pub fn run(a: &Args) -> ExitCode {
+    if a.transforms {
+        return crate::prove_transforms_cmd::run(a);
+    }
     let paths: Vec<PathBuf> = if a.paths.is_empty() {
         vec![PathBuf::from("corpus/rules")]
     } else {

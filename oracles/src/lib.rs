@@ -14,3 +14,4 @@ pub mod rules;
 pub mod simplify;
 pub mod smt;
 pub mod transform;
+pub mod transform_rules;

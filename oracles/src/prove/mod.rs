@@ -254,6 +254,9 @@ fn value_hole<'c>(
             }
             Shape::Failing => vec![],
         };
+        for s in &singles {
+            bound_offsets(s, offw, &mut *cons);
+        }
         alts.push(SAlt { guard: g, singles });
     }
     // The failing shape's alternative is an empty location, never reached:
@@ -268,6 +271,33 @@ fn value_hole<'c>(
         selector: Some(sel),
         ty: ty.clone(),
     })
+}
+
+/// Keeps a hole's symbolic bit offsets (and those of the locations it is
+/// made of) within ±2^(offw - 8). Unbounded, an offset near the end of the
+/// `offw`-bit range wraps when the expression adds to it (a piece at
+/// `?x + 8` of a memory hole), and Z3 reports differences the reference
+/// interpreter (unbounded integers) does not see. Nothing is lost: `offw`
+/// has 24 bits to spare over every pointer's address range and every type's
+/// width, so an offset beyond the bound is outside every storage, and no
+/// constant offset of the expression brings it back.
+fn bound_offsets<'c>(s: &SSingle<'c>, offw: u32, cons: &mut Vec<Bool<'c>>) {
+    let z = s.offset.get_ctx();
+    let limit = num_bigint::BigInt::from(1) << (offw - 8);
+    cons.push(s.offset.bvsge(&bv::num(z, &-limit.clone(), offw as u64)));
+    cons.push(s.offset.bvslt(&bv::num(z, &limit, offw as u64)));
+    let parts: Vec<&SLoc<'c>> = match &s.storage {
+        SStorage::ImplicitAddress(target) => vec![&**target],
+        SStorage::Composite(parts) => parts.iter().map(|(l, _)| l).collect(),
+        _ => Vec::new(),
+    };
+    for l in parts {
+        for a in &l.alts {
+            for inner in &a.singles {
+                bound_offsets(inner, offw, cons);
+            }
+        }
+    }
 }
 
 /// The type the first `DIOpReferrer`/`DIOpTypeObject` names, if any.

@@ -488,4 +488,40 @@ mod tests {
         // both widths, three address spaces.
         assert_eq!(w.iter().filter(|x| x.rule == 1).count(), 12);
     }
+    /// The corpus's rules load, the SRoA ones are piece rules, and a cheap
+    /// instance of each kind goes through the prover as claimed.
+    #[test]
+    fn the_corpus_rules() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("..")
+            .join(RULES_DIR);
+        let rules = crate::rules::load_rule_files(&[dir]).unwrap();
+        let names: Vec<&str> = rules.iter().map(|r| r.name.as_str()).collect();
+        for n in ["mem2reg", "mem2reg-seed", "sroa-2", "sroa-3", "sroa-4"] {
+            assert!(names.contains(&n), "{names:?}");
+        }
+        let k = |n: &str| rules.iter().position(|r| r.name == n).unwrap();
+        assert_eq!(pieces(&rules[k("sroa-3")]), Some(3));
+        assert!(rules[k("sroa-2-then-offset-anywhere")].expect_refuted());
+        let work = instances(&rules, &[1, 8]);
+        let cfg = ProveConfig { timeout_ms: 20_000 };
+        let pick = |rule: &str, label: &str| {
+            work.iter()
+                .find(|w| w.rule == k(rule) && w.label == label)
+                .unwrap_or_else(|| panic!("{rule} at {label}"))
+        };
+        let read = pick("sroa-2-then-read", "P1 = i1, P2 = i1, T = i2, diexpression");
+        assert_eq!(
+            prove_instance(&read.instance, &cfg).verdict.label(),
+            "proved"
+        );
+        let m2r = work
+            .iter()
+            .find(|w| w.rule == k("mem2reg") && w.label.starts_with("T = i8, "))
+            .unwrap();
+        assert_eq!(
+            prove_instance(&m2r.instance, &cfg).verdict.label(),
+            "proved"
+        );
+    }
 }

@@ -9,25 +9,38 @@
 //!
 //! Every file is written atomically (temporary file, rename) and the state
 //! is saved every few seconds and after each finding, so after `kill -9`
-//! rerunning with `--dir` of the same directory resumes: artifacts already
-//! handled are skipped, the others (written by the fuzzers before the
-//! kill) are handled, and the remaining time is what was left.
+//! rerunning with `--dir` of the same directory resumes: an artifact is
+//! deleted once handled (the first of each signature is kept under
+//! `findings/`), so the artifacts left (written by the fuzzers before the
+//! kill) are the ones to handle, and the remaining time is what was left.
+//! Ctrl-C stops the fuzzers and writes the report as at the end.
+//!
+//! The driver's memory does not grow with the run's length: the time
+//! series are thinned to `campaign::MAX_SAMPLES` rows, the fuzzers' output
+//! is streamed to log files (only the latest counters are kept), handled
+//! artifacts are deleted rather than remembered, repeats of a known raw
+//! failure are counted without minimizing, and at most
+//! `campaign::MAX_FINDINGS` findings are kept. Artifacts that libFuzzer
+//! saved for a timeout, an out-of-memory input or a leak are findings by
+//! their kind and are not replayed in this process (a replay would hang or
+//! exhaust the driver); a panic while replaying a crash is a finding too.
 
 use crate::report_cmd;
-use crate::run_cmd::{clock_seed, parse_duration};
-use diopter_oracles::campaign::{self as camp, write_atomic, Finding};
+use crate::run_cmd::{clock_seed, parse_duration, stop_flag};
+use diopter_oracles::campaign::{self as camp, write_atomic, Recorded};
 use diopter_oracles::diff::{self, Fast, Oracle, Reference};
 use diopter_oracles::gen::{targets, Case, GenConfig};
 use diopter_oracles::minimize::plant::{Plant, Planted};
 use diopter_oracles::minimize::{self, Signature};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
-use std::io::{BufRead, BufReader};
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitCode, Stdio};
-use std::sync::mpsc;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 pub const CAMPAIGN_HELP: &str = "\
@@ -40,17 +53,23 @@ WHAT IT DOES
   failing operation, classes of difference); other targets' failures by
   their first message line. An artifact that does not reproduce is kept
   too, marked so. Nothing is ever lost: files are written atomically.
+  Timeouts (-timeout=30 per input), out-of-memory inputs (-rss_limit_mb=2048)
+  and leaks are findings by their kind, not replayed in the driver.
+  --jobs is the number of fuzzing workers in all, at least one per target.
+  Ctrl-C stops the fuzzers and writes the report (a second one quits).
 
 OUTPUT (--dir, default reports/campaigns/<UTC timestamp>)
   summary.md  findings with replay commands, verdict of each target, plots
   findings/   per finding: the artifact, the case file, the minimized case file
-  stats.json  executions, coverage and findings over time, RSS at start and end
+  stats.json  executions, coverage, findings and memory (RSS of the driver
+              and of the fuzzers) over time; RSS at start and end
   state.json  what resuming needs (rerun with the same --dir after a kill)
-  execs.svg, coverage.svg, findings.svg
+  artifacts/  libFuzzer's artifacts not yet handled; the fuzzers' logs
+  execs.svg, coverage.svg, findings.svg, memory.svg
 
 EXAMPLES
-  diopter campaign --time 8h --jobs 2
-  diopter campaign --time 5m --targets eval_diff,check_eval
+  diopter campaign --time 8h --jobs 3
+  diopter campaign --time 5m --jobs 2 --targets eval_diff,check_eval
   diopter campaign --dir reports/campaigns/20261122-0100 --time 8h   (resume)";
 
 #[derive(clap::Args, Clone)]
@@ -58,8 +77,8 @@ pub struct Args {
     /// How long: `300`, `5m`, `8h`.
     #[arg(long, value_name = "DURATION", default_value = "8h")]
     pub time: String,
-    /// Fuzzing processes in all (split over the targets).
-    #[arg(long, value_name = "N", default_value_t = 2)]
+    /// Fuzzing workers in all (split over the targets; at least one each).
+    #[arg(long, value_name = "N", default_value_t = 3)]
     pub jobs: usize,
     /// Targets to run (comma-separated).
     #[arg(
@@ -83,21 +102,65 @@ pub struct Args {
     pub plant: String,
 }
 
+/// Per-input time limit of the fuzzers (libFuzzer's default, 1200 s, would
+/// let one slow input hold a worker for 20 minutes).
+const INPUT_TIMEOUT_S: u64 = 30;
+/// The fuzzers' memory limit per worker: an input past it is an `oom-`
+/// artifact, a finding.
+const FUZZER_RSS_LIMIT_MB: u64 = 2048;
+/// The most bytes of one fuzzer's output kept in its log file; past it the
+/// rest is read (the pipe must not fill) and dropped.
+const LOG_LIMIT_BYTES: u64 = 16 << 20;
+/// Cap on the minimizer's time per artifact.
+const MINIMIZE_TIME: Duration = Duration::from_secs(30);
+/// Every this many repeats of a known raw failure one is minimized again
+/// (a new cause may fail in the same class).
+const REMINIMIZE_EVERY: u64 = 16;
+/// The most raw failures remembered for skipping repeats.
+const MAX_RAW_SEEN: usize = 4096;
+
 /// What resuming needs.
 #[derive(Serialize, Deserialize, Default)]
+#[serde(default)]
 struct State {
     seed: u64,
     targets: Vec<String>,
     /// Seconds fuzzed before this process.
     elapsed: f64,
-    /// Artifacts handled, by target/file name.
-    handled: BTreeSet<String>,
+    /// Artifacts handled (each deleted once handled).
+    handled: u64,
+    /// Artifacts whose raw failure was seen before, counted as a hit of its
+    /// finding without minimizing.
+    repeats: u64,
     findings: Vec<FindingRec>,
-    /// (seconds, target, executions, coverage)
-    samples: Vec<(f64, String, u64, u64)>,
+    /// New signatures not kept because `camp::MAX_FINDINGS` were.
+    findings_dropped: u64,
+    samples: Vec<Row>,
+    /// Seconds between samples; doubles each time `samples` is thinned.
+    sample_period_s: f64,
     /// (seconds, findings)
     finding_times: Vec<(f64, usize)>,
+    /// The driver's resident set size when the campaign started (the first
+    /// process, when resumed) and when this process started.
     rss_start_kib: Option<u64>,
+    rss_process_start_kib: Option<u64>,
+    /// The largest sampled RSS of the driver and of the fuzzers (all their
+    /// processes together).
+    rss_max_kib: Option<u64>,
+    fuzzers_rss_max_kib: Option<u64>,
+    /// Whether a Ctrl-C stopped this process's part early.
+    stopped: bool,
+}
+
+/// One sample of the counters.
+#[derive(Serialize, Deserialize, Clone)]
+struct Row {
+    seconds: f64,
+    /// Per target: (executions, coverage), the latest libFuzzer reported.
+    targets: BTreeMap<String, (u64, u64)>,
+    /// RSS (KiB) of the driver and of the fuzzers.
+    rss_kib: Option<u64>,
+    fuzzers_rss_kib: Option<u64>,
 }
 
 #[derive(Serialize, Deserialize, Clone)]
@@ -164,63 +227,192 @@ fn fail(msg: String) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// Replays one artifact; `Ok(None)`: it does not fail (not reproduced).
+/// What libFuzzer saved an artifact for, by its file name's prefix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArtifactKind {
+    /// `crash-`: the target failed (a panic or abort); replayed here.
+    Crash,
+    /// `timeout-`, `oom-`, `leak-`, `slow-unit-`: not replayed here (the
+    /// replay would hang or exhaust the driver); a finding by its kind.
+    Resource(&'static str),
+}
+
+/// The kind of an artifact file name.
+pub fn artifact_kind(name: &str) -> ArtifactKind {
+    for kind in ["timeout", "oom", "leak", "slow-unit"] {
+        if name.starts_with(&format!("{kind}-")) {
+            return ArtifactKind::Resource(kind);
+        }
+    }
+    ArtifactKind::Crash
+}
+
+/// A replayed artifact.
+struct Replayed {
+    /// The raw failure, before minimizing: repeats are skipped by it.
+    raw: String,
+    signature: String,
+    finding: Option<camp::Finding>,
+}
+
+/// The oracle eval_diff (the fast evaluator) or eval_diff_planted (the
+/// same with `plant`) compares with the reference.
+fn eval_oracle(target: &str, plant: Plant) -> Box<dyn Oracle> {
+    if target == "eval_diff" {
+        Box::new(Fast::default())
+    } else {
+        Box::new(Planted::new(Box::new(Fast::default()), plant))
+    }
+}
+
+/// The raw failure of an artifact (cheap: no minimizing), `None` when it
+/// does not fail; for eval_diff-like targets the oracle and class.
+fn raw_failure(target: &str, data: &[u8], plant: Plant) -> Option<String> {
+    match target {
+        "eval_diff" | "eval_diff_planted" => {
+            let case = Case::from_bytes(data, &GenConfig::default());
+            let other = eval_oracle(target, plant);
+            minimize::failure(&case, &[&Reference, other.as_ref()])
+                .map(|f| format!("{target}: {f:?}"))
+        }
+        _ => other_target_failure(target, data),
+    }
+}
+
+/// A non-eval_diff target's failure: its first message line, with the
+/// numbers (which vary from case to case) masked.
+fn other_target_failure(target: &str, data: &[u8]) -> Option<String> {
+    let r = std::panic::catch_unwind(|| match target {
+        "check_eval" => targets::check_eval(data),
+        "parse_roundtrip" => targets::parse_roundtrip(data),
+        _ => Err(format!("target `{target}`: not replayable in process")),
+    });
+    let msg = match r {
+        Ok(Ok(())) => return None,
+        Ok(Err(m)) => m,
+        Err(p) => p
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "panic".into()),
+    };
+    let first = msg.lines().next().unwrap_or("").to_string();
+    let sig: String = first
+        .chars()
+        .map(|c| if c.is_ascii_digit() { '#' } else { c })
+        .take(120)
+        .collect();
+    Some(format!("{target}: {sig}"))
+}
+
+/// Replays one crash artifact and, for eval_diff-like targets, minimizes
+/// it; `None`: it does not fail (not reproduced).
 fn replay(
     target: &str,
     data: &[u8],
     plant: Plant,
     findings_dir: &Path,
     at: f64,
-) -> Option<(String, Option<Finding>)> {
+) -> Option<Replayed> {
+    let raw = raw_failure(target, data, plant)?;
     match target {
         "eval_diff" | "eval_diff_planted" => {
             let case = Case::from_bytes(data, &GenConfig::default());
-            let fast = Fast::default();
-            let planted = Planted::new(Box::new(Fast::default()), plant);
-            let other: &dyn Oracle = if target == "eval_diff" {
-                &fast
-            } else {
-                &planted
-            };
-            let oracles: [&dyn Oracle; 2] = [&Reference, other];
-            let mut fs: Vec<Finding> = Vec::new();
+            let other = eval_oracle(target, plant);
+            let oracles: [&dyn Oracle; 2] = [&Reference, other.as_ref()];
+            let mut fs = Vec::new();
             let mut errs = Vec::new();
-            camp::record(
+            let r = camp::record(
                 &case,
                 &oracles,
                 &mut fs,
                 findings_dir,
-                Duration::from_secs(30),
+                MINIMIZE_TIME,
                 at,
                 &mut errs,
             );
+            if r != Recorded::New {
+                return None;
+            }
             let f = fs.pop()?;
-            Some((f.signature.to_string(), Some(f)))
+            Some(Replayed {
+                raw,
+                signature: f.signature.to_string(),
+                finding: Some(f),
+            })
         }
-        _ => {
-            let r = std::panic::catch_unwind(|| match target {
-                "check_eval" => targets::check_eval(data),
-                "parse_roundtrip" => targets::parse_roundtrip(data),
-                _ => Err(format!("target `{target}`: not replayable in process")),
-            });
-            let msg = match r {
-                Ok(Ok(())) => return None,
-                Ok(Err(m)) => m,
-                Err(p) => p
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_else(|| "panic".into()),
-            };
-            let first = msg.lines().next().unwrap_or("").to_string();
-            // The first line, without numbers that vary from case to case.
-            let sig: String = first
-                .chars()
-                .map(|c| if c.is_ascii_digit() { '#' } else { c })
-                .take(120)
-                .collect();
-            Some((format!("{target}: {sig}"), None))
+        _ => Some(Replayed {
+            signature: raw.clone(),
+            raw,
+            finding: None,
+        }),
+    }
+}
+
+/// The summed RSS (KiB) of the fuzzers still running, `None` where /proc
+/// does not tell.
+fn fuzzers_rss(children: &[(String, Child)]) -> Option<u64> {
+    children
+        .iter()
+        .filter_map(|(_, c)| camp::group_rss_kib(c.id()))
+        .fold(None, |acc, k| Some(acc.unwrap_or(0) + k))
+}
+
+/// How long a fuzzer gets to stop after SIGTERM before SIGKILL.
+const TERM_GRACE: Duration = Duration::from_secs(5);
+
+/// Stops a fuzzer and its fork-mode workers (its process group): SIGTERM,
+/// then SIGKILL if it is still there after `TERM_GRACE` (a fork-mode parent
+/// goes on starting jobs after SIGTERM).
+fn stop_group(c: &mut Child) {
+    if c.try_wait().ok().flatten().is_some() {
+        return;
+    }
+    let group = format!("-{}", c.id());
+    // `--`: without it `kill` reads `-PGID` as an option.
+    let _ = Command::new("kill")
+        .args(["-s", "TERM", "--", &group])
+        .status();
+    let deadline = Instant::now() + TERM_GRACE;
+    while Instant::now() < deadline {
+        if c.try_wait().ok().flatten().is_some() {
+            break;
         }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // The workers too, even when the parent has gone.
+    let _ = Command::new("kill")
+        .args(["-s", "KILL", "--", &group])
+        .stderr(Stdio::null())
+        .status();
+    let _ = c.wait();
+}
+
+/// Reads a fuzzer's stderr to its end: each line to `log` (up to
+/// `LOG_LIMIT_BYTES`), stats lines into `latest`. Nothing else is kept.
+fn drain(
+    err: impl std::io::Read,
+    target: String,
+    log: Option<std::fs::File>,
+    latest: Arc<Mutex<BTreeMap<String, (u64, u64)>>>,
+) {
+    let mut log = log.map(std::io::BufWriter::new);
+    let mut written = 0u64;
+    for line in BufReader::new(err).lines().map_while(Result::ok) {
+        if let Some((n, cov)) = parse_stats_line(&line) {
+            if let Ok(mut l) = latest.lock() {
+                l.insert(target.clone(), (n, cov));
+            }
+        }
+        if let Some(f) = log.as_mut() {
+            if written < LOG_LIMIT_BYTES {
+                written += line.len() as u64 + 1;
+                let _ = writeln!(f, "{line}");
+            }
+        }
+    }
+    if let Some(mut f) = log {
+        let _ = f.flush();
     }
 }
 
@@ -283,31 +475,44 @@ fn save_state(dir: &Path, st: &State) {
 /// Writes summary.md, stats.json and the plots.
 fn write_outputs(dir: &Path, st: &State, rss_end: Option<u64>, time: f64) -> Vec<String> {
     let mut errors = Vec::new();
-    type Points = Vec<(f64, f64)>;
-    let mut by_target: BTreeMap<&str, (Points, Points)> = BTreeMap::new();
-    for (t, target, ex, cov) in &st.samples {
-        let e = by_target.entry(target).or_default();
-        e.0.push((*t, *ex as f64));
-        e.1.push((*t, *cov as f64));
+    type Series = Vec<(String, Vec<(f64, f64)>)>;
+    let mut execs: BTreeMap<&str, Vec<(f64, f64)>> = BTreeMap::new();
+    let mut covs: BTreeMap<&str, Vec<(f64, f64)>> = BTreeMap::new();
+    let (mut driver_mem, mut fuzzer_mem) = (Vec::new(), Vec::new());
+    for r in &st.samples {
+        for (t, (e, c)) in &r.targets {
+            execs.entry(t).or_default().push((r.seconds, *e as f64));
+            covs.entry(t).or_default().push((r.seconds, *c as f64));
+        }
+        if let Some(k) = r.rss_kib {
+            driver_mem.push((r.seconds, k as f64 / 1024.0));
+        }
+        if let Some(k) = r.fuzzers_rss_kib {
+            fuzzer_mem.push((r.seconds, k as f64 / 1024.0));
+        }
     }
-    let execs: Vec<(String, Vec<(f64, f64)>)> = by_target
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.0.clone()))
-        .collect();
-    let covs: Vec<(String, Vec<(f64, f64)>)> = by_target
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.1.clone()))
-        .collect();
+    let named = |m: BTreeMap<&str, Vec<(f64, f64)>>| -> Series {
+        m.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+    };
     let mut fpts: Vec<(f64, f64)> = vec![(0.0, 0.0)];
     fpts.extend(st.finding_times.iter().map(|(t, n)| (*t, *n as f64)));
     fpts.push((st.elapsed, st.findings.len() as f64));
+    let mut mem: Series = vec![("driver".to_string(), driver_mem)];
+    if !fuzzer_mem.is_empty() {
+        mem.push(("fuzzers (all processes)".to_string(), fuzzer_mem));
+    }
     for (file, title, y, s) in [
-        ("execs.svg", "Executions over time", "executions", execs),
+        (
+            "execs.svg",
+            "Executions over time",
+            "executions",
+            named(execs),
+        ),
         (
             "coverage.svg",
             "Coverage over time",
             "coverage (edges)",
-            covs,
+            named(covs),
         ),
         (
             "findings.svg",
@@ -315,6 +520,7 @@ fn write_outputs(dir: &Path, st: &State, rss_end: Option<u64>, time: f64) -> Vec
             "distinct findings",
             vec![("findings".to_string(), fpts)],
         ),
+        ("memory.svg", "Resident memory over time", "RSS (MiB)", mem),
     ] {
         if let Err(e) = plot(&dir.join(file), title, y, &s) {
             errors.push(format!("{file}: {e}"));
@@ -323,15 +529,24 @@ fn write_outputs(dir: &Path, st: &State, rss_end: Option<u64>, time: f64) -> Vec
     let last: BTreeMap<&str, (u64, u64)> = st
         .samples
         .iter()
-        .map(|(_, t, e, c)| (t.as_str(), (*e, *c)))
+        .flat_map(|r| r.targets.iter().map(|(t, v)| (t.as_str(), *v)))
         .collect();
+    let last_fuzzers_rss = st.samples.iter().rev().find_map(|r| r.fuzzers_rss_kib);
     let stats = serde_json::json!({
         "seed": st.seed,
         "targets": st.targets,
         "time_limit_s": time,
         "elapsed_s": st.elapsed,
+        "stopped_early": st.stopped,
         "rss_start_kib": st.rss_start_kib,
+        "rss_process_start_kib": st.rss_process_start_kib,
         "rss_end_kib": rss_end,
+        "rss_max_kib": st.rss_max_kib,
+        "fuzzers_rss_last_kib": last_fuzzers_rss,
+        "fuzzers_rss_max_kib": st.fuzzers_rss_max_kib,
+        "artifacts_handled": st.handled,
+        "repeats_not_minimized": st.repeats,
+        "findings_dropped": st.findings_dropped,
         "final": last.iter().map(|(t, (e, c))| serde_json::json!({"target": t, "executions": e, "coverage": c})).collect::<Vec<_>>(),
         "findings": st.findings.iter().map(|f| serde_json::json!({
             "target": f.target, "signature": f.signature, "hits": f.hits, "first_seen_s": f.first_seen_s,
@@ -346,20 +561,43 @@ fn write_outputs(dir: &Path, st: &State, rss_end: Option<u64>, time: f64) -> Vec
     ) {
         errors.push(format!("stats.json: {e}"));
     }
+    let mib = |k: u64| format!("{:.1} MiB", k as f64 / 1024.0);
     let mut md = format!(
         "# Campaign {}\n\nGenerated by `diopter campaign`; do not edit. Targets: {}; libFuzzer seed {}; \
-         {:.0} s fuzzed of {:.0} s asked.\n\n",
+         {:.0} s fuzzed of {:.0} s asked{}.\n\n",
         dir.file_name().map_or(String::new(), |n| n.to_string_lossy().to_string()),
         st.targets.join(", "),
         st.seed,
         st.elapsed,
-        time
+        time,
+        if st.stopped {
+            " (stopped by Ctrl-C; rerun with the same --dir to resume)"
+        } else {
+            ""
+        }
     );
+    md.push_str("## Memory\n\n");
     if let (Some(a), Some(b)) = (st.rss_start_kib, rss_end) {
         md.push_str(&format!(
-            "Resident memory of the driver (replaying and minimizing in process): {a} KiB at the start, {b} KiB at the end.\n\n"
+            "Resident memory of the driver (which replays and minimizes in process): {} at the start, \
+             {} at the end, {} at most.\n",
+            mib(a),
+            mib(b),
+            mib(st.rss_max_kib.unwrap_or(b).max(b))
         ));
     }
+    if let (Some(l), Some(m)) = (last_fuzzers_rss, st.fuzzers_rss_max_kib) {
+        md.push_str(&format!(
+            "The fuzzers (every process of each, fork-mode workers included): {} at the last sample, \
+             {} at most (libFuzzer's -rss_limit_mb={FUZZER_RSS_LIMIT_MB} per worker).\n",
+            mib(l),
+            mib(m)
+        ));
+    }
+    md.push_str(&format!(
+        "\n{} artifacts handled; {} repeats of a known failure counted without minimizing.\n\n",
+        st.handled, st.repeats
+    ));
     md.push_str("| target | executions | coverage |\n|---|---:|---:|\n");
     for (t, (e, c)) in &last {
         md.push_str(&format!("| {t} | {e} | {c} |\n"));
@@ -390,8 +628,15 @@ fn write_outputs(dir: &Path, st: &State, rss_end: Option<u64>, time: f64) -> Vec
             ));
         }
     }
+    if st.findings_dropped > 0 {
+        md.push_str(&format!(
+            "\n{} more artifacts had signatures of their own and were not kept (at most {} findings are).\n",
+            st.findings_dropped,
+            camp::MAX_FINDINGS
+        ));
+    }
     md.push_str(
-        "\n![executions](execs.svg)\n\n![coverage](coverage.svg)\n\n![findings](findings.svg)\n",
+        "\n![executions](execs.svg)\n\n![coverage](coverage.svg)\n\n![findings](findings.svg)\n\n![memory](memory.svg)\n",
     );
     if !errors.is_empty() {
         md.push_str("\n## Errors\n\n");
@@ -405,29 +650,178 @@ fn write_outputs(dir: &Path, st: &State, rss_end: Option<u64>, time: f64) -> Vec
     errors
 }
 
+/// Handles one artifact file: replays it (or, for a resource artifact,
+/// names it by its kind), counts it under its finding or records a new
+/// one, saves the state, then deletes the file.
+#[allow(clippy::too_many_arguments)]
+fn handle_artifact(
+    st: &mut State,
+    sig_index: &mut BTreeMap<String, usize>,
+    raw_seen: &mut BTreeMap<String, (u64, usize)>,
+    dir: &Path,
+    target: &str,
+    name: &str,
+    plant: &str,
+    now: f64,
+) {
+    let findings_dir = dir.join("findings");
+    let path = dir.join("artifacts").join(target).join(name);
+    let Ok(data) = std::fs::read(&path) else {
+        return;
+    };
+    let plant_bug = Plant::from_name(plant).unwrap_or(Plant::AddOffByOne);
+    let kind = artifact_kind(name);
+    // A repeat of a raw failure seen before counts under its finding
+    // without the minimizer, which is where the time goes.
+    let raw = match kind {
+        ArtifactKind::Crash => minimize::quiet_panics(|| {
+            std::panic::catch_unwind(|| raw_failure(target, &data, plant_bug))
+        })
+        .unwrap_or_else(|_| Some(format!("{target}: panic while replaying"))),
+        ArtifactKind::Resource(k) => Some(format!("{target}: {k}")),
+    };
+    if let Some((n, i)) = raw.as_ref().and_then(|r| raw_seen.get_mut(r)) {
+        *n += 1;
+        if !(*n).is_multiple_of(REMINIMIZE_EVERY) {
+            st.findings[*i].hits += 1;
+            st.repeats += 1;
+            st.handled += 1;
+            save_state(dir, st);
+            let _ = std::fs::remove_file(&path);
+            return;
+        }
+    }
+    let replayed = match kind {
+        ArtifactKind::Crash => minimize::quiet_panics(|| {
+            std::panic::catch_unwind(|| replay(target, &data, plant_bug, &findings_dir, now))
+        })
+        .unwrap_or_else(|_| {
+            let s = format!("{target}: panic while replaying");
+            Some(Replayed {
+                raw: s.clone(),
+                signature: s,
+                finding: None,
+            })
+        }),
+        ArtifactKind::Resource(k) => {
+            let s = format!("{target}: {k}");
+            Some(Replayed {
+                raw: s.clone(),
+                signature: s,
+                finding: None,
+            })
+        }
+    };
+    let (sig, raw, f, reproduced) = match replayed {
+        Some(r) => (r.signature, Some(r.raw), r.finding, true),
+        None => (
+            format!("{target}: not reproduced ({name})"),
+            None,
+            None,
+            false,
+        ),
+    };
+    let index = if let Some(&i) = sig_index.get(&sig) {
+        st.findings[i].hits += 1;
+        Some(i)
+    } else if st.findings.len() >= camp::MAX_FINDINGS {
+        st.findings_dropped += 1;
+        None
+    } else {
+        // Keep the artifact itself beside the case files.
+        let id = camp::signature_id(&Signature {
+            oracle: target.to_string(),
+            first_op: sig.clone(),
+            classes: vec![],
+        });
+        let kept = findings_dir.join(format!("{id}.{target}.input"));
+        let _ = std::fs::write(&kept, &data);
+        let replay_cmd = match (&f, kind) {
+            (Some(f), _) if target == "eval_diff" => diff::repro_command(&f.min_path),
+            (Some(f), _) => format!(
+                "cargo run --release -- minimize {} --oracle fast --plant {plant}",
+                f.min_path.display(),
+            ),
+            (None, ArtifactKind::Resource(_)) => format!(
+                "cargo fuzz run {target} -s none {} -- -timeout={INPUT_TIMEOUT_S} -rss_limit_mb={FUZZER_RSS_LIMIT_MB}",
+                kept.display()
+            ),
+            (None, ArtifactKind::Crash) => {
+                format!("cargo fuzz run {target} -s none {}", kept.display())
+            }
+        };
+        sig_index.insert(sig.clone(), st.findings.len());
+        st.findings.push(FindingRec {
+            target: target.to_string(),
+            signature: sig,
+            hits: 1,
+            first_seen_s: now,
+            artifact: kept.display().to_string(),
+            case: f.as_ref().map(|f| f.case_path.display().to_string()),
+            minimized: f.as_ref().map(|f| f.min_path.display().to_string()),
+            expression: f.as_ref().map(|f| f.min_line.clone()),
+            min_ops: f.as_ref().map(|f| f.min_ops),
+            ops: f.as_ref().map(|f| f.ops),
+            replay: replay_cmd,
+            reproduced,
+        });
+        st.finding_times.push((now, st.findings.len()));
+        Some(st.findings.len() - 1)
+    };
+    if let (Some(r), Some(i)) = (raw, index) {
+        if raw_seen.len() < MAX_RAW_SEEN || raw_seen.contains_key(&r) {
+            raw_seen.entry(r).or_insert((1, i));
+        }
+    }
+    st.handled += 1;
+    // The state first, then the deletion: a kill in between counts this
+    // artifact once more on resume, never loses it.
+    save_state(dir, st);
+    let _ = std::fs::remove_file(&path);
+}
+
 pub fn run(a: &Args) -> ExitCode {
     let time = match parse_duration(&a.time) {
         Ok(t) => t,
         Err(e) => return fail(format!("--time {e}")),
     };
-    let Some(plant) = Plant::from_name(&a.plant) else {
+    if Plant::from_name(&a.plant).is_none() {
         return fail(format!("unknown plant `{}`", a.plant));
-    };
-    let root = report_cmd::root();
+    }
+    // Absolute paths: `cargo fuzz build` runs in fuzz/, where a relative
+    // --target-dir would name another directory than the one the fuzzer
+    // binaries are then started from.
+    let root = std::path::absolute(report_cmd::root()).unwrap_or_else(|_| report_cmd::root());
     let dir = a
         .dir
         .clone()
         .unwrap_or_else(|| PathBuf::from("reports/campaigns").join(utc_stamp()));
+    // The fuzzers get absolute paths (see `abs_dir`); the report keeps the
+    // directory as given, so that its replay commands work from a clone.
+    let abs_dir = std::path::absolute(&dir).unwrap_or_else(|_| dir.clone());
     let findings_dir = dir.join("findings");
     let mut st: State = std::fs::read_to_string(dir.join("state.json"))
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok())
         .unwrap_or_default();
     let resumed = !st.targets.is_empty();
+    let rss_now = camp::rss_kib();
     if !resumed {
         st.seed = a.seed.unwrap_or_else(clock_seed) % (u32::MAX as u64);
         st.targets = a.targets.clone();
-        st.rss_start_kib = camp::rss_kib();
+        st.rss_start_kib = rss_now;
+    }
+    st.rss_process_start_kib = rss_now;
+    st.rss_max_kib = st.rss_max_kib.max(rss_now);
+    st.stopped = false;
+    if a.jobs < st.targets.len() {
+        return fail(format!(
+            "--jobs {} is fewer than the {} targets ({}): each runs at least one worker; \
+             give more jobs or fewer --targets",
+            a.jobs,
+            st.targets.len(),
+            st.targets.join(",")
+        ));
     }
     if let Err(e) = std::fs::create_dir_all(&findings_dir) {
         return fail(format!("{}: {e}", findings_dir.display()));
@@ -440,6 +834,7 @@ pub fn run(a: &Args) -> ExitCode {
         st.targets.join(","),
         st.seed
     );
+    let stop = stop_flag();
     // Build.
     let fuzz_dir = root.join("fuzz");
     let target_dir = if a.fuzz_target_dir.is_absolute() {
@@ -459,21 +854,30 @@ pub fn run(a: &Args) -> ExitCode {
             ));
         }
     }
-    let remaining = time.as_secs_f64() - st.elapsed;
-    if remaining <= 0.0 {
+    // A Ctrl-C during the build: no fuzzer is started, the report is
+    // written as it stands.
+    let remaining = if stop.load(Ordering::Relaxed) {
+        0.0
+    } else {
+        time.as_secs_f64() - st.elapsed
+    };
+    if remaining <= 0.0 && !stop.load(Ordering::Relaxed) {
         println!("nothing left to run ({:.0} s already fuzzed)", st.elapsed);
     }
     // Start the fuzzers, each in its own process group (so that stopping
-    // one stops its fork-mode workers too).
-    let per = (a.jobs / st.targets.len().max(1)).max(1);
-    let (tx, rx) = mpsc::channel::<(String, u64, u64)>();
+    // one stops its fork-mode workers too, and a Ctrl-C at the terminal
+    // reaches the driver only, which then stops them).
+    let n_targets = st.targets.len().max(1);
+    let latest: Arc<Mutex<BTreeMap<String, (u64, u64)>>> = Arc::default();
     let mut children: Vec<(String, Child)> = Vec::new();
-    for t in st.targets.clone() {
+    for (i, t) in st.targets.clone().into_iter().enumerate() {
         if remaining <= 0.0 {
             break;
         }
+        // The jobs split over the targets, the first ones taking the rest.
+        let per = a.jobs / n_targets + usize::from(i < a.jobs % n_targets);
         let bin = target_dir.join("x86_64-unknown-linux-gnu/release").join(&t);
-        let art = dir.join("artifacts").join(&t);
+        let art = abs_dir.join("artifacts").join(&t);
         // The working corpus is cargo-fuzz's (fuzz/corpus/TARGET, which
         // .gitignore keeps out of the repository but for the seeds), not the
         // report's: it grows to thousands of files.
@@ -493,12 +897,14 @@ pub fn run(a: &Args) -> ExitCode {
             .arg("-ignore_crashes=1")
             .arg("-ignore_timeouts=1")
             .arg("-ignore_ooms=1")
+            .arg(format!("-timeout={INPUT_TIMEOUT_S}"))
+            .arg(format!("-rss_limit_mb={FUZZER_RSS_LIMIT_MB}"))
             .arg(format!("-seed={}", st.seed))
             .arg(format!("-artifact_prefix={}/", art.display()))
             .env("DIOPTER_PLANT", &a.plant)
             .env(
                 "DIOPTER_CASE_DIR",
-                dir.join("artifacts").join(format!("{t}-cases")),
+                abs_dir.join("artifacts").join(format!("{t}-cases")),
             )
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -512,15 +918,14 @@ pub fn run(a: &Args) -> ExitCode {
         match cmd.spawn() {
             Ok(mut c) => {
                 if let Some(err) = c.stderr.take() {
-                    let tx = tx.clone();
+                    let log = std::fs::OpenOptions::new()
+                        .create(true)
+                        .append(true)
+                        .open(dir.join("artifacts").join(format!("{t}.log")))
+                        .ok();
+                    let latest = latest.clone();
                     let name = t.clone();
-                    std::thread::spawn(move || {
-                        for line in BufReader::new(err).lines().map_while(Result::ok) {
-                            if let Some((n, cov)) = parse_stats_line(&line) {
-                                let _ = tx.send((name.clone(), n, cov));
-                            }
-                        }
-                    });
+                    std::thread::spawn(move || drain(err, name, log, latest));
                 }
                 children.push((t, c));
             }
@@ -535,23 +940,38 @@ pub fn run(a: &Args) -> ExitCode {
     let start = Instant::now();
     let base = st.elapsed;
     let mut last_save = Instant::now();
-    let mut latest: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    let mut last_sample = f64::NEG_INFINITY;
+    if st.sample_period_s < 1.0 {
+        st.sample_period_s = 1.0;
+    }
     let mut sig_index: BTreeMap<String, usize> = st
         .findings
         .iter()
         .enumerate()
         .map(|(i, f)| (f.signature.clone(), i))
         .collect();
-    loop {
+    let mut raw_seen: BTreeMap<String, (u64, usize)> = BTreeMap::new();
+    'run: loop {
         let now = base + start.elapsed().as_secs_f64();
         st.elapsed = now;
-        while let Ok((t, n, cov)) = rx.try_recv() {
-            latest.insert(t, (n, cov));
+        if now - last_sample >= st.sample_period_s {
+            last_sample = now;
+            let targets = latest.lock().map(|l| l.clone()).unwrap_or_default();
+            let rss = camp::rss_kib();
+            let fuzzers = fuzzers_rss(&children);
+            st.rss_max_kib = st.rss_max_kib.max(rss);
+            st.fuzzers_rss_max_kib = st.fuzzers_rss_max_kib.max(fuzzers);
+            st.samples.push(Row {
+                seconds: now,
+                targets,
+                rss_kib: rss,
+                fuzzers_rss_kib: fuzzers,
+            });
+            if camp::thin(&mut st.samples, camp::MAX_SAMPLES) {
+                st.sample_period_s *= 2.0;
+            }
         }
-        for (t, (n, cov)) in &latest {
-            st.samples.push((now, t.clone(), *n, *cov));
-        }
-        // New artifacts (crash-*, and anything else libFuzzer keeps).
+        // New artifacts (crash-*, timeout-*, oom-*, ...).
         for t in st.targets.clone() {
             let art = dir.join("artifacts").join(&t);
             let mut names: Vec<String> = std::fs::read_dir(&art)
@@ -563,65 +983,34 @@ pub fn run(a: &Args) -> ExitCode {
                 .collect();
             names.sort();
             for n in names {
-                let key = format!("{t}/{n}");
-                if st.handled.contains(&key) {
-                    continue;
+                if stop.load(Ordering::Relaxed) {
+                    break 'run;
                 }
-                let Ok(data) = std::fs::read(art.join(&n)) else {
-                    continue;
-                };
-                let res = minimize::quiet_panics(|| replay(&t, &data, plant, &findings_dir, now));
-                let (sig, f, reproduced) = match res {
-                    Some((s, f)) => (s, f, true),
-                    None => (format!("{t}: not reproduced ({n})"), None, false),
-                };
-                if let Some(&i) = sig_index.get(&sig) {
-                    st.findings[i].hits += 1;
-                } else {
-                    // Keep the artifact itself beside the case files.
-                    let id = camp::signature_id(&Signature {
-                        oracle: t.clone(),
-                        first_op: sig.clone(),
-                        classes: vec![],
-                    });
-                    let kept = findings_dir.join(format!("{id}.{t}.input"));
-                    let _ = std::fs::write(&kept, &data);
-                    let replay_cmd = match &f {
-                        Some(f) if t == "eval_diff" => diff::repro_command(&f.min_path),
-                        Some(f) => format!(
-                            "cargo run --release -- minimize {} --oracle fast --plant {}",
-                            f.min_path.display(),
-                            a.plant
-                        ),
-                        None => format!("cargo fuzz run {t} -s none {}", kept.display()),
-                    };
-                    sig_index.insert(sig.clone(), st.findings.len());
-                    st.findings.push(FindingRec {
-                        target: t.clone(),
-                        signature: sig,
-                        hits: 1,
-                        first_seen_s: now,
-                        artifact: kept.display().to_string(),
-                        case: f.as_ref().map(|f| f.case_path.display().to_string()),
-                        minimized: f.as_ref().map(|f| f.min_path.display().to_string()),
-                        expression: f.as_ref().map(|f| f.min_line.clone()),
-                        min_ops: f.as_ref().map(|f| f.min_ops),
-                        ops: f.as_ref().map(|f| f.ops),
-                        replay: replay_cmd,
-                        reproduced,
-                    });
-                    st.finding_times.push((now, st.findings.len()));
-                }
-                st.handled.insert(key);
-                save_state(&dir, &st);
+                let now = base + start.elapsed().as_secs_f64();
+                handle_artifact(
+                    &mut st,
+                    &mut sig_index,
+                    &mut raw_seen,
+                    &dir,
+                    &t,
+                    &n,
+                    &a.plant,
+                    now,
+                );
             }
         }
         bar.set_position(now as u64);
-        let execs: u64 = latest.values().map(|v| v.0).sum();
+        let execs: u64 = latest
+            .lock()
+            .map(|l| l.values().map(|v| v.0).sum())
+            .unwrap_or(0);
         bar.set_message(format!("{execs} execs, {} findings", st.findings.len()));
         if last_save.elapsed() >= Duration::from_secs(5) {
             save_state(&dir, &st);
             last_save = Instant::now();
+        }
+        if stop.load(Ordering::Relaxed) {
+            break;
         }
         let all_done = children
             .iter_mut()
@@ -631,24 +1020,30 @@ pub fn run(a: &Args) -> ExitCode {
         }
         std::thread::sleep(Duration::from_secs(1));
     }
-    // Past the deadline (or done): stop what still runs, by process group.
+    st.stopped = stop.load(Ordering::Relaxed);
+    // Fuzzed time ends here, not after the fuzzers have been stopped.
+    let fuzzed = base + start.elapsed().as_secs_f64();
+    // Past the deadline, done, or stopped: stop what still runs, by
+    // process group (the fork-mode workers too).
     for (_, c) in &mut children {
-        if c.try_wait().ok().flatten().is_none() {
-            let _ = Command::new("kill")
-                .args(["-TERM", &format!("-{}", c.id())])
-                .status();
-            let _ = c.wait();
-        }
+        stop_group(c);
     }
     bar.finish_and_clear();
-    st.elapsed = st.elapsed.min(time.as_secs_f64());
+    st.elapsed = fuzzed.min(time.as_secs_f64());
+    let rss_end = camp::rss_kib();
+    st.rss_max_kib = st.rss_max_kib.max(rss_end);
     save_state(&dir, &st);
-    let errors = write_outputs(&dir, &st, camp::rss_kib(), time.as_secs_f64());
+    let errors = write_outputs(&dir, &st, rss_end, time.as_secs_f64());
     for e in &errors {
         eprintln!("diopter campaign: {e}");
     }
     println!(
-        "{} findings; report: {}/summary.md",
+        "{}{} findings; report: {}/summary.md",
+        if st.stopped {
+            "stopped (resume with the same --dir); "
+        } else {
+            ""
+        },
         st.findings.len(),
         dir.display()
     );
@@ -678,6 +1073,33 @@ mod tests {
             Some((12345, 777))
         );
         assert_eq!(parse_stats_line("INFO: Seed: 1"), None);
+    }
+
+    #[test]
+    fn resource_artifacts_are_not_replayed() {
+        assert_eq!(artifact_kind("crash-0123abcd"), ArtifactKind::Crash);
+        assert_eq!(
+            artifact_kind("timeout-0123abcd"),
+            ArtifactKind::Resource("timeout")
+        );
+        assert_eq!(artifact_kind("oom-99"), ArtifactKind::Resource("oom"));
+        assert_eq!(artifact_kind("leak-1"), ArtifactKind::Resource("leak"));
+        assert_eq!(
+            artifact_kind("slow-unit-1"),
+            ArtifactKind::Resource("slow-unit")
+        );
+    }
+
+    /// A crash artifact whose replay fails is a finding under its first
+    /// message line; one that passes is not reproduced.
+    #[test]
+    fn other_targets_fail_by_their_first_line() {
+        assert_eq!(other_target_failure("parse_roundtrip", b""), None);
+        let sig = other_target_failure("no_such_target", b"x").expect("fails");
+        assert_eq!(
+            sig,
+            "no_such_target: target `no_such_target`: not replayable in process"
+        );
     }
 
     #[test]

@@ -60,6 +60,11 @@ pub struct Args {
     /// Give up after this many seconds with the smallest case so far.
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
+    /// With --bytes: the generator's cap on operations the input was
+    /// fuzzed with (`$DIOPTER_MAX_OPS` of `eval_diff_planted`; the same
+    /// bytes make another case under another cap).
+    #[arg(long, value_name = "N", requires = "bytes")]
+    pub max_ops: Option<usize>,
 }
 
 fn fail(msg: String) -> ExitCode {
@@ -117,7 +122,11 @@ pub fn run(a: &Args) -> ExitCode {
         match std::fs::read(&a.case) {
             Ok(data) => (
                 String::new(),
-                Case::from_bytes(&data, &diopter_oracles::gen::GenConfig::default()),
+                Case::from_bytes(&data, &{
+                    let mut cfg = diopter_oracles::gen::GenConfig::default();
+                    cfg.max_ops = a.max_ops.unwrap_or(cfg.max_ops);
+                    cfg
+                }),
             ),
             Err(e) => return fail(format!("{}: {e}", a.case.display())),
         }

@@ -13,6 +13,8 @@ use diopter_oracles::gen::GenConfig;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 pub const RUN_HELP: &str = "\
@@ -96,6 +98,30 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(total))
 }
 
+/// The flag a Ctrl-C (SIGINT) sets, the handler installed on first use. A
+/// campaign checks it between cases (or, in `diopter campaign`, once a
+/// second) and then stops its fuzzers and writes its report as at the end
+/// of its time; a second Ctrl-C exits at once (130, the shell's code for
+/// SIGINT), for when writing the report is what hangs.
+pub fn stop_flag() -> Arc<AtomicBool> {
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let f = flag.clone();
+        let installed = ctrlc::set_handler(move || {
+            if f.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+            eprintln!("\nstopping: writing the report (Ctrl-C again to quit at once)");
+        });
+        if let Err(e) = installed {
+            eprintln!("diopter: no Ctrl-C handler ({e}); Ctrl-C kills without a report");
+        }
+        flag
+    })
+    .clone()
+}
+
 /// A seed from the clock.
 pub fn clock_seed() -> u64 {
     std::time::SystemTime::now()
@@ -131,6 +157,7 @@ pub fn campaign(dir: &std::path::Path, time: Duration, seed: u64, plant: Option<
         minimize_time: Duration::from_secs(10),
         max_cases: None,
         gen: GenConfig::default(),
+        stop: Some(stop_flag()),
     };
     let bar = ProgressBar::new(time.as_secs().max(1));
     bar.set_style(
@@ -161,9 +188,14 @@ pub fn campaign(dir: &std::path::Path, time: Duration, seed: u64, plant: Option<
         name: "campaign".into(),
         ok,
         line: format!(
-            "{} cases in {:.0} s over {} (seed {seed}): {} findings{}",
+            "{} cases in {:.0} s{} over {} (seed {seed}): {} findings{}",
             stats.cases,
             stats.elapsed,
+            if stats.stopped {
+                " (stopped by Ctrl-C)"
+            } else {
+                ""
+            },
             stats.oracles.join(", "),
             stats.findings.len(),
             if errors.is_empty() {
@@ -243,7 +275,11 @@ pub fn run(a: &Args) -> ExitCode {
         "  {d}/campaign.md     this campaign: verdicts per oracle, findings with replay commands"
     );
     println!("  {d}/findings/       case files (NAME.case) and minimized ones (NAME.min.case)");
-    println!("  {d}/proofs.md       the rule library's proofs and counterexamples");
+    if a.no_prove {
+        println!("  {d}/proofs.md       not rewritten (--no-prove): the last prover run's");
+    } else {
+        println!("  {d}/proofs.md       the rule library's proofs and counterexamples");
+    }
     println!("  {d}/errata.md       the spec's errata and every decision with its test");
     println!("  {d}/conformance.md  the corpus: checker verdicts and round trips");
     println!(

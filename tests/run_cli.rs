@@ -150,3 +150,63 @@ fn report_regenerates_the_index() {
     assert!(index.contains("Campaigns"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Ctrl-C (SIGINT) during the default job's campaign stops the campaign,
+/// not the process: the run still writes the campaign's report (marked as
+/// stopped), regenerates the others and prints its summary. The campaign
+/// is given an hour, so only the signal can have ended it.
+#[test]
+fn ctrl_c_stops_the_campaign_and_still_writes_the_report() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let dir = tmp("ctrlc");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_diopter"))
+        .args([
+            "run",
+            "--no-prove",
+            "--time",
+            "1h",
+            "--seed",
+            "3",
+            "--reports",
+            dir.to_str().unwrap(),
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut seen = Vec::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        let started = line.starts_with("== 3/4 campaign");
+        seen.push(line);
+        if started {
+            break;
+        }
+    }
+    assert!(
+        seen.last()
+            .is_some_and(|l| l.starts_with("== 3/4 campaign")),
+        "{seen:?}"
+    );
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    let status = child.wait().unwrap();
+    let stdout = rest.join("\n");
+    assert!(stdout.contains("stopped by Ctrl-C"), "{stdout}");
+    assert!(stdout.contains("== summary"), "{stdout}");
+    // No finding was made (the oracles agree), so the run passes.
+    assert_eq!(status.code(), Some(0), "{stdout}");
+    let campaign = text(&dir.join("campaign.md"));
+    assert!(campaign.contains("Stopped early"), "{campaign}");
+    let json: serde_json::Value = serde_json::from_str(&text(&dir.join("campaign.json"))).unwrap();
+    assert_eq!(json["stopped_early"], true);
+    assert!(json["rss_end_kib"].as_u64().is_some_and(|k| k > 0));
+    let _ = std::fs::remove_dir_all(&dir);
+}

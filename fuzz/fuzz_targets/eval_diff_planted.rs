@@ -3,14 +3,32 @@
 //! default `add-off-by-one`). It exists to make real libFuzzer artifacts of
 //! a known disagreement, on which `diopter minimize --bytes` is measured
 //! against `cargo fuzz tmin` (`reports/minimizer.sh`, `reports/minimizer.md`).
+//! `$DIOPTER_MAX_OPS` raises the generator's cap on operations (default
+//! 64) so that artifacts of about 100 operations come up; replay those
+//! with `diopter minimize --bytes --max-ops N`.
 
 #![no_main]
 
 use diopter_oracles::diff::{self, Fast, Oracle, Reference, Verdict};
-use diopter_oracles::gen::Case;
+use diopter_oracles::gen::{Case, GenConfig};
 use diopter_oracles::minimize::plant::{Plant, Planted};
 use libfuzzer_sys::fuzz_target;
 use std::sync::atomic::Ordering;
+
+/// The generator's configuration: the default, with `$DIOPTER_MAX_OPS`.
+fn gen_config() -> &'static GenConfig {
+    static CFG: std::sync::OnceLock<GenConfig> = std::sync::OnceLock::new();
+    CFG.get_or_init(|| {
+        let mut cfg = GenConfig::default();
+        if let Some(n) = std::env::var("DIOPTER_MAX_OPS")
+            .ok()
+            .and_then(|n| n.parse().ok())
+        {
+            cfg.max_ops = n;
+        }
+        cfg
+    })
+}
 
 thread_local! {
     static PLANTED: Planted = Planted::new(
@@ -27,7 +45,7 @@ fuzz_target!(
         diopter_oracles::gen::expr::CROSS_CHECK.store(false, Ordering::Relaxed);
     },
     |data: &[u8]| {
-        let case = Case::from_bytes(data, &Default::default());
+        let case = Case::from_bytes(data, gen_config());
         PLANTED.with(|p| {
             let oracles: [&dyn Oracle; 2] = [&Reference, p];
             if let Verdict::Disagree { .. } = diff::run_case(&case, &oracles) {

@@ -257,3 +257,55 @@ fn a_case_that_does_not_fail_is_left_alone() {
     assert_eq!(m.case, case);
     assert!(!m.one_minimal);
 }
+
+/// An oracle that panics inside the in-process campaign: the panic is
+/// counted as the verdict PANIC, becomes a minimized finding with its case
+/// files, and the campaign goes on to its last case instead of dying.
+#[test]
+fn a_campaign_turns_an_oracle_panic_into_a_finding_and_goes_on() {
+    use diopter_oracles::campaign::{self, Config};
+    use std::time::Duration;
+    let planted = Planted::new(Box::new(Fast::default()), Plant::PanicOnMul);
+    let oracles: [&dyn Oracle; 3] = [&Reference, &planted, &Fast::default()];
+    let dir = std::env::temp_dir().join(format!("diopter-campaign-panic-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let cfg = Config {
+        // The case count ends the run, not the clock.
+        time: Duration::from_secs(3600),
+        seed: 5,
+        out_dir: dir.clone(),
+        minimize_time: Duration::from_secs(60),
+        max_cases: Some(400),
+        gen: GenConfig::default(),
+        stop: None,
+    };
+    let stats = campaign::run(&cfg, &oracles, &mut |_| {});
+    assert_eq!(stats.cases, 400, "the campaign ran every case");
+    let panics = stats.verdicts["fast+panic-on-mul"]
+        .get("PANIC")
+        .copied()
+        .unwrap_or(0);
+    assert!(panics > 0, "some case has a DIOpMul: {:?}", stats.verdicts);
+    // The oracle without the plant was compared on every case too.
+    let plain: u64 = stats.verdicts["fast"].values().sum();
+    assert_eq!(plain, 400);
+    let f = stats
+        .findings
+        .iter()
+        .find(|f| matches!(&f.failure, Failure::Panic { .. }))
+        .expect("the panic is a finding");
+    assert_eq!(f.signature.oracle, "fast+panic-on-mul");
+    assert_eq!(f.signature.first_op, "DIOpMul");
+    assert!(f.min_ops <= 3, "{}", f.min_line);
+    assert!(f.hits as u64 + stats.repeats >= 1);
+    let min = std::fs::read_to_string(&f.min_path).expect("the minimized case file");
+    assert!(
+        min.contains("DIOpMul") && min.contains("--- context"),
+        "{min}"
+    );
+    assert!(f.case_path.is_file());
+    // The JSON names the finding with its replay command.
+    let json = campaign::stats_json(&cfg, &stats);
+    assert!(json.contains("fast+panic-on-mul @ DIOpMul"), "{json}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

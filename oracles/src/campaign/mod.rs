@@ -9,13 +9,32 @@
 //! [`minimize::Signature`] and writes the case file and the minimized case
 //! file (atomically: a temporary file, then a rename). It needs nothing
 //! beyond this crate: no cargo-fuzz, no child processes.
+//!
+//! Memory is bounded by construction, so that an 8-hour run holds what a
+//! 1-minute one does: the time series are thinned to [`MAX_SAMPLES`]
+//! points, at most [`MAX_FINDINGS`] distinct findings are kept (later new
+//! signatures are only counted), and the table of raw failures seen is
+//! capped likewise. The resident set size is sampled with the counters and
+//! reported at the start, the end and its peak.
 
 use crate::diff::{self, Oracle};
 use crate::gen::{Case, GenConfig};
 use crate::minimize::{self, Failure, Options, Signature};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// The most points kept of one time series. Plots need a few hundred; an
+/// 8-hour run sampled every second would otherwise keep 28,800.
+pub const MAX_SAMPLES: usize = 1024;
+
+/// The most distinct findings kept in memory (and written). A real run has
+/// a handful; thousands mean one bug with a signature that varies (say, a
+/// panic message with a number in it), and keeping every one would let
+/// memory grow with the run's length.
+pub const MAX_FINDINGS: usize = 256;
 
 /// What to run.
 pub struct Config {
@@ -28,6 +47,9 @@ pub struct Config {
     /// Cap on the number of cases (for tests; `None`: until the time is up).
     pub max_cases: Option<u64>,
     pub gen: GenConfig,
+    /// Set (by a Ctrl-C handler) to stop the run early; the counters so
+    /// far are returned as for a run that ran out of time.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 /// One deduplicated failure.
@@ -53,6 +75,8 @@ pub struct Sample {
     pub seconds: f64,
     pub cases: u64,
     pub findings: usize,
+    /// Resident set size (KiB), where /proc tells.
+    pub rss_kib: Option<u64>,
 }
 
 /// The counters.
@@ -74,14 +98,81 @@ pub struct Stats {
     /// Failures not minimized because one of the same oracle and class was
     /// seen before (see `run`).
     pub repeats: u64,
+    /// The largest resident set size sampled (KiB).
+    pub rss_max_kib: Option<u64>,
+    /// New signatures not kept because [`MAX_FINDINGS`] were.
+    pub findings_dropped: u64,
+    /// Whether the run was stopped early (`Config::stop`).
+    pub stopped: bool,
+}
+
+/// Thins a time series kept in `v` when it holds more than `cap` points:
+/// every other point goes (the first and the last stay), so the points
+/// left are about evenly spread over the whole run. Returns whether it
+/// thinned; the caller then doubles its sampling period so that new points
+/// come as densely as the old ones now lie.
+pub fn thin<T>(v: &mut Vec<T>, cap: usize) -> bool {
+    if v.len() <= cap.max(2) {
+        return false;
+    }
+    let last = v.len() - 1;
+    let mut i = 0;
+    v.retain(|_| {
+        let keep = i % 2 == 0 || i == last;
+        i += 1;
+        keep
+    });
+    true
 }
 
 /// The resident set size of this process in KiB (Linux `/proc`).
 pub fn rss_kib() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    s.lines()
+    status_rss(&std::fs::read_to_string("/proc/self/status").ok()?)
+}
+
+/// `VmRSS` of a `/proc/PID/status` text, in KiB.
+fn status_rss(status: &str) -> Option<u64> {
+    status
+        .lines()
         .find_map(|l| l.strip_prefix("VmRSS:"))
         .and_then(|v| v.split_whitespace().next()?.parse().ok())
+}
+
+/// The summed resident set size (KiB) of every process in process group
+/// `pgid` (a fuzzer and its fork-mode workers); `None` where /proc does not
+/// tell or the group is gone.
+pub fn group_rss_kib(pgid: u32) -> Option<u64> {
+    let mut total = None;
+    for e in std::fs::read_dir("/proc").ok()?.flatten() {
+        let name = e.file_name();
+        let Some(pid) = name
+            .to_str()
+            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+        else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // Fields after the command (which may hold spaces, hence the last
+        // ')'): state, ppid, pgrp.
+        let Some(pgrp) = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().nth(2)?.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pgrp != pgid {
+            continue;
+        }
+        if let Some(kib) = std::fs::read_to_string(format!("/proc/{pid}/status"))
+            .ok()
+            .and_then(|s| status_rss(&s))
+        {
+            *total.get_or_insert(0) += kib;
+        }
+    }
+    total
 }
 
 /// Writes `text` to `path` atomically: a reader (or a rerun after `kill
@@ -108,8 +199,25 @@ pub fn signature_id(s: &Signature) -> String {
     format!("{h:016x}")
 }
 
+/// What [`record`] made of a case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recorded {
+    /// The case does not fail (an artifact that does not reproduce).
+    NoFailure,
+    /// It fails like the finding of this index in the list.
+    Known(usize),
+    /// A new finding, now last in the list.
+    New,
+    /// A new signature, not kept: [`MAX_FINDINGS`] are.
+    Full,
+}
+
+/// The most write errors kept (a full disk would otherwise add one per
+/// finding for the rest of the run).
+const MAX_WRITE_ERRORS: usize = 32;
+
 /// Handles one failing case: minimizes it, dedups by signature, writes the
-/// files of a new finding. Returns whether it was new.
+/// files of a new finding.
 pub fn record(
     case: &Case,
     oracles: &[&dyn Oracle],
@@ -118,19 +226,22 @@ pub fn record(
     minimize_time: Duration,
     at: f64,
     write_errors: &mut Vec<String>,
-) -> bool {
+) -> Recorded {
     let opts = Options {
         time_limit: Some(minimize_time),
     };
     let Some((failure, m)) = minimize::minimize_failure(case, oracles, &opts) else {
-        return false;
+        return Recorded::NoFailure;
     };
     let Some(signature) = minimize::signature(&m.case, oracles) else {
-        return false;
+        return Recorded::NoFailure;
     };
-    if let Some(f) = findings.iter_mut().find(|f| f.signature == signature) {
-        f.hits += 1;
-        return false;
+    if let Some(i) = findings.iter().position(|f| f.signature == signature) {
+        findings[i].hits += 1;
+        return Recorded::Known(i);
+    }
+    if findings.len() >= MAX_FINDINGS {
+        return Recorded::Full;
     }
     let id = signature_id(&signature);
     let names: Vec<&str> = oracles.iter().map(|o| o.name()).collect();
@@ -146,7 +257,9 @@ pub fn record(
         let mut text = format!("# signature: {signature}\n");
         text.push_str(&diff::case_file_text(c, &names, v.as_ref()));
         if let Err(e) = write_atomic(path, &text) {
-            write_errors.push(format!("{}: {e}", path.display()));
+            if write_errors.len() < MAX_WRITE_ERRORS {
+                write_errors.push(format!("{}: {e}", path.display()));
+            }
         }
     }
     findings.push(Finding {
@@ -160,12 +273,23 @@ pub fn record(
         hits: 1,
         at,
     });
-    true
+    Recorded::New
 }
+
+/// The most raw failures (oracle and class, or panic message) remembered
+/// for skipping repeats; past it every failure is minimized (slower, never
+/// wrong: the signature still deduplicates).
+const MAX_RAW_SEEN: usize = 4096;
 
 /// Runs the campaign with `oracles` (the reference first; each other one is
 /// compared with it on its own). `tick` is called about ten times a second
 /// with the counters so far (for a progress bar).
+///
+/// An oracle panic is caught (`minimize::guarded_run`) and counted as the
+/// verdict `PANIC`, then minimized and recorded like a disagreement: it is a
+/// finding, and the run goes on. No oracle here calls Z3 (the prover runs
+/// in `diopter prove`, with its own per-query timeout), so a solver timeout
+/// cannot stall this loop.
 pub fn run(cfg: &Config, oracles: &[&dyn Oracle], tick: &mut dyn FnMut(&Stats)) -> Stats {
     let start = Instant::now();
     let mut stats = Stats {
@@ -173,18 +297,26 @@ pub fn run(cfg: &Config, oracles: &[&dyn Oracle], tick: &mut dyn FnMut(&Stats)) 
         oracles: oracles.iter().map(|o| o.name().to_string()).collect(),
         ..Stats::default()
     };
+    stats.rss_max_kib = stats.rss_start_kib;
     let findings_dir = cfg.out_dir.join("findings");
     let mut seeds = crate::gen::entropy::SplitMix(cfg.seed);
     let mut last_tick = Instant::now();
-    let mut last_sample = -1.0f64;
+    let mut last_sample = f64::NEG_INFINITY;
+    // Doubles each time the samples are thinned (see `thin`).
+    let mut sample_period = 1.0f64;
     // How often each raw failure (oracle and class, before minimizing) was
     // seen: a repeat is most likely a known finding, and minimizing is what
     // costs; every 16th repeat is still minimized to catch new causes that
     // fail in the same class.
     let mut raw_seen: BTreeMap<Failure, u64> = BTreeMap::new();
+    let stopped = || cfg.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
     minimize::quiet_panics(|| loop {
         let elapsed = start.elapsed();
         if elapsed >= cfg.time || cfg.max_cases.is_some_and(|m| stats.cases >= m) {
+            break;
+        }
+        if stopped() {
+            stats.stopped = true;
             break;
         }
         let seed = crate::gen::entropy::Entropy::bits64(&mut seeds);
@@ -206,14 +338,19 @@ pub fn run(cfg: &Config, oracles: &[&dyn Oracle], tick: &mut dyn FnMut(&Stats)) 
                 let Some(f) = minimize::failure(&case, &pair) else {
                     continue;
                 };
-                let n = raw_seen.entry(f).or_default();
-                *n += 1;
-                if *n > 1 && !(*n).is_multiple_of(16) {
+                let n = if raw_seen.len() < MAX_RAW_SEEN || raw_seen.contains_key(&f) {
+                    let n = raw_seen.entry(f).or_default();
+                    *n += 1;
+                    *n
+                } else {
+                    1
+                };
+                if n > 1 && !n.is_multiple_of(16) {
                     stats.repeats += 1;
                     continue;
                 }
                 let at = start.elapsed().as_secs_f64();
-                record(
+                let r = record(
                     &case,
                     &pair,
                     &mut stats.findings,
@@ -222,16 +359,25 @@ pub fn run(cfg: &Config, oracles: &[&dyn Oracle], tick: &mut dyn FnMut(&Stats)) 
                     at,
                     &mut stats.write_errors,
                 );
+                if r == Recorded::Full {
+                    stats.findings_dropped += 1;
+                }
             }
         }
         let secs = start.elapsed().as_secs_f64();
-        if secs - last_sample >= 1.0 {
+        if secs - last_sample >= sample_period {
             last_sample = secs;
+            let rss = rss_kib();
+            stats.rss_max_kib = stats.rss_max_kib.max(rss);
             stats.samples.push(Sample {
                 seconds: secs,
                 cases: stats.cases,
                 findings: stats.findings.len(),
+                rss_kib: rss,
             });
+            if thin(&mut stats.samples, MAX_SAMPLES) {
+                sample_period *= 2.0;
+            }
         }
         if last_tick.elapsed() >= Duration::from_millis(100) {
             last_tick = Instant::now();
@@ -240,12 +386,14 @@ pub fn run(cfg: &Config, oracles: &[&dyn Oracle], tick: &mut dyn FnMut(&Stats)) 
         }
     });
     stats.elapsed = start.elapsed().as_secs_f64();
+    stats.rss_end_kib = rss_kib();
+    stats.rss_max_kib = stats.rss_max_kib.max(stats.rss_end_kib);
     stats.samples.push(Sample {
         seconds: stats.elapsed,
         cases: stats.cases,
         findings: stats.findings.len(),
+        rss_kib: stats.rss_end_kib,
     });
-    stats.rss_end_kib = rss_kib();
     stats
 }
 
@@ -281,9 +429,15 @@ pub fn stats_json(cfg: &Config, stats: &Stats) -> String {
     let opt = |v: Option<u64>| v.map_or("null".to_string(), |v| v.to_string());
     let _ = writeln!(
         s,
-        "  \"rss_start_kib\": {},\n  \"rss_end_kib\": {},",
+        "  \"rss_start_kib\": {},\n  \"rss_end_kib\": {},\n  \"rss_max_kib\": {},",
         opt(stats.rss_start_kib),
-        opt(stats.rss_end_kib)
+        opt(stats.rss_end_kib),
+        opt(stats.rss_max_kib)
+    );
+    let _ = writeln!(
+        s,
+        "  \"stopped_early\": {},\n  \"findings_dropped\": {},",
+        stats.stopped, stats.findings_dropped
     );
     let _ = writeln!(
         s,
@@ -325,11 +479,19 @@ pub fn stats_json(cfg: &Config, stats: &Stats) -> String {
         })
         .collect();
     s.push_str(&fs.join(","));
-    s.push_str("\n  ],\n  \"samples\": [");
+    s.push_str("\n  ],\n  \"samples_columns\": [\"seconds\", \"cases\", \"findings\", \"rss_kib\"],\n  \"samples\": [");
     let ss: Vec<String> = stats
         .samples
         .iter()
-        .map(|x| format!("[{:.2}, {}, {}]", x.seconds, x.cases, x.findings))
+        .map(|x| {
+            format!(
+                "[{:.2}, {}, {}, {}]",
+                x.seconds,
+                x.cases,
+                x.findings,
+                opt(x.rss_kib)
+            )
+        })
         .collect();
     s.push_str(&ss.join(", "));
     let _ = write!(s, "],\n  \"repeats_not_minimized\": {},", stats.repeats);
@@ -362,10 +524,14 @@ pub fn summary_md(cfg: &Config, stats: &Stats, title: &str) -> String {
         stats.cases as f64 / stats.elapsed.max(1e-9),
         stats.oracles.join(", ")
     );
+    if stats.stopped {
+        let _ = writeln!(s, "Stopped early (Ctrl-C): the counts are those so far.\n");
+    }
     if let (Some(a), Some(b)) = (stats.rss_start_kib, stats.rss_end_kib) {
         let _ = writeln!(
             s,
-            "Resident memory: {a} KiB at the start, {b} KiB at the end.\n"
+            "Resident memory: {a} KiB at the start, {b} KiB at the end, {} KiB at most.\n",
+            stats.rss_max_kib.unwrap_or(b)
         );
     }
     let _ = writeln!(s, "## Verdicts (reference against each oracle)\n");
@@ -404,6 +570,15 @@ pub fn summary_md(cfg: &Config, stats: &Stats, title: &str) -> String {
             );
         }
     }
+    if stats.findings_dropped > 0 {
+        let _ = writeln!(
+            s,
+            "\n{} more failures had signatures of their own and were not kept \
+             (at most {MAX_FINDINGS} findings are): most likely one bug whose \
+             signature varies.",
+            stats.findings_dropped
+        );
+    }
     if !stats.write_errors.is_empty() {
         let _ = writeln!(s, "\n## Files that could not be written\n");
         for e in &stats.write_errors {
@@ -411,4 +586,60 @@ pub fn summary_md(cfg: &Config, stats: &Stats, title: &str) -> String {
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thinning_halves_and_keeps_both_ends() {
+        let mut v: Vec<u32> = (0..10).collect();
+        assert!(!thin(&mut v, 10), "at the cap: left alone");
+        v.push(10);
+        assert!(thin(&mut v, 10));
+        assert_eq!(v, vec![0, 2, 4, 6, 8, 10]);
+        // The last point stays even when its index is odd.
+        let mut w: Vec<u32> = (0..12).collect();
+        assert!(thin(&mut w, 10));
+        assert_eq!(w, vec![0, 2, 4, 6, 8, 10, 11]);
+    }
+
+    /// However long the run, the samples stay under the cap (the campaign
+    /// thins and doubles its period the same way).
+    #[test]
+    fn a_long_series_stays_bounded() {
+        let (mut v, mut period, mut last) = (Vec::new(), 1u64, None::<u64>);
+        for t in 0..100_000u64 {
+            if last.is_none_or(|l| t - l >= period) {
+                last = Some(t);
+                v.push(t);
+                if thin(&mut v, 64) {
+                    period *= 2;
+                }
+            }
+        }
+        assert!(v.len() <= 65, "{}", v.len());
+        assert_eq!(v[0], 0);
+        assert!(*v.last().unwrap() > 90_000);
+    }
+
+    #[test]
+    fn rss_is_read_from_proc() {
+        let own = rss_kib().expect("Linux /proc");
+        assert!(own > 0);
+        // Its own group holds at least this process.
+        let pgid = std::fs::read_to_string("/proc/self/stat")
+            .ok()
+            .and_then(|s| {
+                s.rsplit_once(')')?
+                    .1
+                    .split_whitespace()
+                    .nth(2)?
+                    .parse()
+                    .ok()
+            })
+            .expect("a process group");
+        assert!(group_rss_kib(pgid).is_some_and(|k| k > 0));
+    }
 }

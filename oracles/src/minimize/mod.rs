@@ -393,7 +393,7 @@ fn eval_range(case: &Case, ops: &[Op], start: usize, end: usize) -> Option<inter
 }
 
 /// Structural reductions, largest subexpressions first.
-fn structural(case: &Case, out: &mut Vec<Case>) {
+fn structural(case: &Case, light: &Case, out: &mut Vec<Case>) {
     let ops: Vec<Op> = case.bare.expr.ops().cloned().collect();
     let (nodes, roots) = tree::build(&ops, case.bare.expr.dialect);
     let mut order: Vec<usize> = (0..ops.len()).collect();
@@ -402,7 +402,7 @@ fn structural(case: &Case, out: &mut Vec<Case>) {
         let n = &nodes[i];
         let (s, size) = (n.start, i + 1 - n.start);
         if n.metadata {
-            out.push(with_ops(case, splice(&ops, i, i, &[])));
+            out.push(with_ops(light, splice(&ops, i, i, &[])));
             continue;
         }
         if size > 1 {
@@ -410,7 +410,7 @@ fn structural(case: &Case, out: &mut Vec<Case>) {
                 // A fresh argument whose location is the reference's result.
                 if let Some(args) = &case.bare.args {
                     let k = args.len() as u64;
-                    let mut c = with_ops(case, splice(&ops, s, i, &[Op::Arg(k, r.ty.clone())]));
+                    let mut c = with_ops(light, splice(&ops, s, i, &[Op::Arg(k, r.ty.clone())]));
                     if let Some(a) = c.bare.args.as_mut() {
                         a.push(ArgDecl {
                             ty: r.ty.clone(),
@@ -436,13 +436,13 @@ fn structural(case: &Case, out: &mut Vec<Case>) {
                 } else {
                     Literal::ZeroInitializer
                 };
-                out.push(with_ops(case, splice(&ops, s, i, &[Op::Constant(t, lit)])));
+                out.push(with_ops(light, splice(&ops, s, i, &[Op::Constant(t, lit)])));
             }
         }
         // Hoist a child over its parent.
         for &c in &n.children {
             let child = ops[nodes[c].start..=c].to_vec();
-            out.push(with_ops(case, splice(&ops, s, i, &child)));
+            out.push(with_ops(light, splice(&ops, s, i, &child)));
         }
         // Drop the subexpression where its parent can do without it.
         match n.parent.map(|p| (p, &ops[p])) {
@@ -459,9 +459,9 @@ fn structural(case: &Case, out: &mut Vec<Case>) {
                 };
                 let mut v = ops.clone();
                 v[p] = Op::Composite(k - 1, nt);
-                out.push(with_ops(case, splice(&v, s, i, &[])));
+                out.push(with_ops(light, splice(&v, s, i, &[])));
             }
-            None if roots.len() > 1 => out.push(with_ops(case, splice(&ops, s, i, &[]))),
+            None if roots.len() > 1 => out.push(with_ops(light, splice(&ops, s, i, &[]))),
             _ => {}
         }
     }
@@ -554,14 +554,14 @@ fn subst_op(op: &Op, from: u64, to: u64) -> Op {
 }
 
 /// Constants and widths.
-fn values(case: &Case, out: &mut Vec<Case>) {
+fn values(case: &Case, light: &Case, out: &mut Vec<Case>) {
     let ops: Vec<Op> = case.bare.expr.ops().cloned().collect();
     for (i, op) in ops.iter().enumerate() {
         if let Op::Constant(t, l) = op {
             for nl in simpler_literals(t, l) {
                 let mut v = ops.clone();
                 v[i] = Op::Constant(t.clone(), nl);
-                out.push(with_ops(case, v));
+                out.push(with_ops(light, v));
             }
         }
     }
@@ -590,7 +590,7 @@ fn values(case: &Case, out: &mut Vec<Case>) {
         tos.sort_unstable();
         tos.dedup();
         for to in tos.into_iter().filter(|&t| t >= 1 && t < from) {
-            let mut c = with_ops(case, ops.iter().map(|o| subst_op(o, from, to)).collect());
+            let mut c = with_ops(light, ops.iter().map(|o| subst_op(o, from, to)).collect());
             for a in c.bare.args.iter_mut().flatten() {
                 a.ty = subst_type(&a.ty, from, to);
             }
@@ -635,7 +635,7 @@ fn simpler_locs(case: &Case, loc: &LocDesc, ty: Option<&Type>) -> Vec<LocDesc> {
 }
 
 /// The context and the declarations.
-fn context(case: &Case, out: &mut Vec<Case>) {
+fn context(case: &Case, light: &Case, out: &mut Vec<Reduction>) {
     let ctx = &case.ctx;
     let arg_ty = |k: u64| -> Option<Type> {
         case.bare
@@ -645,19 +645,19 @@ fn context(case: &Case, out: &mut Vec<Case>) {
             .map(|a| a.ty.clone())
     };
     for (&k, loc) in &ctx.args {
-        let mut c = case.clone();
+        let mut c = light.clone();
         c.ctx.args.remove(&k);
-        out.push(c);
+        out.push(Reduction::Stateless(Box::new(c)));
         for l in simpler_locs(case, loc, arg_ty(k).as_ref()) {
-            let mut c = case.clone();
+            let mut c = light.clone();
             c.ctx.args.insert(k, l);
-            out.push(c);
+            out.push(Reduction::Stateless(Box::new(c)));
         }
     }
     if let Some(loc) = &ctx.referrer {
-        let mut c = case.clone();
+        let mut c = light.clone();
         c.ctx.referrer = None;
-        out.push(c);
+        out.push(Reduction::Stateless(Box::new(c)));
         let ty = case
             .bare
             .referrer
@@ -669,63 +669,60 @@ fn context(case: &Case, out: &mut Vec<Case>) {
                     .flatten()
             });
         for l in simpler_locs(case, loc, ty.as_ref()) {
-            let mut c = case.clone();
+            let mut c = light.clone();
             c.ctx.referrer = Some(l);
-            out.push(c);
+            out.push(Reduction::Stateless(Box::new(c)));
         }
     }
     if let Some(loc) = &ctx.object {
-        let mut c = case.clone();
+        let mut c = light.clone();
         c.ctx.object = None;
-        out.push(c);
+        out.push(Reduction::Stateless(Box::new(c)));
         for l in simpler_locs(case, loc, None) {
-            let mut c = case.clone();
+            let mut c = light.clone();
             c.ctx.object = Some(l);
-            out.push(c);
+            out.push(Reduction::Stateless(Box::new(c)));
         }
     }
     // Memory bytes in halving chunks, then one by one.
-    let keys: Vec<_> = ctx.state.memory.keys().cloned().collect();
-    let mut chunk = keys.len();
+    let n = ctx.state.memory.len();
+    let mut chunk = n;
     while chunk >= 1 {
-        for part in keys.chunks(chunk) {
-            let mut c = case.clone();
-            for k in part {
-                c.ctx.state.memory.remove(k);
-            }
-            out.push(c);
+        for start in (0..n).step_by(chunk) {
+            out.push(Reduction::DropMemory {
+                start,
+                len: chunk.min(n - start),
+            });
         }
         chunk /= 2;
     }
     for name in ctx.state.entities.keys() {
-        let mut c = case.clone();
-        c.ctx.state.entities.remove(name);
-        out.push(c);
+        out.push(Reduction::DropEntity(name.clone()));
     }
     if ctx.lane.is_some() {
-        let mut c = case.clone();
+        let mut c = light.clone();
         c.ctx.lane = None;
-        out.push(c);
+        out.push(Reduction::Stateless(Box::new(c)));
     }
     if ctx.seed != 0 {
-        let mut c = case.clone();
+        let mut c = light.clone();
         c.ctx.seed = 0;
-        out.push(c);
+        out.push(Reduction::Stateless(Box::new(c)));
     }
     if ctx.datalayout != DataLayout::default() {
-        let mut c = case.clone();
+        let mut c = light.clone();
         c.ctx.datalayout = DataLayout::default();
-        out.push(c);
+        out.push(Reduction::Stateless(Box::new(c)));
     }
     for name in case.types.named.keys() {
-        let mut c = case.clone();
+        let mut c = light.clone();
         c.types.named.remove(name);
-        out.push(c);
+        out.push(Reduction::Stateless(Box::new(c)));
     }
     if case.bare.var_type.is_some() {
-        let mut c = case.clone();
+        let mut c = light.clone();
         c.bare.var_type = None;
-        out.push(c);
+        out.push(Reduction::Stateless(Box::new(c)));
     }
     // Drop a declaration no `DIOpArg` names, renumbering the ones above it.
     if let Some(args) = &case.bare.args {
@@ -738,7 +735,7 @@ fn context(case: &Case, out: &mut Vec<Case>) {
             {
                 continue;
             }
-            let mut c = case.clone();
+            let mut c = light.clone();
             if let Some(a) = c.bare.args.as_mut() {
                 a.remove(j as usize);
             }
@@ -759,27 +756,93 @@ fn context(case: &Case, out: &mut Vec<Case>) {
                 .filter(|(k, _)| **k != j)
                 .map(|(k, l)| (if *k > j { k - 1 } else { *k }, l.clone()))
                 .collect();
-            out.push(c);
+            out.push(Reduction::Stateless(Box::new(c)));
         }
     }
     if case.bare.wrapped || case.bare.explicit_dialect {
-        let mut c = case.clone();
+        let mut c = light.clone();
         c.bare.wrapped = false;
         if c.bare.expr.dialect == Dialect::DiExpression {
             c.bare.explicit_dialect = false;
         }
-        out.push(c);
+        out.push(Reduction::Stateless(Box::new(c)));
+    }
+}
+
+/// A one-step reduction of a case, built into a whole case only when it
+/// is tried. The state (memory bytes, entity values) is what makes a case
+/// big, and no reduction but dropping part of it changes it: holding every
+/// candidate as a whole case cost O(candidates × state), and the memory
+/// chunks alone are 2n candidates of n bytes each (a campaign artifact with
+/// a few hundred memory bytes took 400 MB to minimize).
+#[derive(Clone, Debug)]
+pub enum Reduction {
+    /// This case with the state of the case reduced (boxed: a case is
+    /// large beside the other variants).
+    Stateless(Box<Case>),
+    /// Drop `len` memory bytes from the `start`th (in address order).
+    DropMemory { start: usize, len: usize },
+    /// Drop one entity's value.
+    DropEntity(String),
+}
+
+impl Reduction {
+    /// The reduced case of `case` (the case the reduction was made from).
+    pub fn build(&self, case: &Case) -> Case {
+        match self {
+            Reduction::Stateless(c) => {
+                let mut c = c.as_ref().clone();
+                c.ctx.state = case.ctx.state.clone();
+                c
+            }
+            Reduction::DropMemory { start, len } => {
+                let mut c = case.clone();
+                let keys: Vec<_> = case
+                    .ctx
+                    .state
+                    .memory
+                    .keys()
+                    .skip(*start)
+                    .take(*len)
+                    .cloned()
+                    .collect();
+                for k in &keys {
+                    c.ctx.state.memory.remove(k);
+                }
+                c
+            }
+            Reduction::DropEntity(name) => {
+                let mut c = case.clone();
+                c.ctx.state.entities.remove(name);
+                c
+            }
+        }
     }
 }
 
 /// Every one-step reduction of `case`, in the order the minimizer tries
-/// them (they need not be well-formed or smaller; the minimizer filters).
-pub fn reductions(case: &Case) -> Vec<Case> {
-    let mut out = Vec::new();
-    structural(case, &mut out);
-    values(case, &mut out);
-    context(case, &mut out);
+/// them, unbuilt (see [`Reduction`]).
+pub fn reduction_plan(case: &Case) -> Vec<Reduction> {
+    // The generators evaluate subexpressions on `case` but copy `light`,
+    // the case without its state.
+    let mut light = case.clone();
+    light.ctx.state = Default::default();
+    let mut cases = Vec::new();
+    structural(case, &light, &mut cases);
+    values(case, &light, &mut cases);
+    let mut out: Vec<Reduction> = cases
+        .into_iter()
+        .map(|c| Reduction::Stateless(Box::new(c)))
+        .collect();
+    context(case, &light, &mut out);
     out
+}
+
+/// Every one-step reduction of `case`, built, in the order the minimizer
+/// tries them (they need not be well-formed or smaller; the minimizer
+/// filters).
+pub fn reductions(case: &Case) -> Vec<Case> {
+    reduction_plan(case).iter().map(|r| r.build(case)).collect()
 }
 
 // ------------------------------------------------------------------ loop
@@ -829,7 +892,7 @@ pub fn minimize(case: &Case, pred: &mut dyn FnMut(&Case) -> bool, opts: &Options
     }
     loop {
         let mut kept_any = false;
-        let mut cands = reductions(&cur);
+        let mut cands = reduction_plan(&cur);
         let mut i = 0;
         while i < cands.len() {
             if opts.time_limit.is_some_and(|t| start.elapsed() > t) {
@@ -840,7 +903,7 @@ pub fn minimize(case: &Case, pred: &mut dyn FnMut(&Case) -> bool, opts: &Options
                     one_minimal: false,
                 };
             }
-            let c = &cands[i];
+            let c = &cands[i].build(&cur);
             i += 1;
             if cost(c) >= cur_cost || (need_wf && !well_formed(c)) {
                 continue;
@@ -865,7 +928,7 @@ pub fn minimize(case: &Case, pred: &mut dyn FnMut(&Case) -> bool, opts: &Options
             // failed before it most likely fails again; the next round
             // confirms.
             let at = i.saturating_sub(1);
-            cands = reductions(&cur);
+            cands = reduction_plan(&cur);
             i = at.min(cands.len());
         }
         if !kept_any {

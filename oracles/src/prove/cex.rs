@@ -336,18 +336,12 @@ pub(crate) fn extract(
     m: &Model,
 ) -> Result<Counterexample, String> {
     let mut ctx = Context::new(dl.clone());
-    // Memory: every byte the encoding selected, from the initial memory.
+    // Memory: every byte the encoding read from the initial memory.
     let mut memory = Vec::new();
-    for (a, addr) in q.enc.touched.borrow().iter() {
-        let at = eval_bv(m, addr)?;
-        let byte = q
-            .enc
-            .base_mem(*a)
-            .select(&bv::bits_num(q.enc.z, &at))
-            .as_bv()
-            .ok_or("memory holds bytes")?;
-        let b = eval_bv(m, &byte)?.to_u64().ok_or("a byte")? as u8;
-        memory.push((*a, at.to_biguint(), b));
+    for x in q.enc.initial_bytes() {
+        let at = eval_bv(m, &x.addr)?;
+        let b = eval_bv(m, &x.byte)?.to_u64().ok_or("a byte")? as u8;
+        memory.push((x.space, at.to_biguint(), b));
     }
     memory.sort();
     memory.dedup();

@@ -313,6 +313,14 @@ pub(crate) struct Query<'c> {
     pub inputs: Inputs<'c>,
     pub write: Option<BV<'c>>,
     pub constraints: Vec<Bool<'c>>,
+    /// Each value hole's bits as read from its location (a term over the
+    /// hole's storage shapes and memory), with a fresh variable that may
+    /// stand for it in lemmas: see `decide_in`.
+    pub abstractions: Vec<(BV<'c>, BV<'c>)>,
+    /// The part of `constraints` about constant holes alone (their
+    /// definitions and the preconditions): enough for lemmas about offsets
+    /// and constants, and far smaller.
+    pub const_constraints: Vec<Bool<'c>>,
     pub mismatch: Bool<'c>,
     /// The part of `mismatch` about failure alone.
     pub fail_mismatch: Bool<'c>,
@@ -479,6 +487,7 @@ fn build<'c>(
             _ => None,
         }
     };
+    let mut const_cons = Vec::new();
     for (k, t) in &inst.defs {
         let v = smt::term::encode(z, t, &const_value)?;
         let Some(c) = const_value(*k) else {
@@ -493,14 +502,23 @@ fn build<'c>(
                 c.get_size()
             )));
         }
-        cons.push(c._eq(&v));
+        const_cons.push(c._eq(&v));
     }
     for p in &inst.pre {
         let v = smt::term::encode(z, p, &const_value)?;
-        cons.push(v._eq(&bv::num_u(z, 1, v.get_size() as u64)));
+        const_cons.push(v._eq(&bv::num_u(z, 1, v.get_size() as u64)));
     }
+    cons.extend(const_cons.iter().cloned());
 
     let st = enc.initial_state();
+    let mut abstractions = Vec::new();
+    for (h, hi) in inst.holes.iter().zip(&holes) {
+        if h.kind == HoleKind::Expr {
+            let r = enc.read(&st, &hi.input.loc, size(&h.ty)?)?;
+            let v = BV::fresh_const(z, &format!("{}.bits", h.name), r.value.get_size());
+            abstractions.push((r.value, v));
+        }
+    }
     let lhs = enc.eval(&inst.lhs, &env, &inputs, &st)?;
     let rhs = enc.eval(&inst.rhs, &env, &inputs, &st)?;
     // Only contexts that keep the spec's promise.
@@ -562,6 +580,8 @@ fn build<'c>(
     };
     let fail_mismatch = bv::or(z, &diffs[..1]);
     let mismatch = bv::or(z, &diffs);
+    // Last, once every read of the initial memory is encoded.
+    cons.extend(enc.memory_axioms());
     Ok(Query {
         fail_mismatch,
         differs_as_location: same_loc,
@@ -572,6 +592,8 @@ fn build<'c>(
         inputs,
         write,
         constraints: cons,
+        const_constraints: const_cons,
+        abstractions,
         mismatch,
     })
 }
@@ -602,39 +624,69 @@ fn decide(inst: &Instance, cfg: &ProveConfig) -> Verdict {
             first_message(&d)
         ));
     }
-    let mut zc = z3::Config::new();
-    zc.set_model_generation(true);
-    let z = z3::Context::new(&zc);
-    let q = match build(&z, inst, &dl) {
+    CONTEXT.with(|z| decide_in(z, inst, &dl, cfg))
+}
+
+thread_local! {
+    /// One Z3 context per thread, reused by every query the thread decides:
+    /// creating a context costs more than deciding most instances. Queries
+    /// share nothing else (each has its own solver), and a term no query
+    /// holds any more is freed by Z3's reference counting.
+    static CONTEXT: z3::Context = {
+        let mut zc = z3::Config::new();
+        zc.set_model_generation(true);
+        z3::Context::new(&zc)
+    };
+}
+
+fn decide_in(z: &z3::Context, inst: &Instance, dl: &DataLayout, cfg: &ProveConfig) -> Verdict {
+    let q = match build(z, inst, dl) {
         Ok(q) => q,
         Err(EncodeError::Unsupported(m)) => return Verdict::Unknown(format!("not encodable: {m}")),
         Err(e @ EncodeError::IllFormed { .. }) => return Verdict::Invalid(e.to_string()),
     };
-    let constraints = bv::and(&z, &q.constraints);
-    let mut formula = bv::and(&z, &[constraints.clone(), q.mismatch.clone()]);
+    let constraints = bv::and(z, &q.constraints);
+    let mut formula = bv::and(z, &[constraints.clone(), q.mismatch.clone()]);
     // A cheap lemma first: when both sides yield locations of the same
     // structure that are provably equal whenever both succeed (pure
-    // bit-vector arithmetic, no memory), reads and writes agree and only
-    // failure can tell the sides apart.
+    // bit-vector arithmetic on offsets and constants, no memory), reads and
+    // writes agree and only failure can tell the sides apart. The lemma
+    // assumes only the constants' constraints: what holds under fewer
+    // assumptions holds under all of them, and the rest (memory, shapes)
+    // would only make the query harder.
     if let Some(d) = &q.differs_as_location {
-        let lemma = bv::and(&z, &[constraints.clone(), d.clone()]);
-        if let Solved::Unsat = solve(&z, &lemma, &[], (cfg.timeout_ms / 8).max(1), &q) {
-            formula = bv::and(&z, &[constraints.clone(), q.fail_mismatch.clone()]);
+        // The holes' bits read are fresh variables here: the lemma then
+        // claims more (for all bits, not only those some storage holds), so
+        // proving it still proves the instance, and the terms that read
+        // memory and pick shapes are gone.
+        let pairs: Vec<(&BV, &BV)> = q.abstractions.iter().map(|(a, b)| (a, b)).collect();
+        let d = d.substitute(&pairs);
+        let lemma = bv::and(z, &[bv::and(z, &q.const_constraints), d]);
+        // Half the time: a lemma that holds settles the instance at once.
+        if let Solved::Unsat = solve(z, &lemma, &[], (cfg.timeout_ms / 2).max(1), &q) {
+            formula = bv::and(z, &[constraints.clone(), q.fail_mismatch.clone()]);
         }
+    }
+    // Often the sides' terms coincide once simplified (both fail alike, read
+    // the same term): then no solver is needed.
+    let formula = formula.simplify();
+    if formula.as_bool() == Some(false) {
+        return Verdict::Proved;
     }
     let deadline = Instant::now() + std::time::Duration::from_millis(cfg.timeout_ms.max(1) as u64);
     // First one query over every shape at once, with a quarter of the time:
     // most instances are decided so.
     let first = (cfg.timeout_ms / 4).max(1);
-    match solve(&z, &formula, &[], first, &q) {
+    let why = match solve(z, &formula, &[], first, &q) {
         Solved::Unsat => return Verdict::Proved,
-        Solved::Model(m) => return refutation(inst, &dl, &q, &m),
+        Solved::Model(m) => return refutation(inst, dl, &q, &m),
         Solved::Gave(why) => {
             if let Some(v) = why.strip_prefix("final:") {
                 return Verdict::Unknown(v.to_string());
             }
+            why
         }
-    }
+    };
     // Then one query per combination of shapes, each simplified with its
     // selectors fixed, which prunes every other shape's terms.
     let sels: Vec<&BV> = q
@@ -654,7 +706,7 @@ fn decide(inst: &Instance, cfg: &ProveConfig) -> Verdict {
         .checked_pow(sels.len() as u32)
         .unwrap_or(u64::MAX);
     if sels.is_empty() || combos > MAX_SPLIT {
-        return Verdict::Unknown(format!("Z3: timeout after {} ms", cfg.timeout_ms));
+        return Verdict::Unknown(format!("Z3: {why} ({} ms)", cfg.timeout_ms));
     }
     let mut idx = vec![0usize; sels.len()];
     let mut unknown = 0usize;
@@ -663,7 +715,7 @@ fn decide(inst: &Instance, cfg: &ProveConfig) -> Verdict {
         let fixed: Vec<(BV, BV)> = sels
             .iter()
             .zip(&idx)
-            .map(|(sel, &i)| ((*sel).clone(), bv::num_u(&z, shapes[i], SEL_BITS as u64)))
+            .map(|(sel, &i)| ((*sel).clone(), bv::num_u(z, shapes[i], SEL_BITS as u64)))
             .collect();
         let now = Instant::now();
         if now >= deadline {
@@ -673,9 +725,9 @@ fn decide(inst: &Instance, cfg: &ProveConfig) -> Verdict {
             ));
         }
         let budget = ((deadline - now).as_millis() as u64 / left).max(1) as u32;
-        match solve(&z, &formula, &fixed, budget, &q) {
+        match solve(z, &formula, &fixed, budget, &q) {
             Solved::Unsat => {}
-            Solved::Model(m) => return refutation(inst, &dl, &q, &m),
+            Solved::Model(m) => return refutation(inst, dl, &q, &m),
             Solved::Gave(_) => unknown += 1,
         }
         left -= 1;

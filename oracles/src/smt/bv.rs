@@ -273,6 +273,18 @@ pub fn fp_to_sint<'c>(x: &Float<'c>, w: u32) -> (BV<'c>, Bool<'c>) {
         x.get_sort().float_exponent_size().unwrap_or(8),
         x.get_sort().float_significand_size().unwrap_or(24),
     );
+    // Z3 4.8.12 fails inside `fp.to_sbv` ("invalid zero_extend
+    // application") for bfloat operands and ("bit-vector size must be
+    // greater than zero") for a 1-bit result. Both are avoided without
+    // changing the value where it is defined (`ok`): bfloat widens exactly
+    // to float, and a value that fits in `w` signed bits is the truncation
+    // of its conversion to 2 bits.
+    let (x, f) = if f == (8, 8) {
+        (fp_convert(x, (8, 24)), (8, 24))
+    } else {
+        (x.clone(), f)
+    };
+    let x = &x;
     let rtz = rm(z, true);
     let t = wrap_float(z, unsafe {
         z3_sys::Z3_mk_fpa_round_to_integral(c, rtz.get_z3_ast(), x.get_z3_ast())
@@ -293,9 +305,9 @@ pub fn fp_to_sint<'c>(x: &Float<'c>, w: u32) -> (BV<'c>, Bool<'c>) {
     });
     let ok = Bool::and(z, &[&fp_is_nan(x).not(), &fp_is_inf(x).not(), &ge, &lt]);
     let v = wrap_bv(z, unsafe {
-        z3_sys::Z3_mk_fpa_to_sbv(c, rtz.get_z3_ast(), x.get_z3_ast(), w)
+        z3_sys::Z3_mk_fpa_to_sbv(c, rtz.get_z3_ast(), x.get_z3_ast(), w.max(2))
     });
-    (v, ok)
+    (resize(&v, w, true), ok)
 }
 
 /// The quiet-NaN encoding of a NaN's bits: the quiet bit (the top bit of the

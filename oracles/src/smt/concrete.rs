@@ -18,7 +18,7 @@ use diopter_semantics::location::{LocDesc, Storage};
 use diopter_semantics::types::{Type, TypeTable};
 use num_bigint::BigUint;
 use std::collections::BTreeMap;
-use z3::ast::{Ast, BV};
+use z3::ast::Ast;
 
 /// How the encoding's outcome relates to the reference's.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -322,11 +322,9 @@ fn compare_inner<'c>(
             addrs.dedup();
             for (a, addr) in addrs {
                 let p = r.enc.ptr_bits(a);
-                let m = r.enc.mem(&st2, a);
-                let sel: BV = m
-                    .select(&bv::num(r.enc.z, &addr.clone().into(), p))
-                    .as_bv()
-                    .ok_or("memory holds bytes")?;
+                let sel = r
+                    .enc
+                    .mem_byte(&st2, a, &bv::num(r.enc.z, &addr.clone().into(), p));
                 let mine = bv::as_biguint(&sel).ok_or("a memory byte is not a numeral")?;
                 let theirs = after.byte(a, &addr);
                 if mine != BigUint::from(theirs) {

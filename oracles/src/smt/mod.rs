@@ -19,9 +19,16 @@
 //!   [`Encoder::offw`] bits (wide enough that no offset computation wraps).
 //!   Alternatives let one query cover every storage shape of a hole at once,
 //!   instead of one query per combination of shapes.
-//! * **Memory** is one Z3 array (address → byte) per address space, of the
-//!   data layout's pointer width; entities are bit-vectors
-//!   ([`Encoder::entities`]); implicit storage holds a bit-vector.
+//! * **Memory** is, per address space, the initial memory with the stores of
+//!   writes on top ([`SMem`]). The initial memory is not a Z3 array: every
+//!   byte the encoding reads from it is a fresh 8-bit variable, and two such
+//!   bytes at addresses that may coincide are constrained to be equal when
+//!   they do ([`Encoder::memory_axioms`], Ackermann's reduction). This is
+//!   equisatisfiable with an array (any model's bytes extend to a whole
+//!   memory) and keeps queries in pure bit-vector logic, which Z3 decides by
+//!   bit-blasting to its SAT solver, far faster than with its array theory.
+//!   Entities are bit-vectors ([`Encoder::entities`]); implicit storage holds
+//!   a bit-vector.
 //! * **Failure** is a Z3 boolean per side. Error classes are not encoded:
 //!   DESIGN.md's equivalence only asks that both sides fail or both succeed.
 //! * **Inconsistency** (single locations that read differently) is a separate
@@ -32,10 +39,11 @@
 //! * **Floats** use Z3's floating-point theory, rounding to nearest even; NaN
 //!   results get the bits LLVM's APFloat gives them (see [`bv::fp_bin_bits`]).
 //!   Where the encoding cannot give the exact bits (a NaN converted between
-//!   float kinds), the result is a fresh unconstrained value and the condition
-//!   is recorded in [`Encoder::approx`]: a counterexample that depends on it is
-//!   not trusted (the prover answers `unknown`), a proof stays sound because a
-//!   fresh value over-approximates.
+//!   float kinds), the result is an uninterpreted function of the bits
+//!   converted and the condition is recorded in [`Encoder::approx`]: a
+//!   counterexample that depends on it is not trusted (the prover answers
+//!   `unknown`), a proof stays sound because any function over-approximates
+//!   APFloat's (which is a function of the bits too).
 //! * What the encoding cannot express (`x86_fp80` arithmetic, types of zero
 //!   bits, composites read at a symbolic offset over more than
 //!   [`MAX_SYMBOLIC_COMPOSITE_BITS`] bits, more than `interp::MAX_PARTS`
@@ -55,10 +63,11 @@ use diopter_semantics::types::{DataLayout, Type, TypeTable};
 use num_bigint::BigInt;
 use num_traits::Zero;
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
-use z3::ast::{Array, Ast, Bool, BV};
-use z3::{Context, Sort};
+use std::rc::Rc;
+use z3::ast::{Ast, Bool, BV};
+use z3::Context;
 
 /// A composite read or written at a symbolic offset is split into one case
 /// per possible offset; above this size the encoding gives up.
@@ -190,16 +199,37 @@ pub struct Entity<'c> {
     pub value: BV<'c>,
 }
 
+/// The memory of one address space: the initial memory, a store of one byte
+/// on top of another memory, or a choice between two memories.
+#[derive(Debug)]
+pub enum SMem<'c> {
+    Initial,
+    Store {
+        under: Rc<SMem<'c>>,
+        addr: BV<'c>,
+        byte: BV<'c>,
+    },
+    Ite(Bool<'c>, Rc<SMem<'c>>, Rc<SMem<'c>>),
+}
+
+/// A byte of the initial memory the encoding read: its address space, its
+/// address and the variable standing for it.
+#[derive(Clone, Debug)]
+pub struct InitialByte<'c> {
+    pub space: u32,
+    pub addr: BV<'c>,
+    pub byte: BV<'c>,
+}
+
 /// The mutable part of a context: memory per address space (absent: the
 /// initial memory) and entity values (by index).
 #[derive(Clone, Debug)]
 pub struct SState<'c> {
-    pub mem: BTreeMap<u32, Array<'c>>,
+    pub mem: BTreeMap<u32, Rc<SMem<'c>>>,
     pub ents: Vec<BV<'c>>,
     /// Every byte address a write may have stored to. Two states that grew
     /// from the same initial memory are equal iff they agree there, which
-    /// [`same_state`] checks without array extensionality (far easier for
-    /// Z3 than comparing whole arrays).
+    /// [`same_state`] checks byte by byte.
     pub written: Vec<(u32, BV<'c>)>,
 }
 
@@ -247,11 +277,15 @@ pub struct Encoder<'c> {
     pub approx: RefCell<Vec<Bool<'c>>>,
     /// Every (address space, byte address) the encoding selected from memory.
     pub touched: RefCell<Vec<(u32, BV<'c>)>>,
-    /// `None`: memory is symbolic (`mem{AS}` arrays); `Some`: the bytes of
-    /// memory known so far (concrete mode, for checking the encoding), every
-    /// other byte reading as 0 until it is known.
+    /// `None`: memory is symbolic (a variable per byte read, see the module
+    /// docs); `Some`: the bytes of memory known so far (concrete mode, for
+    /// checking the encoding), every other byte reading as 0 until it is
+    /// known.
     pub concrete_mem: Option<BTreeMap<(u32, num_bigint::BigUint), u8>>,
-    base: RefCell<BTreeMap<u32, Array<'c>>>,
+    /// The bytes read from the initial memory (symbolic mode), in order.
+    initial: RefCell<Vec<InitialByte<'c>>>,
+    /// The index in `initial` of each (address space, simplified address).
+    initial_at: RefCell<HashMap<(u32, BV<'c>), usize>>,
 }
 
 impl<'c> Encoder<'c> {
@@ -265,7 +299,8 @@ impl<'c> Encoder<'c> {
             approx: RefCell::new(Vec::new()),
             touched: RefCell::new(Vec::new()),
             concrete_mem: None,
-            base: RefCell::new(BTreeMap::new()),
+            initial: RefCell::new(Vec::new()),
+            initial_at: RefCell::new(HashMap::new()),
         }
     }
 
@@ -350,34 +385,122 @@ impl<'c> Encoder<'c> {
         self.dl.pointer_bits(a)
     }
 
-    /// The initial memory of address space `a`.
-    pub fn base_mem(&self, a: u32) -> Array<'c> {
-        if let Some(m) = self.base.borrow().get(&a) {
-            return m.clone();
-        }
-        let p = self.ptr_bits(a) as u32;
-        let dom = Sort::bitvector(self.z, p);
-        let m = match &self.concrete_mem {
-            None => Array::new_const(self.z, format!("mem{a}"), &dom, &Sort::bitvector(self.z, 8)),
-            Some(bytes) => {
-                let mut m = Array::const_array(self.z, &dom, &num_u(self.z, 0, 8));
-                for ((sp, addr), b) in bytes {
-                    if *sp == a {
-                        m = m.store(
-                            &num(self.z, &BigInt::from(addr.clone()), p as u64),
-                            &num_u(self.z, *b as u64, 8),
-                        );
-                    }
-                }
-                m
+    /// The byte at `addr` of the initial memory of address space `a`.
+    pub fn initial_byte(&self, a: u32, addr: &BV<'c>) -> BV<'c> {
+        let z = self.z;
+        if let Some(bytes) = &self.concrete_mem {
+            if let Some(u) = bv::as_biguint(addr) {
+                let b = bytes.get(&(a, u)).copied().unwrap_or(0);
+                return num_u(z, b as u64, 8);
             }
-        };
-        self.base.borrow_mut().insert(a, m.clone());
-        m
+            // Not a numeral (never so in concrete mode, where every input is
+            // fixed, but kept exact): a choice among the known bytes.
+            let mut v = num_u(z, 0, 8);
+            for ((sp, at), b) in bytes {
+                if *sp == a {
+                    let at = num(z, &BigInt::from(at.clone()), addr.get_size() as u64);
+                    v = addr._eq(&at).ite(&num_u(z, *b as u64, 8), &v);
+                }
+            }
+            return v;
+        }
+        // Equal addresses (after simplification) share one variable, which
+        // keeps the equalities of `memory_axioms` few.
+        let key = (a, addr.simplify());
+        if let Some(&i) = self.initial_at.borrow().get(&key) {
+            return self.initial.borrow()[i].byte.clone();
+        }
+        let mut initial = self.initial.borrow_mut();
+        let byte = BV::new_const(z, format!("mem{a}[{}]", initial.len()), 8);
+        self.initial_at
+            .borrow_mut()
+            .insert(key.clone(), initial.len());
+        initial.push(InitialByte {
+            space: a,
+            addr: key.1,
+            byte: byte.clone(),
+        });
+        byte
     }
 
-    pub fn mem(&self, st: &SState<'c>, a: u32) -> Array<'c> {
-        st.mem.get(&a).cloned().unwrap_or_else(|| self.base_mem(a))
+    /// Every byte read from the initial memory so far (symbolic mode).
+    pub fn initial_bytes(&self) -> Vec<InitialByte<'c>> {
+        self.initial.borrow().clone()
+    }
+
+    /// What makes the bytes read from the initial memory one memory: two
+    /// bytes of an address space at equal addresses are equal. Call it after
+    /// everything is encoded; the prover assumes the result.
+    pub fn memory_axioms(&self) -> Vec<Bool<'c>> {
+        let initial = self.initial.borrow();
+        let mut out = Vec::new();
+        for (i, x) in initial.iter().enumerate() {
+            for y in &initial[i + 1..] {
+                if x.space != y.space {
+                    continue;
+                }
+                let same = x.addr._eq(&y.addr).simplify();
+                // Addresses that can never coincide (distinct numerals, or
+                // `p + i` and `p + j`) need no axiom.
+                if bv::as_bool(&same) == Some(false) {
+                    continue;
+                }
+                out.push(same.implies(&x.byte._eq(&y.byte)));
+            }
+        }
+        out
+    }
+
+    /// The byte at `addr` of address space `a` in the state `st`.
+    pub fn mem_byte(&self, st: &SState<'c>, a: u32, addr: &BV<'c>) -> BV<'c> {
+        match st.mem.get(&a) {
+            None => self.initial_byte(a, addr),
+            Some(m) => self.select(m, a, addr, &mut HashMap::new()),
+        }
+    }
+
+    /// `m` at `addr`. `memo` holds what shared parts of `m` gave already:
+    /// states merged from states that grew from a common one share their
+    /// history, and without it the term would be built once per path.
+    fn select(
+        &self,
+        m: &Rc<SMem<'c>>,
+        a: u32,
+        addr: &BV<'c>,
+        memo: &mut HashMap<*const SMem<'c>, BV<'c>>,
+    ) -> BV<'c> {
+        let key = Rc::as_ptr(m);
+        if let Some(v) = memo.get(&key) {
+            return v.clone();
+        }
+        let v = match &**m {
+            SMem::Initial => self.initial_byte(a, addr),
+            SMem::Store {
+                under,
+                addr: at,
+                byte,
+            } => {
+                let rest = self.select(under, a, addr, memo);
+                match bv::as_bool(&addr._eq(at)) {
+                    Some(true) => byte.clone(),
+                    Some(false) => rest,
+                    None => addr._eq(at).ite(byte, &rest),
+                }
+            }
+            SMem::Ite(g, x, y) => {
+                let (x, y) = (self.select(x, a, addr, memo), self.select(y, a, addr, memo));
+                g.ite(&x, &y)
+            }
+        };
+        memo.insert(key, v.clone());
+        v
+    }
+
+    fn mem(&self, st: &SState<'c>, a: u32) -> Rc<SMem<'c>> {
+        st.mem
+            .get(&a)
+            .cloned()
+            .unwrap_or_else(|| Rc::new(SMem::Initial))
     }
 
     fn off(&self, v: i64) -> BV<'c> {
@@ -477,13 +600,13 @@ impl<'c> Encoder<'c> {
         k.div_ceil(8) + u64::from(!aligned)
     }
 
-    fn read_bytes(&self, m: &Array<'c>, a: u32, addr: &BV<'c>, n: u64) -> BV<'c> {
+    fn read_bytes(&self, st: &SState<'c>, a: u32, addr: &BV<'c>, n: u64) -> BV<'c> {
         let p = self.ptr_bits(a);
         let mut out: Option<BV<'c>> = None;
         for i in 0..n {
             let at = addr.bvadd(&num_u(self.z, i, p));
             self.touched.borrow_mut().push((a, at.clone()));
-            let b = m.select(&at).as_bv().expect("memory holds bytes");
+            let b = self.mem_byte(st, a, &at);
             out = Some(match out {
                 None => b,
                 Some(lo) => b.concat(&lo),
@@ -511,7 +634,7 @@ impl<'c> Encoder<'c> {
                 let inb = self.in_bounds(off, k, &self.mem_bits(*a));
                 let (addr, bit) = self.split(*a, off);
                 let n = self.span(off, k);
-                let bytes = self.read_bytes(&self.mem(st, *a), *a, &addr, n);
+                let bytes = self.read_bytes(st, *a, &addr, n);
                 fail(inb.not(), bv::extract_at(&bytes, &bit, k))
             }
             SStorage::Entity(i) => {
@@ -639,7 +762,15 @@ impl<'c> Encoder<'c> {
         SState {
             mem: spaces
                 .into_iter()
-                .map(|s| (s, g.ite(&self.mem(a, s), &self.mem(b, s))))
+                .map(|s| {
+                    let (x, y) = (self.mem(a, s), self.mem(b, s));
+                    // A memory neither side wrote stays shared, not a choice.
+                    if Rc::ptr_eq(&x, &y) {
+                        (s, x)
+                    } else {
+                        (s, Rc::new(SMem::Ite(g.clone(), x, y)))
+                    }
+                })
                 .collect(),
             ents: a
                 .ents
@@ -668,15 +799,18 @@ impl<'c> Encoder<'c> {
                 let inb = self.in_bounds(off, k, &self.mem_bits(*a));
                 let (addr, bit) = self.split(*a, off);
                 let n = self.span(off, k);
-                let m = self.mem(st, *a);
-                let old = self.read_bytes(&m, *a, &addr, n);
+                let old = self.read_bytes(st, *a, &addr, n);
                 let new = bv::insert_at(&old, &bit, x);
                 let p = self.ptr_bits(*a);
-                let mut m2 = m;
+                let mut m2 = self.mem(st, *a);
                 let mut s2 = st.clone();
                 for i in 0..n {
                     let at = addr.bvadd(&num_u(z, i, p));
-                    m2 = m2.store(&at, &new.extract((8 * i + 7) as u32, (8 * i) as u32));
+                    m2 = Rc::new(SMem::Store {
+                        under: m2,
+                        addr: at.clone(),
+                        byte: new.extract((8 * i + 7) as u32, (8 * i) as u32),
+                    });
                     s2.written.push((*a, at));
                 }
                 s2.mem.insert(*a, m2);
@@ -1226,9 +1360,21 @@ impl<'a, 'c> Step<'a, 'c> {
                 };
                 let x = bv::fp_of_bits(v, fa);
                 let nan = bv::fp_is_nan(&x);
-                // A NaN's payload after conversion is APFloat's business: a
-                // fresh value over-approximates it (module docs).
-                let fresh = BV::fresh_const(z, "nanconv", fb.0 + fb.1);
+                // A NaN's payload after conversion is APFloat's business: an
+                // uninterpreted function of the bits converted
+                // over-approximates it (module docs). A function, not a
+                // fresh value, because APFloat is deterministic: the same NaN
+                // converted on both sides of a rule gives the same bits.
+                let f = z3::FuncDecl::new(
+                    z,
+                    format!("nanconv.{}.{}.{}.{}", fa.0, fa.1, fb.0, fb.1),
+                    &[&z3::Sort::bitvector(z, fa.0 + fa.1)],
+                    &z3::Sort::bitvector(z, fb.0 + fb.1),
+                );
+                let fresh = f
+                    .apply(&[v])
+                    .as_bv()
+                    .ok_or_else(|| EncodeError::Unsupported("a NaN conversion".into()))?;
                 self.enc
                     .approx
                     .borrow_mut()
@@ -1413,7 +1559,7 @@ pub fn same_state<'c>(enc: &Encoder<'c>, a: &SState<'c>, b: &SState<'c>) -> Bool
     let z = enc.z;
     let mut eqs: Vec<Bool<'c>> = Vec::new();
     for (s, addr) in a.written.iter().chain(&b.written) {
-        let (x, y) = (enc.mem(a, *s).select(addr), enc.mem(b, *s).select(addr));
+        let (x, y) = (enc.mem_byte(a, *s, addr), enc.mem_byte(b, *s, addr));
         eqs.push(x._eq(&y));
     }
     eqs.extend(a.ents.iter().zip(&b.ents).map(|(x, y)| x._eq(y)));

@@ -10,6 +10,7 @@ use clap::Parser;
 use diopter_oracles::campaign::{self, Config};
 use diopter_oracles::diff::{self, Oracle};
 use diopter_oracles::gen::GenConfig;
+use diopter_oracles::simplify::Simplifier;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -22,10 +23,12 @@ STEPS
   1. check     diopter check corpus/ (every expression of the corpus)
   2. prove     diopter prove (the rule library, every width; writes
                reports/proofs.md)
-  3. campaign  generated cases through the reference and every oracle for
-               --time (default 60 s); each disagreement or oracle panic is
-               minimized and written to reports/findings/ (case file, minimized
-               case file); reports/campaign.md and .json
+  3. campaign  generated cases through the reference and every oracle
+               (fast, dwarf) for --time (default 60 s), and each case against
+               itself simplified by corpus/rules; each disagreement or oracle
+               panic is minimized and written to reports/findings/ (case file,
+               minimized case file; the simplifier's are not minimized);
+               reports/campaign.md and .json
   4. reports   diopter report (errata, conformance, benchmarks, index)
 
   --seed makes the campaign's cases reproducible (the same seed gives the
@@ -150,6 +153,21 @@ pub fn campaign(dir: &std::path::Path, time: Duration, seed: u64, plant: Option<
         }
     }
     let oracles: Vec<&dyn Oracle> = owned.iter().map(|o| o.as_ref()).collect();
+    // The simplifier is checked too, with the rule library `diopter
+    // simplify` uses by default.
+    let rules = PathBuf::from("corpus/rules");
+    let simplifier = match Simplifier::load(std::slice::from_ref(&rules)) {
+        Ok(s) => Arc::new(s),
+        Err(ds) => return Step {
+            name: "campaign".into(),
+            ok: false,
+            line: format!(
+                "the rule library {} does not load ({} diagnostics; `diopter simplify` shows them)",
+                rules.display(),
+                ds.len()
+            ),
+        },
+    };
     let cfg = Config {
         time,
         seed,
@@ -158,6 +176,7 @@ pub fn campaign(dir: &std::path::Path, time: Duration, seed: u64, plant: Option<
         max_cases: None,
         gen: GenConfig::default(),
         stop: Some(stop_flag()),
+        simplifier: Some(simplifier),
     };
     let bar = ProgressBar::new(time.as_secs().max(1));
     bar.set_style(
@@ -166,7 +185,7 @@ pub fn campaign(dir: &std::path::Path, time: Duration, seed: u64, plant: Option<
     );
     let stats = campaign::run(&cfg, &oracles, &mut |s| {
         bar.set_position(s.elapsed as u64);
-        bar.set_message(format!("{} cases, {} findings", s.cases, s.findings.len()));
+        bar.set_message(format!("{} cases, {} findings", s.cases, s.finding_count()));
     });
     bar.finish_and_clear();
     let title = "Last in-process campaign (`diopter run`)";
@@ -183,7 +202,7 @@ pub fn campaign(dir: &std::path::Path, time: Duration, seed: u64, plant: Option<
     ) {
         errors.push(e.to_string());
     }
-    let ok = stats.findings.is_empty() && errors.is_empty() && stats.write_errors.is_empty();
+    let ok = stats.finding_count() == 0 && errors.is_empty() && stats.write_errors.is_empty();
     Step {
         name: "campaign".into(),
         ok,
@@ -197,7 +216,7 @@ pub fn campaign(dir: &std::path::Path, time: Duration, seed: u64, plant: Option<
                 ""
             },
             stats.oracles.join(", "),
-            stats.findings.len(),
+            stats.finding_count(),
             if errors.is_empty() {
                 String::new()
             } else {

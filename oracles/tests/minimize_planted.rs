@@ -278,6 +278,7 @@ fn a_campaign_turns_an_oracle_panic_into_a_finding_and_goes_on() {
         max_cases: Some(400),
         gen: GenConfig::default(),
         stop: None,
+        simplifier: None,
     };
     let stats = campaign::run(&cfg, &oracles, &mut |_| {});
     assert_eq!(stats.cases, 400, "the campaign ran every case");

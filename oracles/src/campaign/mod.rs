@@ -1,5 +1,5 @@
-//! The in-process differential campaign (the default job's and `diopter
-//! campaign --in-process`): a time-bounded loop over generated cases
+//! The in-process differential campaign (the default job's, `diopter
+//! run`): a time-bounded loop over generated cases
 //! (`gen::Case::from_seed`, the seeds drawn from one `--seed`, so a run is
 //! reproducible up to where the clock stops it) through the reference and
 //! every other oracle of `diff::all_oracles()`, each pair compared on its
@@ -7,7 +7,9 @@
 //! others say). It counts verdicts per oracle, catches oracle panics as
 //! findings, and for each new failure minimizes it, names it by its
 //! [`minimize::Signature`] and writes the case file and the minimized case
-//! file (atomically: a temporary file, then a rename). It needs nothing
+//! file (atomically: a temporary file, then a rename). With a simplifier
+//! ([`Config::simplifier`]) each case is also compared with itself
+//! simplified, as the `simplify_diff` fuzz target does. It needs nothing
 //! beyond this crate: no cargo-fuzz, no child processes.
 //!
 //! Memory is bounded by construction, so that an 8-hour run holds what a
@@ -20,6 +22,8 @@
 use crate::diff::{self, Oracle};
 use crate::gen::{Case, GenConfig};
 use crate::minimize::{self, Failure, Options, Signature};
+use crate::simplify::check::{fuzz_simplify_diff, simplify_diff};
+use crate::simplify::Simplifier;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -50,6 +54,25 @@ pub struct Config {
     /// Set (by a Ctrl-C handler) to stop the run early; the counters so
     /// far are returned as for a run that ran out of time.
     pub stop: Option<Arc<AtomicBool>>,
+    /// When given, every case is also simplified with it and
+    /// `reference(e)` compared with `reference(simplify(e))` (verdicts
+    /// under the name `simplify`; a disagreement or a simplifier panic is
+    /// a [`SimplifyFinding`]).
+    pub simplifier: Option<Arc<Simplifier>>,
+}
+
+/// A case the simplifier got wrong (or panicked on). Not minimized: the
+/// minimizer's candidates are judged by an oracle pair, and the
+/// simplifier is not an evaluator but a rewrite checked by the reference.
+#[derive(Clone, Debug)]
+pub struct SimplifyFinding {
+    /// The case file (the original expression, the simplified one and the
+    /// rules applied as comments), or `None` when writing it failed.
+    pub case_path: Option<PathBuf>,
+    pub line: String,
+    /// The verdict, or the panic.
+    pub what: String,
+    pub at: f64,
 }
 
 /// One deduplicated failure.
@@ -104,6 +127,16 @@ pub struct Stats {
     pub findings_dropped: u64,
     /// Whether the run was stopped early (`Config::stop`).
     pub stopped: bool,
+    /// The simplifier's failures (`Config::simplifier`), at most
+    /// [`MAX_FINDINGS`]; later ones are counted in `findings_dropped`.
+    pub simplify_findings: Vec<SimplifyFinding>,
+}
+
+impl Stats {
+    /// Every finding: the oracles' and the simplifier's.
+    pub fn finding_count(&self) -> usize {
+        self.findings.len() + self.simplify_findings.len()
+    }
 }
 
 /// Thins a time series kept in `v` when it holds more than `cap` points:
@@ -294,7 +327,11 @@ pub fn run(cfg: &Config, oracles: &[&dyn Oracle], tick: &mut dyn FnMut(&Stats)) 
     let start = Instant::now();
     let mut stats = Stats {
         rss_start_kib: rss_kib(),
-        oracles: oracles.iter().map(|o| o.name().to_string()).collect(),
+        oracles: oracles
+            .iter()
+            .map(|o| o.name().to_string())
+            .chain(cfg.simplifier.as_ref().map(|_| "simplify".to_string()))
+            .collect(),
         ..Stats::default()
     };
     stats.rss_max_kib = stats.rss_start_kib;
@@ -364,6 +401,10 @@ pub fn run(cfg: &Config, oracles: &[&dyn Oracle], tick: &mut dyn FnMut(&Stats)) 
                 }
             }
         }
+        if let Some(simplifier) = &cfg.simplifier {
+            let at = start.elapsed().as_secs_f64();
+            check_simplifier(simplifier, &case, &findings_dir, at, &mut stats);
+        }
         let secs = start.elapsed().as_secs_f64();
         if secs - last_sample >= sample_period {
             last_sample = secs;
@@ -372,7 +413,7 @@ pub fn run(cfg: &Config, oracles: &[&dyn Oracle], tick: &mut dyn FnMut(&Stats)) 
             stats.samples.push(Sample {
                 seconds: secs,
                 cases: stats.cases,
-                findings: stats.findings.len(),
+                findings: stats.finding_count(),
                 rss_kib: rss,
             });
             if thin(&mut stats.samples, MAX_SAMPLES) {
@@ -391,10 +432,84 @@ pub fn run(cfg: &Config, oracles: &[&dyn Oracle], tick: &mut dyn FnMut(&Stats)) 
     stats.samples.push(Sample {
         seconds: stats.elapsed,
         cases: stats.cases,
-        findings: stats.findings.len(),
+        findings: stats.finding_count(),
         rss_kib: stats.rss_end_kib,
     });
     stats
+}
+
+/// `reference(case)` against `reference(simplify(case))`: counts the
+/// verdict under `simplify` and records a disagreement or a panic.
+fn check_simplifier(
+    simplifier: &Simplifier,
+    case: &Case,
+    findings_dir: &Path,
+    at: f64,
+    stats: &mut Stats,
+) {
+    let verdict = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        simplify_diff(simplifier, case).0
+    }));
+    let label = match &verdict {
+        Ok(v) => v.label().to_string(),
+        Err(_) => "PANIC".to_string(),
+    };
+    *stats
+        .verdicts
+        .entry("simplify".to_string())
+        .or_default()
+        .entry(label.clone())
+        .or_default() += 1;
+    if label != "DISAGREE" && label != "PANIC" {
+        return;
+    }
+    if stats.simplify_findings.len() >= MAX_FINDINGS {
+        stats.findings_dropped += 1;
+        return;
+    }
+    let (case_path, what) = match verdict {
+        Ok(v) => {
+            // Writes the case file (as the `simplify_diff` fuzz target does).
+            let msg = match fuzz_simplify_diff(simplifier, case, Some(findings_dir)) {
+                Err(m) => m,
+                Ok(()) => String::new(),
+            };
+            let path = msg
+                .lines()
+                .find_map(|l| l.strip_prefix("case file: "))
+                .map(PathBuf::from);
+            (path, v.to_string())
+        }
+        Err(p) => {
+            let text = format!(
+                "# the simplifier panicked on this case\n{}",
+                diff::case_file_text(case, &["reference"], None)
+            );
+            let path = findings_dir.join(format!("simplify-panic-{:016x}.case", fnv(&text)));
+            let written = std::fs::create_dir_all(findings_dir)
+                .and_then(|()| write_atomic(&path, &text))
+                .is_ok();
+            let m = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            (written.then_some(path), format!("simplifier panicked: {m}"))
+        }
+    };
+    stats.simplify_findings.push(SimplifyFinding {
+        case_path,
+        line: case.expr_line(),
+        what,
+        at,
+    });
+}
+
+/// FNV-1a of `text`: names a finding's file after its contents.
+fn fnv(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
 }
 
 /// The verdicts counted, as `Verdict` labels in a fixed order.
@@ -479,6 +594,23 @@ pub fn stats_json(cfg: &Config, stats: &Stats) -> String {
         })
         .collect();
     s.push_str(&fs.join(","));
+    s.push_str("\n  ],\n  \"simplify_findings\": [");
+    let sf: Vec<String> = stats
+        .simplify_findings
+        .iter()
+        .map(|f| {
+            let case = f.case_path.as_ref().map_or("null".to_string(), |p| {
+                format!("\"{}\"", esc(&p.display().to_string()))
+            });
+            format!(
+                "\n    {{\"first_seen_s\": {:.3}, \"expression\": \"{}\", \"what\": \"{}\", \"case\": {case}}}",
+                f.at,
+                esc(&f.line),
+                esc(&f.what),
+            )
+        })
+        .collect();
+    s.push_str(&sf.join(","));
     s.push_str("\n  ],\n  \"samples_columns\": [\"seconds\", \"cases\", \"findings\", \"rss_kib\"],\n  \"samples\": [");
     let ss: Vec<String> = stats
         .samples
@@ -544,13 +676,38 @@ pub fn summary_md(cfg: &Config, stats: &Stats, title: &str) -> String {
             .collect();
         let _ = writeln!(s, "| {o} | {} |", cells.join(" | "));
     }
+    if stats.verdicts.contains_key("simplify") {
+        let _ = writeln!(
+            s,
+            "\nThe `simplify` row compares the reference on each case with the \
+             reference on the same case simplified by the rule library \
+             (DESIGN.md's equivalence); SKIPPED there means no rule applied."
+        );
+    }
     let _ = writeln!(s, "\n## Findings\n");
-    if stats.findings.is_empty() {
+    if !stats.simplify_findings.is_empty() {
+        let _ = writeln!(s, "The simplifier (not minimized):\n");
+        for f in &stats.simplify_findings {
+            let _ = writeln!(
+                s,
+                "- {:.1} s: `{}`: {}; {}",
+                f.at,
+                f.line.replace('`', "'"),
+                f.what.lines().next().unwrap_or(""),
+                f.case_path.as_ref().map_or_else(
+                    || "(the case file could not be written)".to_string(),
+                    |p| format!("`{}`", diff::repro_command(p))
+                )
+            );
+        }
+        let _ = writeln!(s);
+    }
+    if stats.finding_count() == 0 {
         let _ = writeln!(
             s,
             "None: no oracle disagreed with the reference and none panicked."
         );
-    } else {
+    } else if !stats.findings.is_empty() {
         let _ = writeln!(
             s,
             "| signature | hits | first seen | ops → minimized | replay |"

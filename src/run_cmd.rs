@@ -158,15 +158,17 @@ pub fn campaign(dir: &std::path::Path, time: Duration, seed: u64, plant: Option<
     let rules = PathBuf::from("corpus/rules");
     let simplifier = match Simplifier::load(std::slice::from_ref(&rules)) {
         Ok(s) => Arc::new(s),
-        Err(ds) => return Step {
-            name: "campaign".into(),
-            ok: false,
-            line: format!(
+        Err(ds) => {
+            return Step {
+                name: "campaign".into(),
+                ok: false,
+                line: format!(
                 "the rule library {} does not load ({} diagnostics; `diopter simplify` shows them)",
                 rules.display(),
                 ds.len()
             ),
-        },
+            }
+        }
     };
     let cfg = Config {
         time,

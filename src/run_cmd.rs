@@ -269,6 +269,9 @@ pub fn run(a: &Args) -> ExitCode {
         steps.push(report_cmd::prove(&a.reports));
     }
 
+    // The Ctrl-C handler goes in before the step is announced: a Ctrl-C
+    // from then on stops the campaign and still writes its report.
+    stop_flag();
     println!(
         "== 3/4 campaign: {:.0} s over every oracle, seed {seed}",
         time.as_secs_f64()

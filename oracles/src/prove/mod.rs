@@ -17,9 +17,16 @@
 //! address (pointer-typed holes: `DIOpAddrOf` of memory), a composite of a
 //! memory part and an entity part, two single locations (memory and entity)
 //! constrained to hold the same bits, and a failing subexpression. A
-//! constant hole (`HoleKind::Const`) is an implicit symbolic value with its
-//! `defs` asserted and the instance's `pre` assumed. Contexts in which a read
-//! meets disagreeing single locations are left out (see `smt`).
+//! constant hole (`HoleKind::Const`) is an implicit symbolic value, and the
+//! instance's `pre` is assumed; a computed constant (one of `defs`) holds its
+//! defining term itself. Contexts in which a read meets disagreeing single
+//! locations are left out (see `smt`).
+//!
+//! A query may be decided in parts (`decide_in`): first a lemma about the
+//! sides' locations, then per combination of shapes; a lemma about shifts by
+//! symbolic amounts is split exhaustively on an amount's value
+//! (`shift_cases`). Every split covers every case, and every part must be
+//! proved for the instance to be.
 //!
 //! A counterexample is turned into a concrete `Context`, and both sides are
 //! evaluated again by the **reference interpreter**: the report shows the

@@ -305,3 +305,42 @@ fn read_only_refinement_allows_refusing_writes() {
         c.render()
     );
 }
+
+/// `x << a << b => x << (a + b)` at i64, the miter of barrel shifters the
+/// prover splits on a shift amount (`prove::shift_cases`): proved with
+/// `add_nuw(a, b)`, refuted without it (the sum wraps).
+#[test]
+fn shifts_by_constants_merge_at_64_bits_unless_the_sum_wraps() {
+    use diopter_oracles::rules::instance::ResizeOp;
+    let holes = vec![
+        hole("x", "i64", HoleKind::Expr),
+        hole("a", "i64", HoleKind::Const),
+        hole("b", "i64", HoleKind::Const),
+        hole("c", "i64", HoleKind::Const),
+    ];
+    let mut i = instance(
+        "shl-shl-const",
+        holes,
+        "DIOpArg(0, i64), DIOpArg(1, i64), DIOpShl(), DIOpArg(2, i64), DIOpShl()",
+        "DIOpArg(0, i64), DIOpArg(3, i64), DIOpShl()",
+        Relation::Equivalent,
+    );
+    let h = |k| Box::new(Term::Hole(k));
+    let wide = |t: Box<Term>| Box::new(Term::Resize(ResizeOp::Zext, 65, t));
+    let sum = Box::new(Term::Bin(BinOp::Add, h(1), h(2)));
+    i.defs = vec![(3, (*sum).clone())];
+    let add_nuw = Term::Bin(
+        BinOp::Eq,
+        Box::new(Term::Bin(BinOp::Add, wide(h(1)), wide(h(2)))),
+        wide(sum),
+    );
+    i.pre = vec![add_nuw];
+    assert_proved(&i);
+    i.pre = vec![];
+    let c = refuted(&i);
+    assert!(
+        c.differences.iter().any(|d| d.contains("reads")),
+        "{}",
+        c.render()
+    );
+}

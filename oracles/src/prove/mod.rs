@@ -17,9 +17,16 @@
 //! address (pointer-typed holes: `DIOpAddrOf` of memory), a composite of a
 //! memory part and an entity part, two single locations (memory and entity)
 //! constrained to hold the same bits, and a failing subexpression. A
-//! constant hole (`HoleKind::Const`) is an implicit symbolic value with its
-//! `defs` asserted and the instance's `pre` assumed. Contexts in which a read
-//! meets disagreeing single locations are left out (see `smt`).
+//! constant hole (`HoleKind::Const`) is an implicit symbolic value, and the
+//! instance's `pre` is assumed; a computed constant (one of `defs`) holds its
+//! defining term itself. Contexts in which a read meets disagreeing single
+//! locations are left out (see `smt`).
+//!
+//! A query may be decided in parts (`decide_in`): first a lemma about the
+//! sides' locations, then per combination of shapes; a lemma about shifts by
+//! symbolic amounts is split exhaustively on an amount's value
+//! (`shift_cases`). Every split covers every case, and every part must be
+//! proved for the instance to be.
 //!
 //! A counterexample is turned into a concrete `Context`, and both sides are
 //! evaluated again by the **reference interpreter**: the report shows the
@@ -28,7 +35,7 @@
 
 pub mod cex;
 
-use crate::rules::instance::{HoleKind, Instance, Relation};
+use crate::rules::instance::{HoleKind, Instance, Relation, Term};
 use crate::smt::{self, bv, EncodeError, Encoder, Input, Inputs, SAlt, SLoc, SSingle, SStorage};
 use diopter_semantics::ast::{Expr, Op};
 use diopter_semantics::check::{self, ArgInfo, Env, ReferrerInfo};
@@ -468,7 +475,7 @@ fn build<'c>(
     inputs.lane = Some(BV::new_const(z, "lane", 64));
 
     // Constant holes: definitions and preconditions.
-    let const_value = |k: usize| -> Option<BV<'c>> {
+    let const_value = |holes: &[HoleInput<'c>], k: usize| -> Option<BV<'c>> {
         let h = inst.holes.get(k)?;
         if h.kind != HoleKind::Const {
             return None;
@@ -489,8 +496,8 @@ fn build<'c>(
     };
     let mut const_cons = Vec::new();
     for (k, t) in &inst.defs {
-        let v = smt::term::encode(z, t, &const_value)?;
-        let Some(c) = const_value(*k) else {
+        let v = smt::term::encode(z, t, &|j| const_value(&holes, j))?;
+        let Some(c) = const_value(&holes, *k) else {
             return Err(EncodeError::Unsupported(format!(
                 "a definition of hole {k}, which is not a constant"
             )));
@@ -502,10 +509,32 @@ fn build<'c>(
                 c.get_size()
             )));
         }
-        const_cons.push(c._eq(&v));
+        // A computed constant holds its term itself rather than a fresh
+        // variable constrained to equal it: the same formula, but the right
+        // side then shares the left side's terms (`fold-div-float`: both
+        // sides divide by the same `fp.div` term, which simplification
+        // equates, instead of a fresh constant the solver must prove equal
+        // to a second copy of the division circuit). The variable and its
+        // equation stay only when another definition names the hole (it may
+        // have been encoded with the variable already).
+        if inst.defs.iter().any(|(_, u)| mentions(u, *k)) {
+            const_cons.push(c._eq(&v));
+        }
+        let input = Input {
+            loc: SLoc::one(
+                z,
+                vec![SSingle {
+                    storage: SStorage::Implicit(v),
+                    offset: bv::zeros(z, offw as u64),
+                }],
+            ),
+            fail: bv::ff(z),
+        };
+        inputs.args.insert(*k as u64, input.clone());
+        holes[*k].input = input;
     }
     for p in &inst.pre {
-        let v = smt::term::encode(z, p, &const_value)?;
+        let v = smt::term::encode(z, p, &|j| const_value(&holes, j))?;
         const_cons.push(v._eq(&bv::num_u(z, 1, v.get_size() as u64)));
     }
     cons.extend(const_cons.iter().cloned());
@@ -598,6 +627,18 @@ fn build<'c>(
     })
 }
 
+/// Whether term `t` names constant hole `k`.
+fn mentions(t: &Term, k: usize) -> bool {
+    match t {
+        Term::Hole(j) => *j == k,
+        Term::Lit { .. } => false,
+        Term::Un(_, a) | Term::Resize(_, _, a) => mentions(a, k),
+        Term::Bin(_, a, b) => mentions(a, k) || mentions(b, k),
+        Term::Float { args, .. } => args.iter().any(|a| mentions(a, k)),
+        Term::Ite(c, a, b) => mentions(c, k) || mentions(a, k) || mentions(b, k),
+    }
+}
+
 /// Decides one instance.
 pub fn prove_instance(inst: &Instance, cfg: &ProveConfig) -> Outcome {
     let start = Instant::now();
@@ -663,7 +704,22 @@ fn decide_in(z: &z3::Context, inst: &Instance, dl: &DataLayout, cfg: &ProveConfi
         let d = d.substitute(&pairs);
         let lemma = bv::and(z, &[bv::and(z, &q.const_constraints), d]);
         // Half the time: a lemma that holds settles the instance at once.
-        if let Solved::Unsat = solve(z, &lemma, &[], (cfg.timeout_ms / 2).max(1), &q) {
+        // A lemma about shifts by symbolic amounts is split on an amount
+        // instead (see `shift_cases`), and the split gets the whole time:
+        // each case is small, but there are as many as the shift is wide.
+        let cases = shift_cases(z, &q, &pairs);
+        let proved = if cases.is_empty() {
+            matches!(
+                solve(z, &lemma, &[], (cfg.timeout_ms / 2).max(1), &q),
+                Solved::Unsat
+            )
+        } else {
+            matches!(
+                solve_cases(z, &lemma, &cases, cfg.timeout_ms.max(1), &q),
+                Solved::Unsat
+            )
+        };
+        if proved {
             formula = bv::and(z, &[constraints.clone(), q.fail_mismatch.clone()]);
         }
     }
@@ -752,6 +808,104 @@ fn decide_in(z: &z3::Context, inst: &Instance, dl: &DataLayout, cfg: &ProveConfi
             k += 1;
         }
     }
+}
+
+/// One case of a case split: a condition, and a term the condition fixes to
+/// a numeral (substituted before solving, so that simplification sees it).
+struct Case<'c> {
+    fixes: Option<(BV<'c>, BV<'c>)>,
+    cond: Bool<'c>,
+}
+
+/// An exhaustive case split on a shift amount, for queries whose shifts by
+/// symbolic amounts defeat the bit-blaster: `x << a << b` against
+/// `x << (a + b)` at 64 bits is a miter of barrel shifters that takes Z3
+/// seconds, while with `a` fixed the first shift is wiring and the query
+/// takes milliseconds.
+///
+/// The amount split on is the first one the encoding built (the left side's
+/// innermost shift) that is not a numeral, `t` of a `w`-bit shift, with the
+/// lemma's abstractions `pairs` applied. The cases are `t == 0`, `t == 1`,
+/// ..., `t == w - 1` and `t >= w` (unsigned): every value of `t` lies in
+/// exactly one of them, so a formula is unsatisfiable exactly when it is
+/// unsatisfiable in every case, and a model of a case is a model of the
+/// formula. No cases (no symbolic shift amount, or a shift wider than
+/// [`MAX_SHIFT_CASES`]) means no split.
+fn shift_cases<'c>(
+    z: &'c z3::Context,
+    q: &Query<'c>,
+    pairs: &[(&BV<'c>, &BV<'c>)],
+) -> Vec<Case<'c>> {
+    let amounts = q.enc.shift_amounts.borrow();
+    let Some((t, w)) = amounts
+        .iter()
+        .map(|(t, w)| (t.substitute(pairs).simplify(), *w))
+        .find(|(t, _)| bv::as_biguint(t).is_none())
+    else {
+        return Vec::new();
+    };
+    if w + 1 > MAX_SHIFT_CASES {
+        return Vec::new();
+    }
+    let n = t.get_size() as u64;
+    let mut cases: Vec<Case<'c>> = (0..w)
+        .map(|k| {
+            let k = bv::num_u(z, k, n);
+            Case {
+                cond: t._eq(&k),
+                fixes: Some((t.clone(), k)),
+            }
+        })
+        .collect();
+    cases.push(Case {
+        cond: t.bvuge(&bv::num_u(z, w, n)),
+        fixes: None,
+    });
+    cases
+}
+
+/// At most this many cases in a split on a shift amount (a 128-bit shift).
+const MAX_SHIFT_CASES: u64 = 129;
+
+/// `formula` decided case by case (`cases` must be exhaustive) within
+/// `timeout_ms` in all: unsat when every case is, a model when a case has
+/// one, else the reason Z3 gave up. Each case may use all the time left: the
+/// cases differ widely in difficulty (a shift by a small fixed amount leaves
+/// more to decide than one by a large amount), and once one case gives up
+/// the formula is not proved, so the rest are not tried.
+fn solve_cases<'c>(
+    z: &'c z3::Context,
+    formula: &Bool<'c>,
+    cases: &[Case<'c>],
+    timeout_ms: u32,
+    q: &Query<'c>,
+) -> Solved<'c> {
+    let deadline = Instant::now() + std::time::Duration::from_millis(timeout_ms as u64);
+    // Simplified once, so that the amounts (simplified) occur in it as such.
+    let formula = formula.simplify();
+    for (i, c) in cases.iter().enumerate() {
+        let f = match &c.fixes {
+            Some((t, k)) => formula.substitute(&[(t, k)]),
+            None => formula.clone(),
+        };
+        let f = Bool::and(z, &[&f, &c.cond]).simplify();
+        if f.as_bool() == Some(false) {
+            continue;
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            return Solved::Gave(format!(
+                "timeout after {timeout_ms} ms (split on a shift amount, {i} of {} cases done)",
+                cases.len()
+            ));
+        }
+        let budget = (deadline - now).as_millis().max(1) as u32;
+        match solve(z, &f, &[], budget, q) {
+            Solved::Unsat => {}
+            other => return other,
+        }
+    }
+    Solved::Unsat
 }
 
 /// At most this many shape combinations are tried one by one.

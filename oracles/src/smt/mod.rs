@@ -275,6 +275,10 @@ pub struct Encoder<'c> {
     pub entities: Vec<Entity<'c>>,
     /// Conditions under which a value is over-approximated (see module docs).
     pub approx: RefCell<Vec<Bool<'c>>>,
+    /// The amount of every shift on integers the encoding built, with the
+    /// width of the value shifted: the prover may split a query on an
+    /// amount's value (see `prove::shift_cases`).
+    pub shift_amounts: RefCell<Vec<(BV<'c>, u64)>>,
     /// Every (address space, byte address) the encoding selected from memory.
     pub touched: RefCell<Vec<(u32, BV<'c>)>>,
     /// `None`: memory is symbolic (a variable per byte read, see the module
@@ -297,6 +301,7 @@ impl<'c> Encoder<'c> {
             offw,
             entities: Vec::new(),
             approx: RefCell::new(Vec::new()),
+            shift_amounts: RefCell::new(Vec::new()),
             touched: RefCell::new(Vec::new()),
             concrete_mem: None,
             initial: RefCell::new(Vec::new()),
@@ -1513,6 +1518,9 @@ impl<'a, 'c> Step<'a, 'c> {
         match t {
             Type::Int(w) => {
                 let zero = num_u(z, 0, *w);
+                if matches!(op, Op::Shr | Op::LShr | Op::AShr | Op::Shl) {
+                    self.enc.shift_amounts.borrow_mut().push((v1.clone(), *w));
+                }
                 Ok(match op {
                     Op::Add => v2.bvadd(v1),
                     Op::Sub => v2.bvsub(v1),

@@ -19,6 +19,7 @@ use crate::diag::Diagnostic;
 use crate::specs::{self, Origin, ParamKind, Signature, StackBinding, TypePat};
 use crate::types::{DataLayout, Type, TypeTable};
 use std::borrow::Cow;
+use std::sync::OnceLock;
 
 /// What an expression's `DIOpArg(N, T)` refers to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,6 +73,63 @@ pub fn signature_for(op: &Op, dialect: Dialect) -> Option<&'static Signature> {
     if matches!(op, Op::Fragment(..)) {
         return None;
     }
+    // The answer depends only on the variant, the parameter count and the
+    // dialect, and every consumer (checker, reference, fast compiler, case
+    // generator) asks for every operation: remember it per slot rather than
+    // hashing the name each time.
+    static MEMO: [OnceLock<Option<&'static Signature>>; SIG_SLOTS] =
+        [const { OnceLock::new() }; SIG_SLOTS];
+    *MEMO[sig_slot(op, dialect)].get_or_init(|| signature_uncached(op, dialect))
+}
+
+/// The number of [`sig_slot`]s.
+const SIG_SLOTS: usize = 32 * 3 * 2;
+
+/// A dense index of what [`signature_for`] depends on: the variant, the
+/// parameter count (0 to 2) and the dialect.
+fn sig_slot(op: &Op, dialect: Dialect) -> usize {
+    let variant = match op {
+        Op::Referrer(_) => 0,
+        Op::Arg(..) => 1,
+        Op::TypeObject(_) => 2,
+        Op::Constant(..) => 3,
+        Op::Convert(_) => 4,
+        Op::Reinterpret(_) => 5,
+        Op::Offset => 6,
+        Op::BitOffset(_) => 7,
+        Op::ByteOffset(_) => 8,
+        Op::Composite(..) => 9,
+        Op::Extend(_) => 10,
+        Op::Select => 11,
+        Op::AddrOf(_) => 12,
+        Op::Deref(_) => 13,
+        Op::Read => 14,
+        Op::Add => 15,
+        Op::Sub => 16,
+        Op::Mul => 17,
+        Op::Div => 18,
+        Op::Mod => 19,
+        Op::And => 20,
+        Op::Or => 21,
+        Op::Xor => 22,
+        Op::Shr => 23,
+        Op::LShr => 24,
+        Op::AShr => 25,
+        Op::Shl => 26,
+        Op::ZExt(_) => 27,
+        Op::SExt(_) => 28,
+        Op::PushLane(_) => 29,
+        Op::Fragment(..) => 30,
+    };
+    let d = match dialect {
+        Dialect::DiExpr => 0,
+        Dialect::DiExpression => 1,
+    };
+    (variant * 3 + op.param_count()) * 2 + d
+}
+
+/// [`signature_for`] without the memo.
+fn signature_uncached(op: &Op, dialect: Dialect) -> Option<&'static Signature> {
     let cands = specs::lookup_all(op.name(), op.param_count());
     let pick = |want: fn(&Origin) -> bool| cands.iter().copied().find(|s| want(&s.origin));
     match op {
@@ -109,26 +167,29 @@ pub fn passes_location(op: &Op, dialect: Dialect) -> Option<usize> {
 }
 
 /// A bound meta-syntactic variable.
+/// (Types are borrowed from the operation and its inputs where they can be:
+/// binding copies nothing.)
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Bound {
-    Type(Type),
+enum Bound<'s> {
+    Type(Cow<'s, Type>),
     Int(u64),
 }
 
-/// The bindings of one application of a signature.
+/// The bindings of one application of a signature, keyed by the names in
+/// the signature (borrowed: binding allocates nothing for the name).
 #[derive(Default, Debug)]
-struct Bindings {
+struct Bindings<'s> {
     // A signature mentions a handful of variables: a list is the right map.
-    vars: Vec<(String, Bound)>,
+    vars: Vec<(&'s str, Bound<'s>)>,
 }
 
-impl Bindings {
-    fn get(&self, v: &str) -> Option<&Bound> {
-        self.vars.iter().find(|(k, _)| k == v).map(|(_, b)| b)
+impl<'s> Bindings<'s> {
+    fn get(&self, v: &str) -> Option<&Bound<'s>> {
+        self.vars.iter().find(|(k, _)| *k == v).map(|(_, b)| b)
     }
     fn ty(&self, v: &str) -> Option<&Type> {
         match self.get(v) {
-            Some(Bound::Type(t)) => Some(t),
+            Some(Bound::Type(t)) => Some(t.as_ref()),
             _ => None,
         }
     }
@@ -139,10 +200,10 @@ impl Bindings {
         }
     }
     /// First mention binds; later mentions assert identity.
-    fn bind(&mut self, v: &str, b: Bound) -> Result<(), ()> {
+    fn bind(&mut self, v: &'s str, b: Bound<'s>) -> Result<(), ()> {
         match self.get(v) {
             None => {
-                self.vars.push((v.to_string(), b));
+                self.vars.push((v, b));
                 Ok(())
             }
             Some(old) if *old == b => Ok(()),
@@ -164,10 +225,15 @@ enum Mismatch {
     },
 }
 
-fn unify(pat: &TypePat, t: &Type, input: usize, b: &mut Bindings) -> Result<(), Mismatch> {
+fn unify<'s>(
+    pat: &'s TypePat,
+    t: &'s Type,
+    input: usize,
+    b: &mut Bindings<'s>,
+) -> Result<(), Mismatch> {
     match pat {
         TypePat::Var(v) => b
-            .bind(v, Bound::Type(t.clone()))
+            .bind(v, Bound::Type(Cow::Borrowed(t)))
             .map_err(|_| Mismatch::NotIdentical { var: v.clone() }),
         TypePat::Vector { count, elem } => match t {
             Type::Vector { len, elem: e } => {
@@ -213,9 +279,9 @@ fn instantiate(pat: &TypePat, b: &Bindings) -> Option<Type> {
 }
 
 /// Binds the operation's parameters by the signature's parameter list.
-fn bind_params(op: &Op, sig: &Signature, b: &mut Bindings) {
-    let mut types: Vec<&Type> = Vec::new();
-    let mut ints: Vec<u64> = Vec::new();
+fn bind_params<'s>(op: &'s Op, sig: &'s Signature, b: &mut Bindings<'s>) {
+    // An operation has at most one type and one integer parameter.
+    let (mut ty, mut int): (Option<&Type>, Option<u64>) = (None, None);
     match op {
         Op::Referrer(t)
         | Op::TypeObject(t)
@@ -227,24 +293,23 @@ fn bind_params(op: &Op, sig: &Signature, b: &mut Bindings) {
         | Op::ZExt(t)
         | Op::SExt(t)
         | Op::PushLane(t)
-        | Op::Constant(t, _) => types.push(t),
+        | Op::Constant(t, _) => ty = Some(t),
         Op::Arg(n, t) | Op::Composite(n, t) => {
-            ints.push(*n);
-            types.push(t);
+            int = Some(*n);
+            ty = Some(t);
         }
-        Op::Extend(n) | Op::AddrOf(n) => ints.push(*n),
+        Op::Extend(n) | Op::AddrOf(n) => int = Some(*n),
         _ => {}
     }
-    let (mut ti, mut ii) = (types.into_iter(), ints.into_iter());
     for p in &sig.params {
         match p.kind {
             ParamKind::Type => {
-                if let Some(t) = ti.next() {
-                    let _ = b.bind(&p.name, Bound::Type(t.clone()));
+                if let Some(t) = ty.take() {
+                    let _ = b.bind(&p.name, Bound::Type(Cow::Borrowed(t)));
                 }
             }
             ParamKind::Index | ParamKind::Addrspace | ParamKind::Unsigned => {
-                if let Some(n) = ii.next() {
+                if let Some(n) = int.take() {
                     let _ = b.bind(&p.name, Bound::Int(n));
                 }
             }
@@ -282,8 +347,6 @@ fn apply(op: &Op, inputs: &[Type], env: &Env) -> Result<Type, (String, Option<us
     let Some(sig) = signature_for(op, env.dialect) else {
         return Err((format!("{name} has no stack effect"), None));
     };
-    let mut b = Bindings::default();
-    bind_params(op, sig, &mut b);
     let n = arity(op, env.dialect);
     if inputs.len() != n {
         return Err((
@@ -295,6 +358,8 @@ fn apply(op: &Op, inputs: &[Type], env: &Env) -> Result<Type, (String, Option<us
         Op::Composite(k, _) => Cow::Owned(sig.inputs_for(*k as usize)),
         _ => Cow::Borrowed(&sig.inputs),
     };
+    let mut b = Bindings::default();
+    bind_params(op, sig, &mut b);
     for (i, (pat, t)) in pats.iter().zip(inputs).enumerate() {
         unify(&pat.ty, t, i, &mut b).map_err(|m| match m {
             Mismatch::NotIdentical { var } => (
@@ -351,12 +416,12 @@ fn is_arith(t: &Type) -> bool {
 /// The sentences of each operation's prose that the signature cannot express,
 /// plus AMD's verifier rules for the live dialect. May bind output variables the
 /// signature leaves open (seed `Deref()`'s pointee, seed `AddrOf`'s pointer).
-fn prose_rules(
+fn prose_rules<'s>(
     op: &Op,
-    inputs: &[Type],
-    b: &mut Bindings,
+    inputs: &'s [Type],
+    b: &mut Bindings<'s>,
     env: &Env,
-    out: &TypePat,
+    out: &'s TypePat,
 ) -> Result<(), (String, Option<usize>)> {
     let name = op.name();
     let e0 = |m: String| Err((m, Some(0)));
@@ -475,7 +540,7 @@ fn prose_rules(
             // output pattern (`ptr addrspace(N)`) is complete already.
             if let TypePat::Var(v) = out {
                 if b.ty(v).is_none() {
-                    let _ = b.bind(v, Bound::Type(Type::typed_ptr(t.clone(), a)));
+                    let _ = b.bind(v, Bound::Type(Cow::Owned(Type::typed_ptr(t.clone(), a))));
                 }
             }
         }
@@ -485,7 +550,7 @@ fn prose_rules(
             match &inputs[0] {
                 Type::Ptr { pointee: Some(p), .. } => {
                     if let TypePat::Var(v) = out {
-                        let _ = b.bind(v, Bound::Type((**p).clone()));
+                        let _ = b.bind(v, Bound::Type(Cow::Borrowed(&**p)));
                     }
                 }
                 Type::Ptr { pointee: None, .. } => {

@@ -407,7 +407,7 @@ impl DataLayout {
     ) -> Result<Vec<u64>, LayoutError> {
         match resolve(t, table, 0)? {
             Type::Struct { fields, packed } => {
-                Ok(self.struct_layout(&fields, packed, table, 0)?.offsets)
+                Ok(self.struct_layout(&fields, packed, table, 0, true)?.offsets)
             }
             other => Err(LayoutError(format!("`{other}` is not a struct type"))),
         }
@@ -432,11 +432,12 @@ impl DataLayout {
                 checked_mul(*len, e, t)?
             }
             Type::Struct { fields, packed } => {
-                self.struct_layout(fields, *packed, table, depth + 1)?.size
+                self.struct_layout(fields, *packed, table, depth + 1, false)?
+                    .size
             }
             Type::Named(_) => {
-                let body = resolve(t, table, depth)?;
-                self.size_in_bits(&body, table, depth + 1)?
+                let body = resolve_ref(t, table, depth)?;
+                self.size_in_bits(body, table, depth + 1)?
             }
             Type::Target { .. } => {
                 return Err(LayoutError(format!(
@@ -452,13 +453,11 @@ impl DataLayout {
         Ok(bits)
     }
 
-    fn store_size(&self, t: &Type, table: &TypeTable, depth: usize) -> Result<u64, LayoutError> {
-        Ok(self.size_in_bits(t, table, depth)?.div_ceil(8) * 8)
-    }
-
     fn alloc_size(&self, t: &Type, table: &TypeTable, depth: usize) -> Result<u64, LayoutError> {
-        let store = self.store_size(t, table, depth)?;
-        let align = self.align_bits(t, table, depth)?;
+        // `store_size` then `align_bits`, in one walk of `t`.
+        let (size, align) = self.size_align(t, table, depth);
+        let store = size?.div_ceil(8) * 8;
+        let align = align?;
         Ok(store.div_ceil(align) * align)
     }
 
@@ -495,11 +494,12 @@ impl DataLayout {
             }
             Type::Array { elem, .. } => self.align_bits(elem, table, depth + 1)?,
             Type::Struct { fields, packed } => {
-                self.struct_layout(fields, *packed, table, depth + 1)?.align
+                self.struct_layout(fields, *packed, table, depth + 1, false)?
+                    .align
             }
             Type::Named(_) => {
-                let body = resolve(t, table, depth)?;
-                self.align_bits(&body, table, depth + 1)?
+                let body = resolve_ref(t, table, depth)?;
+                self.align_bits(body, table, depth + 1)?
             }
             Type::Target { .. } => {
                 return Err(LayoutError(format!(
@@ -515,20 +515,27 @@ impl DataLayout {
         packed: bool,
         table: &TypeTable,
         depth: usize,
+        want_offsets: bool,
     ) -> Result<StructLayout, LayoutError> {
         let mut offset = 0u64;
         let mut align = if packed { 8 } else { self.aggregate_abi.max(8) };
-        let mut offsets = Vec::with_capacity(fields.len());
+        // Sizes and alignments are asked for far more often than offsets:
+        // only collect them when asked.
+        let mut offsets = Vec::with_capacity(if want_offsets { fields.len() } else { 0 });
         for f in fields {
-            let fa = if packed {
-                8
-            } else {
-                self.align_bits(f, table, depth)?
-            };
+            // A field's size and alignment at once (see `size_align`); the
+            // errors come in the order `align_bits` then `alloc_size` (just
+            // `alloc_size` when packed) would give them.
+            let (size, field_align) = self.size_align(f, table, depth);
+            let fa = if packed { 8 } else { field_align.clone()? };
             offset = offset.div_ceil(fa) * fa;
-            offsets.push(offset);
+            if want_offsets {
+                offsets.push(offset);
+            }
+            let store = size?.div_ceil(8) * 8;
+            let a = field_align?;
             offset = offset
-                .checked_add(self.alloc_size(f, table, depth)?)
+                .checked_add(store.div_ceil(a) * a)
                 .filter(|o| *o <= MAX_TYPE_BITS)
                 .ok_or_else(|| LayoutError("struct type is too large".into()))?;
             align = align.max(fa);
@@ -542,6 +549,71 @@ impl DataLayout {
     }
 }
 
+impl DataLayout {
+    /// `(size_in_bits(t), align_bits(t))` computed together: a nested
+    /// aggregate's layout is worked out once for both, rather than once for
+    /// its size and twice more for its alignment at every level of nesting
+    /// (which made deeply nested structs cost exponential time). Each result
+    /// is exactly what the separate function gives, error included.
+    #[allow(clippy::type_complexity)]
+    fn size_align(
+        &self,
+        t: &Type,
+        table: &TypeTable,
+        depth: usize,
+    ) -> (Result<u64, LayoutError>, Result<u64, LayoutError>) {
+        if depth > MAX_TYPE_DEPTH {
+            return (
+                self.size_in_bits(t, table, depth),
+                self.align_bits(t, table, depth),
+            );
+        }
+        match t {
+            Type::Struct { fields, packed } => {
+                match self.struct_layout(fields, *packed, table, depth + 1, false) {
+                    Ok(l) => (within_limit(t, l.size), Ok(l.align)),
+                    Err(e) => (Err(e.clone()), Err(e)),
+                }
+            }
+            Type::Array { len, elem } => {
+                let (es, ea) = self.size_align(elem, table, depth + 1);
+                // `alloc_size(elem)`: its store size, then its alignment.
+                let size = match (es, &ea) {
+                    (Err(e), _) => Err(e),
+                    (Ok(_), Err(e)) => Err(e.clone()),
+                    (Ok(s), Ok(a)) => {
+                        let store = s.div_ceil(8) * 8;
+                        checked_mul(*len, store.div_ceil(*a) * a, t)
+                            .and_then(|bits| within_limit(t, bits))
+                    }
+                };
+                (size, ea)
+            }
+            Type::Named(_) => match resolve_ref(t, table, depth) {
+                Ok(body) => {
+                    let (s, a) = self.size_align(body, table, depth + 1);
+                    (s.and_then(|bits| within_limit(t, bits)), a)
+                }
+                Err(e) => (Err(e.clone()), Err(e)),
+            },
+            _ => (
+                self.size_in_bits(t, table, depth),
+                self.align_bits(t, table, depth),
+            ),
+        }
+    }
+}
+
+/// `size_in_bits`'s final check.
+fn within_limit(t: &Type, bits: u64) -> Result<u64, LayoutError> {
+    if bits > MAX_TYPE_BITS {
+        return Err(LayoutError(format!(
+            "type `{t}` is {bits} bits, over diopter's limit of {MAX_TYPE_BITS} bits"
+        )));
+    }
+    Ok(bits)
+}
+
 struct StructLayout {
     size: u64,
     align: u64,
@@ -550,9 +622,18 @@ struct StructLayout {
 
 /// Follows `%name` to its body.
 pub fn resolve(t: &Type, table: &TypeTable, depth: usize) -> Result<Type, LayoutError> {
-    let mut cur = t.clone();
+    resolve_ref(t, table, depth).cloned()
+}
+
+/// [`resolve`] without copying the body out of the table.
+fn resolve_ref<'t>(
+    t: &'t Type,
+    table: &'t TypeTable,
+    depth: usize,
+) -> Result<&'t Type, LayoutError> {
+    let mut cur = t;
     let mut steps = depth;
-    while let Type::Named(n) = &cur {
+    while let Type::Named(n) = cur {
         steps += 1;
         if steps > MAX_TYPE_DEPTH {
             return Err(LayoutError(format!(
@@ -560,7 +641,7 @@ pub fn resolve(t: &Type, table: &TypeTable, depth: usize) -> Result<Type, Layout
             )));
         }
         cur = match table.named.get(n) {
-            Some(Some(body)) => body.clone(),
+            Some(Some(body)) => body,
             Some(None) => {
                 return Err(LayoutError(format!(
                     "named type `%{n}` is opaque and has no size"
@@ -763,5 +844,302 @@ mod tests {
             "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
         )
         .is_ok());
+    }
+}
+
+/// The layout functions as they were before `size_align` (which works out a
+/// nested aggregate's layout once per question), kept to check that the
+/// faster ones give the same sizes, alignments and errors.
+#[cfg(test)]
+mod layout_equivalence {
+    use super::*;
+    use crate::value::FloatKind;
+
+    impl DataLayout {
+        fn old_size_in_bits(
+            &self,
+            t: &Type,
+            table: &TypeTable,
+            depth: usize,
+        ) -> Result<u64, LayoutError> {
+            if depth > MAX_TYPE_DEPTH {
+                return Err(LayoutError(format!(
+                    "type nests more than {MAX_TYPE_DEPTH} levels deep (or is recursive)"
+                )));
+            }
+            let bits = match t {
+                Type::Int(w) => *w,
+                Type::Float(k) => k.0.width(),
+                Type::Ptr { addrspace, .. } => self.pointer_bits(*addrspace),
+                Type::Vector { len, elem } => {
+                    let e = self.old_size_in_bits(elem, table, depth + 1)?;
+                    checked_mul(*len, e, t)?
+                }
+                Type::Array { len, elem } => {
+                    let e = self.old_alloc_size(elem, table, depth + 1)?;
+                    checked_mul(*len, e, t)?
+                }
+                Type::Struct { fields, packed } => {
+                    self.old_struct_layout(fields, *packed, table, depth + 1)?
+                        .size
+                }
+                Type::Named(_) => {
+                    let body = resolve(t, table, depth)?;
+                    self.old_size_in_bits(&body, table, depth + 1)?
+                }
+                Type::Target { .. } => {
+                    return Err(LayoutError(format!(
+                        "target extension type `{t}` has no size diopter knows"
+                    )))
+                }
+            };
+            if bits > MAX_TYPE_BITS {
+                return Err(LayoutError(format!(
+                    "type `{t}` is {bits} bits, over diopter's limit of {MAX_TYPE_BITS} bits"
+                )));
+            }
+            Ok(bits)
+        }
+
+        fn old_store_size(
+            &self,
+            t: &Type,
+            table: &TypeTable,
+            depth: usize,
+        ) -> Result<u64, LayoutError> {
+            Ok(self.old_size_in_bits(t, table, depth)?.div_ceil(8) * 8)
+        }
+
+        fn old_alloc_size(
+            &self,
+            t: &Type,
+            table: &TypeTable,
+            depth: usize,
+        ) -> Result<u64, LayoutError> {
+            let store = self.old_store_size(t, table, depth)?;
+            let align = self.old_align_bits(t, table, depth)?;
+            Ok(store.div_ceil(align) * align)
+        }
+
+        fn old_align_bits(
+            &self,
+            t: &Type,
+            table: &TypeTable,
+            depth: usize,
+        ) -> Result<u64, LayoutError> {
+            if depth > MAX_TYPE_DEPTH {
+                return Err(LayoutError(format!(
+                    "type nests more than {MAX_TYPE_DEPTH} levels deep (or is recursive)"
+                )));
+            }
+            Ok(match t {
+                Type::Int(w) => {
+                    // LangRef: no exact entry -> the smallest larger integer entry,
+                    // else the largest one.
+                    match self.ints.iter().find(|a| a.size >= *w) {
+                        Some(a) => a.abi,
+                        None => self.ints.last().map_or(8, |a| a.abi),
+                    }
+                }
+                Type::Float(k) => {
+                    let w = k.0.width();
+                    match self.floats.iter().find(|a| a.size == w) {
+                        Some(a) => a.abi,
+                        // LLVM falls back to the store size rounded up to a power of two.
+                        None => (w.div_ceil(8)).next_power_of_two() * 8,
+                    }
+                }
+                Type::Ptr { addrspace, .. } => self.pointer_abi(*addrspace),
+                Type::Vector { .. } => {
+                    let size = self.old_size_in_bits(t, table, depth)?;
+                    match self.vectors.iter().find(|a| a.size == size) {
+                        Some(a) => a.abi,
+                        None => (size.div_ceil(8)).max(1).next_power_of_two() * 8,
+                    }
+                }
+                Type::Array { elem, .. } => self.old_align_bits(elem, table, depth + 1)?,
+                Type::Struct { fields, packed } => {
+                    self.old_struct_layout(fields, *packed, table, depth + 1)?
+                        .align
+                }
+                Type::Named(_) => {
+                    let body = resolve(t, table, depth)?;
+                    self.old_align_bits(&body, table, depth + 1)?
+                }
+                Type::Target { .. } => {
+                    return Err(LayoutError(format!(
+                        "target extension type `{t}` has no alignment diopter knows"
+                    )))
+                }
+            })
+        }
+
+        fn old_struct_layout(
+            &self,
+            fields: &[Type],
+            packed: bool,
+            table: &TypeTable,
+            depth: usize,
+        ) -> Result<StructLayout, LayoutError> {
+            let mut offset = 0u64;
+            let mut align = if packed { 8 } else { self.aggregate_abi.max(8) };
+            let mut offsets = Vec::with_capacity(fields.len());
+            for f in fields {
+                let fa = if packed {
+                    8
+                } else {
+                    self.old_align_bits(f, table, depth)?
+                };
+                offset = offset.div_ceil(fa) * fa;
+                offsets.push(offset);
+                offset = offset
+                    .checked_add(self.old_alloc_size(f, table, depth)?)
+                    .filter(|o| *o <= MAX_TYPE_BITS)
+                    .ok_or_else(|| LayoutError("struct type is too large".into()))?;
+                align = align.max(fa);
+            }
+            let size = offset.div_ceil(align) * align;
+            Ok(StructLayout {
+                size,
+                align,
+                offsets,
+            })
+        }
+    }
+
+    /// A small deterministic generator of types, named types included
+    /// (opaque, undefined, cyclic), with target types, huge arrays, packed
+    /// structs and deep nesting now and then.
+    struct Rng(u64);
+    impl Rng {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            crate::context::splitmix64(self.0) % n.max(1)
+        }
+    }
+
+    fn ty(r: &mut Rng, depth: usize) -> Type {
+        let leaf = depth > 6 || r.below(3) == 0;
+        match if leaf { r.below(5) } else { 5 + r.below(5) } {
+            0 => Type::Int([1, 7, 8, 16, 32, 33, 64, 128, 1 << 29][r.below(9) as usize]),
+            1 => Type::float(
+                [
+                    FloatKind::Half,
+                    FloatKind::Float,
+                    FloatKind::Double,
+                    FloatKind::X86Fp80,
+                    FloatKind::Fp128,
+                ][r.below(5) as usize],
+            ),
+            2 => Type::opaque_ptr([0, 1, 3, 5, 7][r.below(5) as usize]),
+            3 => Type::Named(format!("n{}", r.below(6))),
+            4 if r.below(8) == 0 => Type::Target {
+                name: "t".into(),
+                types: vec![],
+                ints: vec![],
+            },
+            4 => Type::Int(24),
+            5 => Type::Vector {
+                len: [1, 2, 3, 4, 1 << 26][r.below(5) as usize],
+                elem: Box::new(ty(r, 99)),
+            },
+            6 | 7 => Type::Array {
+                len: [0, 1, 3, 5, 1 << 26][r.below(5) as usize],
+                elem: Box::new(ty(r, depth + 1)),
+            },
+            _ => Type::Struct {
+                fields: (0..r.below(5)).map(|_| ty(r, depth + 1)).collect(),
+                packed: r.below(4) == 0,
+            },
+        }
+    }
+
+    fn table(r: &mut Rng) -> TypeTable {
+        let mut t = TypeTable::default();
+        for i in 0..5 {
+            match r.below(6) {
+                0 => {}
+                1 => t.define(&format!("n{i}"), None),
+                // Cycles now and then: a name for another name.
+                2 => t.define(
+                    &format!("n{i}"),
+                    Some(Type::Named(format!("n{}", r.below(6)))),
+                ),
+                _ => {
+                    let body = ty(r, 3);
+                    t.define(&format!("n{i}"), Some(body));
+                }
+            }
+        }
+        t
+    }
+
+    /// Structs and arrays nested `n` deep.
+    fn deep(n: usize) -> Type {
+        let mut t = Type::Int(8);
+        for i in 0..n {
+            t = if i % 2 == 0 {
+                Type::Struct {
+                    fields: vec![Type::Int(1), t],
+                    packed: false,
+                }
+            } else {
+                Type::Array {
+                    len: 2,
+                    elem: Box::new(t),
+                }
+            };
+        }
+        t
+    }
+
+    #[test]
+    fn size_align_agrees_with_the_separate_walks() {
+        let layouts: Vec<DataLayout> = [
+            "default",
+            "amdgpu",
+            "e-p:32:32-p5:16:16-i64:64",
+            "e-p1:64:64-p3:32:32-p5:32:32-i128:128-f80:128-v32:32",
+            "e-a:64",
+        ]
+        .iter()
+        .map(|s| DataLayout::from_name_or_string(s).expect("parses"))
+        .collect();
+        let mut r = Rng(7);
+        for i in 0..2_000 {
+            let tab = table(&mut r);
+            // (The old walks take exponential time in the nesting depth.)
+            let t = if i % 250 == 0 {
+                deep(4 + (i / 250) % 6)
+            } else {
+                ty(&mut r, 0)
+            };
+            for dl in &layouts {
+                assert_eq!(
+                    dl.bitsizeof(&t, &tab),
+                    dl.old_size_in_bits(&t, &tab, 0),
+                    "size of {t}"
+                );
+                assert_eq!(
+                    dl.abi_align(&t, &tab),
+                    dl.old_align_bits(&t, &tab, 0),
+                    "align of {t}"
+                );
+                assert_eq!(
+                    dl.alloc_bits(&t, &tab),
+                    dl.old_alloc_size(&t, &tab, 0),
+                    "alloc size of {t}"
+                );
+                if let Type::Struct { fields, packed } = &t {
+                    assert_eq!(
+                        dl.struct_layout(fields, *packed, &tab, 0, true)
+                            .map(|l| (l.size, l.align, l.offsets)),
+                        dl.old_struct_layout(fields, *packed, &tab, 0)
+                            .map(|l| (l.size, l.align, l.offsets)),
+                        "layout of {t}"
+                    );
+                }
+            }
+        }
     }
 }

@@ -277,31 +277,43 @@ pub fn regenerate(dir: &Path) -> Vec<Step> {
     put(&c, ok, &mut steps);
     put(&report::errata(&root), true, &mut steps);
     put(&report::benchmark_report(&root), true, &mut steps);
-    // Reports other commands write: listed when present.
-    for (file, title) in [
-        ("proofs.md", "Proofs of the rule library (`diopter prove`)"),
-        ("campaign.md", "Last in-process campaign (`diopter run`)"),
+    // Reports other commands write: listed when present, with their
+    // summary line where they have one (the line holding `marker`).
+    for (file, title, marker) in [
+        (
+            "proofs.md",
+            "Proofs of the rule library (`diopter prove`)",
+            Some(" rules: "),
+        ),
+        (
+            "transforms.md",
+            "Proofs of SRoA and mem2reg (`diopter prove --transforms`)",
+            None,
+        ),
+        (
+            "campaign.md",
+            "Last in-process campaign (`diopter run`)",
+            None,
+        ),
         (
             "minimizer.md",
             "Minimizer against `cargo fuzz tmin` (`reports/minimizer.sh`)",
+            None,
+        ),
+        (
+            "dwarf-amd.md",
+            "diopter's DWARF lowering vs AMD's expected DWARF \
+             (`DIOPTER_WRITE_REPORTS=1 cargo test -p diopter-oracles --test dwarf_amd`)",
+            Some("Summary: "),
         ),
     ] {
-        let status = if dir.join(file).is_file() {
-            "present"
-        } else {
-            "not run yet"
+        let status = match std::fs::read_to_string(dir.join(file)) {
+            Err(_) => "not run yet".to_string(),
+            Ok(text) => marker
+                .and_then(|m| text.lines().find(|l| l.contains(m)))
+                .map_or_else(|| "present".to_string(), |l| l.replace("**", "")),
         };
-        index.push((file.to_string(), title.to_string(), status.to_string()));
-    }
-    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let name = entry.file_name().to_string_lossy().to_string();
-        if name.starts_with("dwarf-") && name.ends_with(".md") {
-            index.push((
-                name.clone(),
-                name.trim_end_matches(".md").to_string(),
-                "present".into(),
-            ));
-        }
+        index.push((file.to_string(), title.to_string(), status));
     }
     if let Err(e) = write_index(dir, &index) {
         steps.push(Step {

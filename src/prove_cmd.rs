@@ -204,6 +204,7 @@ pub fn run(a: &Args) -> ExitCode {
         .max(1);
     let cfg = ProveConfig {
         timeout_ms: a.timeout,
+        split_first: false,
     };
     let results: Vec<Mutex<Option<Outcome>>> = work.iter().map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);

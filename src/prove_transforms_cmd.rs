@@ -54,6 +54,7 @@ pub fn run(a: &Args) -> ExitCode {
         &work,
         &ProveConfig {
             timeout_ms: a.timeout,
+            split_first: true,
         },
         jobs,
         &|done, total| {

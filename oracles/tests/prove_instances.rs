@@ -50,7 +50,14 @@ fn x(t: &str) -> Vec<Hole> {
 }
 
 fn verdict(i: &Instance) -> Verdict {
-    prove_instance(i, &ProveConfig { timeout_ms: 60_000 }).verdict
+    prove_instance(
+        i,
+        &ProveConfig {
+            timeout_ms: 60_000,
+            split_first: false,
+        },
+    )
+    .verdict
 }
 
 fn assert_proved(i: &Instance) {

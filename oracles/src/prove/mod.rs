@@ -28,6 +28,15 @@
 //! (`shift_cases`). Every split covers every case, and every part must be
 //! proved for the instance to be.
 //!
+//! A memory offset of a hole is `concat(bytes, phase)` (`phase`: the bit
+//! within the byte), which the encoding turns into byte addresses `bytes +
+//! c` (`smt::Encoder::split`). With [`ProveConfig::split_first`] (`diopter
+//! prove --transforms`) an instance is decided one combination of shapes at
+//! a time, each query built with the holes restricted to their shapes and,
+//! for memory shapes, once per phase (`solve_combo`): then which accesses
+//! overlap is decided while the query is built, which is what lets SRoA's
+//! pieces of a memory hole be proved.
+//!
 //! A counterexample is turned into a concrete `Context`, and both sides are
 //! evaluated again by the **reference interpreter**: the report shows the
 //! reference's outcomes, and if the reference does not confirm the difference
@@ -72,6 +81,18 @@ impl Shape {
         Shape::TwoSingles,
         Shape::Failing,
     ];
+    /// Whether the shape's storage is (or has a part, or a target) in memory
+    /// at an offset of the hole's phase (see `value_hole`).
+    pub fn uses_memory(self) -> bool {
+        matches!(
+            self,
+            Shape::Memory0
+                | Shape::Memory5
+                | Shape::ImplicitAddress
+                | Shape::Composite
+                | Shape::TwoSingles
+        )
+    }
     pub fn name(self) -> &'static str {
         match self {
             Shape::Memory0 => "memory (address space 0)",
@@ -91,11 +112,22 @@ impl Shape {
 #[derive(Clone, Debug)]
 pub struct ProveConfig {
     pub timeout_ms: u32,
+    /// For an instance with one value hole, skip the query over every shape
+    /// at once and the lemma: go straight to one query per shape (and per
+    /// phase, see `solve_combo`), each built restricted to its shape, with
+    /// the whole time. `diopter prove --transforms` sets it: the transformations'
+    /// instances read and write memory through pieces, where the query over
+    /// every shape (and building it) costs most of the time and rarely
+    /// decides anything.
+    pub split_first: bool,
 }
 
 impl Default for ProveConfig {
     fn default() -> Self {
-        ProveConfig { timeout_ms: 10_000 }
+        ProveConfig {
+            timeout_ms: 10_000,
+            split_first: false,
+        }
     }
 }
 
@@ -177,26 +209,49 @@ fn value_hole<'c>(
     name: &str,
     ty: &Type,
     n: u64,
+    only: Option<Shape>,
+    phase_value: Option<u64>,
     cons: &mut Vec<Bool<'c>>,
 ) -> Result<HoleInput<'c>, EncodeError> {
     let z = enc.z;
     let offw = enc.offw;
     let sel = BV::new_const(z, format!("{name}.shape"), SEL_BITS);
     cons.push(sel.bvult(&bv::num_u(z, Shape::ALL.len() as u64, SEL_BITS as u64)));
+    // Every offset into memory is `concat(bytes, phase)`: a byte offset and
+    // the bit within the byte, the same `offw`-bit range as one variable
+    // (every value is one concat). The encoding then writes the hole's byte
+    // addresses as `bytes + c` (`Encoder::split`), and the prover can fix
+    // the phase, case by case (`solve_combo`). One phase serves every memory
+    // alternative of the hole: exactly one alternative is taken, and the
+    // others' offsets are then unconstrained (their bounds hold for any
+    // phase), so sharing loses no context. `phase_value`: the phase is that
+    // numeral instead (a case of `decide_in`'s split).
+    let phase = match phase_value {
+        Some(v) => bv::num_u(z, v & 7, 3),
+        None => BV::new_const(z, format!("{name}.phase"), 3),
+    };
+    let mem_off = |what: String| BV::new_const(z, what, offw - 3).concat(&phase);
     let zero = || bv::zeros(z, offw as u64);
     let single = |storage, offset| SSingle { storage, offset };
     let mut alts = Vec::new();
+    if let Some(s) = only {
+        cons.push(sel_is(&sel, s));
+    }
     for s in Shape::ALL {
         let g = sel_is(&sel, s);
         if !shape_enabled(s) {
             cons.push(g.not());
+        }
+        // Restricted to one shape (see `decide_in`): the others are not built.
+        if only.is_some_and(|o| o != s) {
+            continue;
         }
         let singles = match s {
             Shape::Memory0 | Shape::Memory5 => {
                 let a = if s == Shape::Memory0 { 0 } else { 5 };
                 vec![single(
                     SStorage::Memory(a),
-                    BV::new_const(z, format!("{name}.off{a}"), offw),
+                    mem_off(format!("{name}.off{a}")),
                 )]
             }
             Shape::Entity => {
@@ -221,7 +276,7 @@ fn value_hole<'c>(
                     z,
                     vec![single(
                         SStorage::Memory(0),
-                        BV::new_const(z, format!("{name}.target"), offw),
+                        mem_off(format!("{name}.target")),
                     )],
                 );
                 vec![single(SStorage::ImplicitAddress(Box::new(target)), zero())]
@@ -236,10 +291,7 @@ fn value_hole<'c>(
                 let i = enc.add_entity(&format!("%{name}.hi"), v);
                 let p0 = SLoc::one(
                     z,
-                    vec![single(
-                        SStorage::Memory(0),
-                        BV::new_const(z, format!("{name}.coff"), offw),
-                    )],
+                    vec![single(SStorage::Memory(0), mem_off(format!("{name}.coff")))],
                 );
                 let p1 = SLoc::one(z, vec![single(SStorage::Entity(i), zero())]);
                 vec![single(
@@ -250,10 +302,7 @@ fn value_hole<'c>(
             Shape::TwoSingles => {
                 let v = BV::new_const(z, format!("%{name}.twin"), n as u32);
                 let i = enc.add_entity(&format!("%{name}.twin"), v.clone());
-                let m = single(
-                    SStorage::Memory(0),
-                    BV::new_const(z, format!("{name}.moff"), offw),
-                );
+                let m = single(SStorage::Memory(0), mem_off(format!("{name}.moff")));
                 // Consistent: the memory holds the entity's bits.
                 let r = enc.read(&enc.initial_state(), &SLoc::one(z, vec![m.clone()]), n)?;
                 cons.push(g.implies(&Bool::and(z, &[&r.err.not(), &r.value._eq(&v)])));
@@ -307,6 +356,39 @@ fn bound_offsets<'c>(s: &SSingle<'c>, offw: u32, cons: &mut Vec<Bool<'c>>) {
     }
 }
 
+/// Records in `out` each `(var, numeral)` that `b` (simplified) asserts as
+/// `var = numeral` or `numeral = var`, at its top or in a top conjunction,
+/// for `var` among `vars` and not yet in `out`.
+fn pinned<'c>(b: &Bool<'c>, vars: &[BV<'c>], out: &mut Vec<(BV<'c>, BV<'c>)>) {
+    if !b.is_app() {
+        return;
+    }
+    let kids = b.children();
+    match b.decl().kind() {
+        z3::DeclKind::AND => {
+            for k in kids {
+                if let Some(k) = k.as_bool() {
+                    pinned(&k, vars, out);
+                }
+            }
+        }
+        z3::DeclKind::EQ if kids.len() == 2 => {
+            let (Some(x), Some(y)) = (kids[0].as_bv(), kids[1].as_bv()) else {
+                return;
+            };
+            for (var, val) in [(&x, &y), (&y, &x)] {
+                if vars.contains(var)
+                    && bv::as_biguint(val).is_some()
+                    && !out.iter().any(|(v, _)| v == var)
+                {
+                    out.push((var.clone(), val.simplify()));
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
 /// The type the first `DIOpReferrer`/`DIOpTypeObject` names, if any.
 fn first_type(exprs: &[&Expr], want: fn(&Op) -> Option<&Type>) -> Option<Type> {
     exprs.iter().flat_map(|e| e.ops()).find_map(want).cloned()
@@ -328,6 +410,10 @@ pub(crate) struct Query<'c> {
     /// definitions and the preconditions): enough for lemmas about offsets
     /// and constants, and far smaller.
     pub const_constraints: Vec<Bool<'c>>,
+    /// Constant holes whose definition is a numeral, with that numeral: every
+    /// query substitutes them (and asserts the equality, for the model), so
+    /// that offsets the expression adds are numerals once simplified.
+    pub const_fixed: Vec<(BV<'c>, BV<'c>)>,
     pub mismatch: Bool<'c>,
     /// The part of `mismatch` about failure alone.
     pub fail_mismatch: Bool<'c>,
@@ -398,11 +484,26 @@ pub(crate) fn env<'a>(inst: &'a Instance, dl: &'a DataLayout, args: &'a [ArgInfo
     }
 }
 
+/// The query of `inst`. `only`, when given, restricts each value hole (the
+/// instance's, then the referrer's and the object's) to one shape (`None`:
+/// every shape), building no other alternative, and fixes its phase (`None`:
+/// a variable). `pins`: constant holes' values (`.value` variables) to
+/// build as the given numerals (from another query's `const_fixed`).
 fn build<'c>(
     z: &'c z3::Context,
     inst: &Instance,
     dl: &DataLayout,
+    only: Option<&[(Option<Shape>, Option<u64>)]>,
+    pins: &[(BV<'c>, BV<'c>)],
 ) -> Result<Query<'c>, EncodeError> {
+    let mut nth = 0usize;
+    let mut only_next = || {
+        let s = only
+            .and_then(|o| o.get(nth).copied())
+            .unwrap_or((None, None));
+        nth += 1;
+        s
+    };
     let args = arg_infos(inst);
     let env = env(inst, dl, &args);
     let referrer_ty = first_type(&[&inst.lhs, &inst.rhs], |o| match o {
@@ -436,9 +537,16 @@ fn build<'c>(
     for (k, h) in inst.holes.iter().enumerate() {
         let n = size(&h.ty)?;
         let hi = match h.kind {
-            HoleKind::Expr => value_hole(&mut enc, &h.name, &h.ty, n, &mut cons)?,
+            HoleKind::Expr => {
+                let (o, ph) = only_next();
+                value_hole(&mut enc, &h.name, &h.ty, n, o, ph, &mut cons)?
+            }
             HoleKind::Const => {
                 let v = BV::new_const(z, format!("{}.value", h.name), n as u32);
+                let v = match pins.iter().find(|(x, _)| *x == v) {
+                    Some((_, numeral)) => numeral.clone(),
+                    None => v,
+                };
                 HoleInput {
                     input: Input {
                         loc: SLoc::one(
@@ -458,14 +566,17 @@ fn build<'c>(
         inputs.args.insert(k as u64, hi.input.clone());
         holes.push(hi);
     }
-    let special = |name: &str,
-                   t: &Option<Type>,
-                   enc: &mut Encoder<'c>,
-                   cons: &mut Vec<Bool<'c>>|
+    let mut special = |name: &str,
+                       t: &Option<Type>,
+                       enc: &mut Encoder<'c>,
+                       cons: &mut Vec<Bool<'c>>|
      -> Result<Option<HoleInput<'c>>, EncodeError> {
         match t {
             None => Ok(None),
-            Some(t) => Ok(Some(value_hole(enc, name, t, size(t)?, cons)?)),
+            Some(t) => {
+                let (o, ph) = only_next();
+                Ok(Some(value_hole(enc, name, t, size(t)?, o, ph, cons)?))
+            }
         }
     };
     let referrer = special("referrer", &referrer_ty, &mut enc, &mut cons)?;
@@ -495,6 +606,7 @@ fn build<'c>(
         }
     };
     let mut const_cons = Vec::new();
+    let mut const_fixed: Vec<(BV<'c>, BV<'c>)> = Vec::new();
     for (k, t) in &inst.defs {
         let v = smt::term::encode(z, t, &|j| const_value(&holes, j))?;
         let Some(c) = const_value(&holes, *k) else {
@@ -536,6 +648,15 @@ fn build<'c>(
     for p in &inst.pre {
         let v = smt::term::encode(z, p, &|j| const_value(&holes, j))?;
         const_cons.push(v._eq(&bv::num_u(z, 1, v.get_size() as u64)));
+    }
+    // Constants the definitions and preconditions pin to a numeral (`?o1 ==
+    // width(P1)`): `const = numeral`, or a conjunction holding one.
+    // (A computed constant's entry is its term; only the others' variables can be pinned.)
+    let const_vars: Vec<BV<'c>> = (0..inst.holes.len())
+        .filter_map(|k| const_value(&holes, k))
+        .collect();
+    for c in &const_cons {
+        pinned(&c.simplify(), &const_vars, &mut const_fixed);
     }
     cons.extend(const_cons.iter().cloned());
 
@@ -622,6 +743,7 @@ fn build<'c>(
         write,
         constraints: cons,
         const_constraints: const_cons,
+        const_fixed,
         abstractions,
         mismatch,
     })
@@ -681,7 +803,31 @@ thread_local! {
 }
 
 fn decide_in(z: &z3::Context, inst: &Instance, dl: &DataLayout, cfg: &ProveConfig) -> Verdict {
-    let q = match build(z, inst, dl) {
+    // Split first only with one value hole: with more, the combinations of
+    // shapes and phases multiply (81 shapes x 64 phases for two), and the
+    // query over every shape (with the lemma below) decides such instances
+    // far sooner.
+    let value_holes = inst
+        .holes
+        .iter()
+        .filter(|h| h.kind == HoleKind::Expr)
+        .count()
+        + usize::from(
+            inst.lhs
+                .ops()
+                .chain(inst.rhs.ops())
+                .any(|o| matches!(o, Op::Referrer(_))),
+        )
+        + usize::from(
+            inst.lhs
+                .ops()
+                .chain(inst.rhs.ops())
+                .any(|o| matches!(o, Op::TypeObject(_))),
+        );
+    if cfg.split_first && value_holes == 1 {
+        return decide_split(z, inst, dl, cfg);
+    }
+    let q = match build(z, inst, dl, None, &[]) {
         Ok(q) => q,
         Err(EncodeError::Unsupported(m)) => return Verdict::Unknown(format!("not encodable: {m}")),
         Err(e @ EncodeError::IllFormed { .. }) => return Verdict::Invalid(e.to_string()),
@@ -710,12 +856,12 @@ fn decide_in(z: &z3::Context, inst: &Instance, dl: &DataLayout, cfg: &ProveConfi
         let cases = shift_cases(z, &q, &pairs);
         let proved = if cases.is_empty() {
             matches!(
-                solve(z, &lemma, &[], (cfg.timeout_ms / 2).max(1), &q),
+                solve(z, &lemma, &q.const_fixed, (cfg.timeout_ms / 2).max(1), &q),
                 Solved::Unsat
             )
         } else {
             matches!(
-                solve_cases(z, &lemma, &cases, cfg.timeout_ms.max(1), &q),
+                solve_cases(z, &lemma, &cases, &q.const_fixed, cfg.timeout_ms.max(1), &q),
                 Solved::Unsat
             )
         };
@@ -733,7 +879,7 @@ fn decide_in(z: &z3::Context, inst: &Instance, dl: &DataLayout, cfg: &ProveConfi
     // First one query over every shape at once, with a quarter of the time:
     // most instances are decided so.
     let first = (cfg.timeout_ms / 4).max(1);
-    let why = match solve(z, &formula, &[], first, &q) {
+    let why = match solve(z, &formula, &q.const_fixed, first, &q) {
         Solved::Unsat => return Verdict::Proved,
         Solved::Model(m) => return refutation(inst, dl, &q, &m),
         Solved::Gave(why) => {
@@ -744,7 +890,8 @@ fn decide_in(z: &z3::Context, inst: &Instance, dl: &DataLayout, cfg: &ProveConfi
         }
     };
     // Then one query per combination of shapes, each simplified with its
-    // selectors fixed, which prunes every other shape's terms.
+    // selectors fixed, which prunes every other shape's terms (for memory,
+    // `solve_combo` (split first) does better).
     let sels: Vec<&BV> = q
         .holes
         .iter()
@@ -768,11 +915,12 @@ fn decide_in(z: &z3::Context, inst: &Instance, dl: &DataLayout, cfg: &ProveConfi
     let mut unknown = 0usize;
     let mut left = combos;
     loop {
-        let fixed: Vec<(BV, BV)> = sels
+        let mut fixed: Vec<(BV, BV)> = sels
             .iter()
             .zip(&idx)
             .map(|(sel, &i)| ((*sel).clone(), bv::num_u(z, shapes[i], SEL_BITS as u64)))
             .collect();
+        fixed.extend(q.const_fixed.iter().cloned());
         let now = Instant::now();
         if now >= deadline {
             return Verdict::Unknown(format!(
@@ -877,6 +1025,7 @@ fn solve_cases<'c>(
     z: &'c z3::Context,
     formula: &Bool<'c>,
     cases: &[Case<'c>],
+    fixed: &[(BV<'c>, BV<'c>)],
     timeout_ms: u32,
     q: &Query<'c>,
 ) -> Solved<'c> {
@@ -900,13 +1049,197 @@ fn solve_cases<'c>(
             ));
         }
         let budget = (deadline - now).as_millis().max(1) as u32;
-        match solve(z, &f, &[], budget, q) {
+        match solve(z, &f, fixed, budget, q) {
             Solved::Unsat => {}
             other => return other,
         }
     }
     Solved::Unsat
 }
+
+/// Whether a hole of type `ty` (`n` bits) takes shape `s` at all.
+fn shape_applies(s: Shape, ty: &Type, n: u64) -> bool {
+    match s {
+        Shape::ImplicitAddress => ty.is_ptr(),
+        Shape::Composite => n >= 2,
+        _ => true,
+    }
+}
+
+/// `decide_in` for [`ProveConfig::split_first`]: one query per combination
+/// of shapes (`solve_combo`), with the whole time, and no query over every
+/// shape. The constants pinned to numerals and the selectors come from a
+/// query built with every value hole implicit (cheap: no memory).
+fn decide_split(z: &z3::Context, inst: &Instance, dl: &DataLayout, cfg: &ProveConfig) -> Verdict {
+    let implicit = vec![(Some(Shape::Implicit), None); 64];
+    let probe = match build(z, inst, dl, Some(&implicit), &[]) {
+        Ok(q) => q,
+        Err(EncodeError::Unsupported(m)) => return Verdict::Unknown(format!("not encodable: {m}")),
+        Err(e @ EncodeError::IllFormed { .. }) => return Verdict::Invalid(e.to_string()),
+    };
+    let deadline = Instant::now() + std::time::Duration::from_millis(cfg.timeout_ms.max(1) as u64);
+    let value_holes: Vec<&HoleInput> = probe
+        .holes
+        .iter()
+        .chain(probe.referrer.iter())
+        .chain(probe.object.iter())
+        .filter(|h| h.selector.is_some())
+        .collect();
+    let shapes: Vec<Shape> = Shape::ALL
+        .iter()
+        .copied()
+        .filter(|s| shape_enabled(*s))
+        .collect();
+    let combos = (shapes.len() as u64)
+        .checked_pow(value_holes.len() as u32)
+        .unwrap_or(u64::MAX);
+    if combos > MAX_SPLIT {
+        return Verdict::Unknown(format!(
+            "{combos} shape combinations, more than the {MAX_SPLIT} tried one by one"
+        ));
+    }
+    let mut idx = vec![0usize; value_holes.len()];
+    let mut unknown = 0usize;
+    let mut left = combos;
+    loop {
+        let combo: Vec<Shape> = idx.iter().map(|&i| shapes[i]).collect();
+        let applies = value_holes.iter().zip(&combo).all(|(h, s)| {
+            let n = q_bits(&probe, h);
+            shape_applies(*s, &h.ty, n)
+        });
+        // A shape some hole cannot take: its selector excludes it, nothing
+        // to decide.
+        if applies {
+            let now = Instant::now();
+            if now >= deadline {
+                return Verdict::Unknown(format!(
+                    "Z3: timeout after {} ms (split by shape)",
+                    cfg.timeout_ms
+                ));
+            }
+            let budget = ((deadline - now).as_millis() as u64 / left).max(1);
+            let mut fixed: Vec<(BV, BV)> = value_holes
+                .iter()
+                .zip(&combo)
+                .filter_map(|(h, s)| {
+                    let i = Shape::ALL.iter().position(|x| x == s)? as u64;
+                    Some((h.selector.clone()?, bv::num_u(z, i, SEL_BITS as u64)))
+                })
+                .collect();
+            fixed.extend(probe.const_fixed.iter().cloned());
+            match solve_combo(z, inst, dl, &probe.const_fixed, &combo, &fixed, budget) {
+                Err(v) => return v,
+                Ok(None) => {}
+                Ok(Some(_)) => unknown += 1,
+            }
+        }
+        left -= 1;
+        let mut k = 0;
+        loop {
+            if k == idx.len() {
+                return if unknown == 0 {
+                    Verdict::Proved
+                } else {
+                    Verdict::Unknown(format!(
+                        "Z3: {unknown} of {combos} shape combinations timed out ({} ms)",
+                        cfg.timeout_ms
+                    ))
+                };
+            }
+            idx[k] += 1;
+            if idx[k] < shapes.len() {
+                break;
+            }
+            idx[k] = 0;
+            k += 1;
+        }
+    }
+}
+
+/// The bits of a value hole's type.
+fn q_bits(q: &Query, h: &HoleInput) -> u64 {
+    q.enc.dl.bitsizeof(&h.ty, &q.enc.types).unwrap_or(0)
+}
+
+/// One combination of shapes (`combo`, one per value hole; `fixed`: their
+/// selectors and the constants pinned, `pins` those constants): `Ok(None)`
+/// when no case has a difference, `Ok(Some(why))` when some case gave up,
+/// `Err` with the verdict of a counterexample (or of an ill-formed query).
+///
+/// The query is built anew with each hole restricted to its shape (no other
+/// alternative: no other shape's reads, stores, memory bytes or written
+/// addresses, which a fixed selector alone would leave in the formula, tied
+/// to the chosen shape's bytes by memory axioms at addresses Z3 cannot
+/// compare). For the holes whose shape reads memory it is built once per
+/// assignment of their phases (bit within the byte of their offsets, 0..=7
+/// each), the phase a numeral from the start: every byte address of the
+/// hole is then its byte offset plus a numeral (`smt::Encoder::split`), so
+/// which accesses overlap is decided while the query is built (stores that
+/// cannot alias drop out, coinciding bytes share a variable) instead of by
+/// the solver.
+///
+/// Exhaustive: the restricted query is equisatisfiable with the whole one
+/// with these selectors fixed (the alternatives left out are unreachable,
+/// and what they constrained, their offsets' bounds and their bytes'
+/// consistency with one memory, holds for some values of their own
+/// variables in any model), and a phase is 3 bits, all 8 values tried.
+/// With more than [`MAX_PHASE_SPLIT`] cases the combination gives up.
+fn solve_combo<'c>(
+    z: &'c z3::Context,
+    inst: &Instance,
+    dl: &DataLayout,
+    pins: &[(BV<'c>, BV<'c>)],
+    combo: &[Shape],
+    fixed: &[(BV<'c>, BV<'c>)],
+    budget_ms: u64,
+) -> Result<Option<String>, Verdict> {
+    let start = Instant::now();
+    let mem: Vec<usize> = (0..combo.len())
+        .filter(|&j| combo[j].uses_memory())
+        .collect();
+    let cases = 8usize.pow(mem.len() as u32);
+    if cases > MAX_PHASE_SPLIT {
+        return Ok(Some(format!(
+            "{cases} phase cases, more than the {MAX_PHASE_SPLIT} tried"
+        )));
+    }
+    let mut gave = None;
+    for case in 0..cases {
+        // The failing shape has no alternative to build: that hole is not
+        // restricted (its selector is fixed all the same).
+        let only: Vec<(Option<Shape>, Option<u64>)> = combo
+            .iter()
+            .enumerate()
+            .map(|(j, s)| {
+                let ph = mem
+                    .iter()
+                    .position(|&m| m == j)
+                    .map(|p| ((case >> (3 * p)) & 7) as u64);
+                (Some(*s).filter(|s| *s != Shape::Failing), ph)
+            })
+            .collect();
+        let spent = start.elapsed().as_millis() as u64;
+        let share = (budget_ms.saturating_sub(spent) / (cases - case) as u64).max(1);
+        let r = match build(z, inst, dl, Some(&only), pins) {
+            Ok(r) => r,
+            Err(EncodeError::Unsupported(m)) => return Ok(Some(format!("not encodable: {m}"))),
+            Err(e @ EncodeError::IllFormed { .. }) => return Err(Verdict::Invalid(e.to_string())),
+        };
+        let f = bv::and(z, &[bv::and(z, &r.constraints), r.mismatch.clone()]);
+        let mut all = fixed.to_vec();
+        all.extend(r.const_fixed.iter().cloned());
+        match solve(z, &f, &all, share as u32, &r) {
+            Solved::Unsat => {}
+            Solved::Model(m) => return Err(refutation(inst, dl, &r, &m)),
+            Solved::Gave(why) => gave = Some(why),
+        }
+    }
+    Ok(gave)
+}
+
+/// At most this many phase cases are tried one by one for one combination
+/// of shapes (two holes with memory shapes).
+const MAX_PHASE_SPLIT: usize = 64;
 
 /// At most this many shape combinations are tried one by one.
 const MAX_SPLIT: u64 = 81;
@@ -937,10 +1270,6 @@ fn solve<'c>(
     } else {
         let pairs: Vec<(&BV, &BV)> = fixed.iter().map(|(a, b)| (a, b)).collect();
         solver.assert(&formula.substitute(&pairs).simplify());
-        // The model must still say which shape it took.
-        for (a, b) in fixed {
-            solver.assert(&a._eq(b));
-        }
     }
     let approx = bv::or(z, &q.enc.approx.borrow());
     match solver.check() {

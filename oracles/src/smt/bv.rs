@@ -111,6 +111,41 @@ pub fn concat_lo_hi<'c>(lo: &BV<'c>, hi: &BV<'c>) -> BV<'c> {
     hi.concat(lo)
 }
 
+/// The summands of the `bvadd` tree `t`: each `concat(X, y)` with `y` of 3
+/// bits goes to `bases` as `X` (`8 * X`) and, unless `y` is the numeral 0,
+/// to `rest` as `y` zero-extended; every other summand goes to `rest`. So
+/// `t = 8 * sum(bases) + sum(rest)` (mod 2^width), whatever the terms.
+pub fn summands<'c>(t: &BV<'c>, bases: &mut Vec<BV<'c>>, rest: &mut Vec<BV<'c>>) {
+    use z3::DeclKind;
+    if t.is_app() {
+        let kind = t.decl().kind();
+        let kids = t.children();
+        let parts: Option<Vec<BV<'c>>> = kids.iter().map(|k| k.as_bv()).collect();
+        if let (DeclKind::BADD, Some(parts)) = (kind, &parts) {
+            for k in parts {
+                summands(k, bases, rest);
+            }
+            return;
+        }
+        if kind == DeclKind::CONCAT && kids.len() >= 2 {
+            if let Some(parts) = parts {
+                let low = &parts[parts.len() - 1];
+                if low.get_size() == 3 {
+                    let high = parts[1..parts.len() - 1]
+                        .iter()
+                        .fold(parts[0].clone(), |acc, x| acc.concat(x));
+                    bases.push(high);
+                    if as_biguint(low).is_none_or(|v| !v.is_zero()) {
+                        rest.push(low.zero_ext(t.get_size() - 3));
+                    }
+                    return;
+                }
+            }
+        }
+    }
+    rest.push(t.clone());
+}
+
 /// `k` bits of `v` starting at bit `off` (unsigned; the caller has checked
 /// that they lie inside `v`, otherwise the result is unspecified bits).
 ///

@@ -76,6 +76,11 @@ pub struct Args {
     /// mem2reg) instead, into reports/transforms.{md,json}.
     #[arg(long)]
     pub transforms: bool,
+    /// Text output: list every instance with its verdict and time, not only
+    /// those that are not as the rule claims (and one counterexample of
+    /// each refuted rule).
+    #[arg(long, short)]
+    pub verbose: bool,
 }
 
 /// The rule loader. One place to switch if the rule language's entry point
@@ -295,7 +300,7 @@ pub fn run(a: &Args) -> ExitCode {
         total.as_secs_f64()
     );
 
-    let text = render_text(&rows, &work, &outcomes, &summary_line);
+    let text = render_text(&rows, &work, &outcomes, &summary_line, a.verbose);
     let json = render_json(a, &rows, &work, &outcomes, total, &summary_line);
     match a.format {
         Format::Text => print!("{text}"),
@@ -326,6 +331,7 @@ fn render_text(
     work: &[(usize, Instance)],
     outs: &[Outcome],
     summary: &str,
+    verbose: bool,
 ) -> String {
     let mut s = String::new();
     for (r, idx, status, sum) in rows {
@@ -347,6 +353,21 @@ fn render_text(
         let mut shown_cex = false;
         for &i in idx {
             let (inst, o) = (&work[i].1, &outs[i]);
+            // Without --verbose, an instance is listed only when it is not
+            // as its rule claims, or when it shows a refuted rule's
+            // counterexample: thousands of `proved` lines hide the one
+            // that matters.
+            let as_claimed = if r.expect_refuted() {
+                !matches!(o.verdict, Verdict::Refuted(_)) || shown_cex
+            } else {
+                matches!(
+                    o.verdict,
+                    Verdict::Proved | Verdict::NotApplicable(_) | Verdict::Skipped(_)
+                )
+            };
+            if !verbose && as_claimed {
+                continue;
+            }
             s += &format!(
                 "    {:<14} {:>7} ms  {}",
                 o.verdict.label(),

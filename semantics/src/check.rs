@@ -125,6 +125,13 @@ fn sig_slot(op: &Op, dialect: Dialect) -> usize {
         Dialect::DiExpr => 0,
         Dialect::DiExpression => 1,
     };
+    // Three slots per variant: a fourth parameter count would share the
+    // next variant's slot.
+    assert!(
+        op.param_count() < 3,
+        "sig_slot: {} parameters",
+        op.param_count()
+    );
     (variant * 3 + op.param_count()) * 2 + d
 }
 

@@ -935,25 +935,8 @@ fn decide_in(z: &z3::Context, inst: &Instance, dl: &DataLayout, cfg: &ProveConfi
             Solved::Gave(_) => unknown += 1,
         }
         left -= 1;
-        // The next combination.
-        let mut k = 0;
-        loop {
-            if k == idx.len() {
-                return if unknown == 0 {
-                    Verdict::Proved
-                } else {
-                    Verdict::Unknown(format!(
-                        "Z3: {unknown} of {combos} shape combinations timed out ({} ms)",
-                        cfg.timeout_ms
-                    ))
-                };
-            }
-            idx[k] += 1;
-            if idx[k] < shapes.len() {
-                break;
-            }
-            idx[k] = 0;
-            k += 1;
+        if !next_combination(&mut idx, shapes.len()) {
+            return combinations_verdict(unknown, combos, cfg.timeout_ms);
         }
     }
 }
@@ -1134,25 +1117,34 @@ fn decide_split(z: &z3::Context, inst: &Instance, dl: &DataLayout, cfg: &ProveCo
             }
         }
         left -= 1;
-        let mut k = 0;
-        loop {
-            if k == idx.len() {
-                return if unknown == 0 {
-                    Verdict::Proved
-                } else {
-                    Verdict::Unknown(format!(
-                        "Z3: {unknown} of {combos} shape combinations timed out ({} ms)",
-                        cfg.timeout_ms
-                    ))
-                };
-            }
-            idx[k] += 1;
-            if idx[k] < shapes.len() {
-                break;
-            }
-            idx[k] = 0;
-            k += 1;
+        if !next_combination(&mut idx, shapes.len()) {
+            return combinations_verdict(unknown, combos, cfg.timeout_ms);
         }
+    }
+}
+
+/// Steps `idx` (one digit per hole, each below `radix`) to the next
+/// combination of shapes; false once every combination has been visited.
+fn next_combination(idx: &mut [usize], radix: usize) -> bool {
+    for d in idx.iter_mut() {
+        *d += 1;
+        if *d < radix {
+            return true;
+        }
+        *d = 0;
+    }
+    false
+}
+
+/// The verdict once every shape combination has been solved: proved when
+/// none timed out.
+fn combinations_verdict(unknown: usize, combos: u64, timeout_ms: u32) -> Verdict {
+    if unknown == 0 {
+        Verdict::Proved
+    } else {
+        Verdict::Unknown(format!(
+            "Z3: {unknown} of {combos} shape combinations timed out ({timeout_ms} ms)"
+        ))
     }
 }
 

@@ -22,7 +22,7 @@
 use crate::diff::{self, Oracle};
 use crate::gen::{Case, GenConfig};
 use crate::minimize::{self, Failure, Options, Signature};
-use crate::simplify::check::{fuzz_simplify_diff, simplify_diff};
+use crate::simplify::check::{simplify_diff, step_lines, write_case};
 use crate::simplify::Simplifier;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -448,10 +448,10 @@ fn check_simplifier(
     stats: &mut Stats,
 ) {
     let verdict = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        simplify_diff(simplifier, case).0
+        simplify_diff(simplifier, case)
     }));
     let label = match &verdict {
-        Ok(v) => v.label().to_string(),
+        Ok((v, _, _)) => v.label().to_string(),
         Err(_) => "PANIC".to_string(),
     };
     *stats
@@ -468,16 +468,9 @@ fn check_simplifier(
         return;
     }
     let (case_path, what) = match verdict {
-        Ok(v) => {
-            // Writes the case file (as the `simplify_diff` fuzz target does).
-            let msg = match fuzz_simplify_diff(simplifier, case, Some(findings_dir)) {
-                Err(m) => m,
-                Ok(()) => String::new(),
-            };
-            let path = msg
-                .lines()
-                .find_map(|l| l.strip_prefix("case file: "))
-                .map(PathBuf::from);
+        Ok((v, simple, steps)) => {
+            // The case file the `simplify_diff` fuzz target would write.
+            let path = write_case(case, &simple, &step_lines(&steps), findings_dir).ok();
             (path, v.to_string())
         }
         Err(p) => {

@@ -143,15 +143,7 @@ pub fn fuzz_simplify_diff(
     if !v.is_disagreement() {
         return Ok(());
     }
-    let rules: Vec<String> = steps
-        .iter()
-        .map(|st| {
-            format!(
-                "{} ({}) at #{}: {} => {}",
-                st.rule, st.origin, st.at, st.before, st.after
-            )
-        })
-        .collect();
+    let rules = step_lines(&steps);
     let mut msg = format!(
         "simplification changes the meaning: {v}\nexpression: {}\nsimplified: {}\nrules:\n  {}",
         case.expr_line(),
@@ -159,25 +151,53 @@ pub fn fuzz_simplify_diff(
         rules.join("\n  ")
     );
     if let Some(dir) = case_dir {
-        let mut text = String::new();
-        text.push_str(&format!("# simplified: {}\n", print_bare(&simple.bare)));
-        for r in &rules {
-            text.push_str(&format!("# rule: {r}\n"));
-        }
-        text.push_str(&diff::case_file_text(case, &["reference"], None));
-        let h = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-        });
-        let path = dir.join(format!("simplify-{h:016x}.case"));
-        let written = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, text));
-        match written {
-            Ok(()) => msg.push_str(&format!(
+        match write_case(case, &simple, &rules, dir) {
+            Ok(path) => msg.push_str(&format!(
                 "\ncase file: {}\nreproduce: {} (and the simplified line above)",
                 path.display(),
                 diff::repro_command(&path)
             )),
-            Err(e) => msg.push_str(&format!("\n(writing {} failed: {e})", path.display())),
+            Err(e) => msg.push_str(&format!(
+                "\n(writing a case file in {} failed: {e})",
+                dir.display()
+            )),
         }
     }
     Err(msg)
+}
+
+/// Writes `case` as a case file under `dir`, named after its contents, with
+/// its simplified form and the rules applied (`rules`, one line each) as
+/// comments; returns its path.
+pub fn write_case(
+    case: &Case,
+    simple: &Case,
+    rules: &[String],
+    dir: &Path,
+) -> std::io::Result<std::path::PathBuf> {
+    let mut text = String::new();
+    text.push_str(&format!("# simplified: {}\n", print_bare(&simple.bare)));
+    for r in rules {
+        text.push_str(&format!("# rule: {r}\n"));
+    }
+    text.push_str(&diff::case_file_text(case, &["reference"], None));
+    let h = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    });
+    let path = dir.join(format!("simplify-{h:016x}.case"));
+    std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, text))?;
+    Ok(path)
+}
+
+/// The rules applied, one line each, as case files and messages show them.
+pub fn step_lines(steps: &[super::Step]) -> Vec<String> {
+    steps
+        .iter()
+        .map(|st| {
+            format!(
+                "{} ({}) at #{}: {} => {}",
+                st.rule, st.origin, st.at, st.before, st.after
+            )
+        })
+        .collect()
 }

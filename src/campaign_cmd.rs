@@ -2,7 +2,7 @@
 //! targets, runs each fuzzer binary in libFuzzer's fork mode as a child
 //! process (crashes do not stop it), reads their stats lines for the plots,
 //! watches the artifacts they write, replays each artifact through the
-//! target's body (`gen::targets`, `gen::Case::from_bytes`), deduplicates by
+//! target's body (`diopter_harness::targets`, `diopter_gen::Case::from_bytes`), deduplicates by
 //! signature, minimizes, and keeps everything under
 //! `reports/campaigns/<timestamp>/`: `summary.md`, `findings/`,
 //! `stats.json`, `state.json` and SVG plots.
@@ -27,11 +27,14 @@
 
 use crate::report_cmd;
 use crate::run_cmd::{clock_seed, parse_duration, stop_flag};
-use diopter_oracles::campaign::{self as camp, write_atomic, Recorded};
-use diopter_oracles::diff::{self, Fast, Oracle, Reference};
-use diopter_oracles::gen::{targets, Case, GenConfig};
-use diopter_oracles::minimize::plant::{Plant, Planted};
-use diopter_oracles::minimize::{self, Signature};
+use diopter_diff::{self as diff, Oracle, Reference};
+use diopter_fast::Fast;
+use diopter_gen::{Case, GenConfig};
+use diopter_harness::campaign::{self as camp, Recorded};
+use diopter_harness::minimize::plant::{Plant, Planted};
+use diopter_harness::minimize::{self, Signature};
+use diopter_harness::targets;
+use diopter_report::write_atomic;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

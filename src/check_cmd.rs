@@ -5,8 +5,9 @@ use crate::inputs;
 use crate::Format;
 use diopter_semantics::check::{check_bare, check_expr, ArgInfo, Env, ReferrerInfo};
 use diopter_semantics::diag::{Diagnostic, Severity, Source};
-use diopter_semantics::ir::{self, ExprContext};
+use diopter_semantics::ir;
 use diopter_semantics::lifetimes::{self, LifetimeKind};
+use diopter_semantics::sites::{self, ExprContext};
 use diopter_semantics::syntax::module::parse_module;
 use diopter_semantics::syntax::{parse_expr_file, print_bare, Expect};
 use diopter_semantics::types::DataLayout;
@@ -368,7 +369,7 @@ pub fn check_ir(src: &Source, layout_override: Option<&DataLayout>, out: &mut Ve
             vec![diag_out(src, &d)],
         );
     }
-    for site in ir::expressions(&m) {
+    for site in sites::expressions(&m) {
         let (args, referrer, var_bits) = site_inputs(&m, &site.context, &dl);
         let env = Env {
             dialect: site.expr.dialect,

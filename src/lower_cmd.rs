@@ -4,8 +4,8 @@
 
 use crate::inputs;
 use crate::Format;
-use diopter_oracles::dwarf::ops::{hex, print_ops};
-use diopter_oracles::dwarf::{lower, Lowered, NotLowerable};
+use diopter_dwarf::ops::{hex, print_ops};
+use diopter_dwarf::{lower, Lowered, NotLowerable};
 use diopter_semantics::ast::{Bare, Op};
 use diopter_semantics::context::Context;
 use diopter_semantics::diag::Source;

@@ -119,6 +119,7 @@ fn main() -> ExitCode {
         Command::Locations(a) => locations_cmd::run(&a),
         Command::Transform(a) => transform_cmd::run(&a),
         Command::Simplify(a) => simplify_cmd::run(&a),
+        Command::Prove(a) if a.transforms => prove_transforms_cmd::run(&a),
         Command::Prove(a) => prove_cmd::run(&a),
         Command::Minimize(a) => minimize_cmd::run(&a),
         Command::Run(a) => run_cmd::run(&a),

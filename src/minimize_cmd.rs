@@ -1,13 +1,14 @@
 //! `diopter minimize CASE --oracle NAME`: shrinks a failing case file to a
-//! 1-minimal one that fails the same way (`diopter_oracles::minimize`), and
+//! 1-minimal one that fails the same way (`diopter_harness::minimize`), and
 //! prints the minimized case file's path, its one-line form and the command
 //! that replays it.
 
 use crate::inputs;
-use diopter_oracles::diff::{self, Oracle, ORACLE_NAMES};
-use diopter_oracles::gen::Case;
-use diopter_oracles::minimize::plant::{Plant, Planted, PLANTS};
-use diopter_oracles::minimize::{self, Failure, Options};
+use diopter_diff::{self as diff, Oracle};
+use diopter_gen::Case;
+use diopter_harness::minimize::plant::{Plant, Planted, PLANTS};
+use diopter_harness::minimize::{self, Failure, Options};
+use diopter_harness::registry::{oracle, ORACLE_NAMES};
 use diopter_semantics::diag::Source;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -74,7 +75,7 @@ fn fail(msg: String) -> ExitCode {
 
 /// The oracle named `name`, with `plant` planted when given.
 pub fn oracle_with_plant(name: &str, plant: Option<&str>) -> Result<Box<dyn Oracle>, String> {
-    let inner = diff::oracle(name).ok_or_else(|| {
+    let inner = oracle(name).ok_or_else(|| {
         format!(
             "unknown oracle `{name}` (known: {})",
             ORACLE_NAMES.join(", ")
@@ -104,26 +105,13 @@ fn default_output(case: &Path) -> PathBuf {
     case.with_file_name(format!("{stem}.min.case"))
 }
 
-/// Writes `text` to `path` atomically (a temporary file, then a rename),
-/// so a reader never sees half a file.
-pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    if let Some(dir) = path.parent() {
-        if !dir.as_os_str().is_empty() {
-            std::fs::create_dir_all(dir)?;
-        }
-    }
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
-}
-
 pub fn run(a: &Args) -> ExitCode {
     let (text, case) = if a.bytes {
         match std::fs::read(&a.case) {
             Ok(data) => (
                 String::new(),
                 Case::from_bytes(&data, &{
-                    let mut cfg = diopter_oracles::gen::GenConfig::default();
+                    let mut cfg = diopter_gen::GenConfig::default();
                     cfg.max_ops = a.max_ops.unwrap_or(cfg.max_ops);
                     cfg
                 }),
@@ -149,7 +137,7 @@ pub fn run(a: &Args) -> ExitCode {
     let name = a.oracle.clone().unwrap_or_else(|| {
         diff::case_file_oracles(&text)
             .into_iter()
-            .find(|n| n != "reference" && diff::oracle(n).is_some())
+            .find(|n| n != "reference" && oracle(n).is_some())
             .unwrap_or_else(|| "fast".into())
     });
     let other = match oracle_with_plant(&name, a.plant.as_deref()) {
@@ -176,7 +164,7 @@ pub fn run(a: &Args) -> ExitCode {
     let names = ["reference", other.name()];
     let verdict = minimize::guarded_run(&m.case, &oracles).ok();
     let file_text = diff::case_file_text(&m.case, &names, verdict.as_ref());
-    if let Err(e) = write_atomic(&out, &file_text) {
+    if let Err(e) = diopter_report::write_atomic(&out, &file_text) {
         return fail(format!("writing {}: {e}", out.display()));
     }
     let (ops0, bytes0) = minimize::size(&case);

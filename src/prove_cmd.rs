@@ -1,14 +1,14 @@
-//! `diopter prove`: proves the rule library with Z3 (`diopter_oracles::prove`),
+//! `diopter prove`: proves the rule library with Z3 (`diopter_smt::prove`),
 //! every rule at every width of `--widths`, and refutes the rules under
 //! `refuted/`. Prints per rule and instance the verdict and the time, an
 //! Alive-style counterexample for a refutation, and writes the report to
 //! `reports/proofs.json` and `reports/proofs.md`.
 
 use crate::Format;
-use diopter_oracles::prove::{prove_instance, Outcome, ProveConfig, Verdict};
-use diopter_oracles::rules::instance::{Instance, Relation};
-use diopter_oracles::rules::{self, render_located, Rule};
+use diopter_rules::instance::{Instance, Relation};
+use diopter_rules::{self as rules, render_located, Rule};
 use diopter_semantics::diag::Diagnostic;
+use diopter_smt::prove::{prove_instance, Outcome, ProveConfig, Verdict};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -164,10 +164,9 @@ fn reason(v: &Verdict) -> Option<String> {
     }
 }
 
+/// Proves the rule library (`--transforms` is `prove_transforms_cmd::run`,
+/// chosen by `main`).
 pub fn run(a: &Args) -> ExitCode {
-    if a.transforms {
-        return crate::prove_transforms_cmd::run(a);
-    }
     let paths: Vec<PathBuf> = if a.paths.is_empty() {
         vec![PathBuf::from("corpus/rules")]
     } else {

@@ -1,5 +1,5 @@
 //! `diopter prove --transforms`: proves the transformations' local rewrites
-//! (`corpus/transforms/*.rules`, see `diopter_oracles::transform_rules`) and
+//! (`corpus/transforms/*.rules`, see `diopter_transforms::schemas`) and
 //! writes `reports/transforms.md` and `reports/transforms.json`.
 //!
 //! It shares `diopter prove`'s options (widths, timeout, jobs, --rule,
@@ -7,9 +7,9 @@
 //! and its piece rules are instantiated per piece-width tuple.
 
 use crate::prove_cmd::Args;
-use diopter_oracles::prove::ProveConfig;
-use diopter_oracles::rules::{self, render_located};
-use diopter_oracles::transform_rules::{
+use diopter_rules::{self as rules, render_located};
+use diopter_smt::prove::ProveConfig;
+use diopter_transforms::schemas::{
     as_claimed, instances, prove_all, report_json, report_markdown, RULES_DIR,
 };
 use std::path::PathBuf;

@@ -4,7 +4,8 @@
 
 use crate::inputs;
 use crate::Format;
-use diopter_oracles::diff::{self, Observation, Oracle, Verdict, ORACLE_NAMES};
+use diopter_diff::{self as diff, Observation, Oracle, Verdict};
+use diopter_harness::registry::{oracle, ORACLE_NAMES};
 use diopter_semantics::diag::Source;
 use diopter_semantics::syntax::print_op;
 use std::path::PathBuf;
@@ -78,7 +79,7 @@ pub fn run(a: &Args) -> ExitCode {
     }
     let mut oracles: Vec<Box<dyn Oracle>> = Vec::new();
     for n in &names {
-        match diff::oracle(n) {
+        match oracle(n) {
             Some(o) => oracles.push(o),
             None => {
                 return fail(format!(
@@ -101,12 +102,7 @@ pub fn run(a: &Args) -> ExitCode {
     }
 }
 
-fn print_text(
-    file: &std::path::Path,
-    case: &diopter_oracles::gen::Case,
-    obs: &[Observation],
-    v: &Verdict,
-) {
+fn print_text(file: &std::path::Path, case: &diopter_gen::Case, obs: &[Observation], v: &Verdict) {
     println!("case:       {}", file.display());
     println!("expression: {}", case.expr_line());
     for o in obs {
@@ -157,12 +153,7 @@ fn print_text(
     }
 }
 
-fn print_json(
-    file: &std::path::Path,
-    case: &diopter_oracles::gen::Case,
-    obs: &[Observation],
-    v: &Verdict,
-) {
+fn print_json(file: &std::path::Path, case: &diopter_gen::Case, obs: &[Observation], v: &Verdict) {
     let outcomes: Vec<serde_json::Value> = obs
         .iter()
         .map(|o| match &o.outcome {

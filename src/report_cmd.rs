@@ -4,8 +4,8 @@
 //! `reports/README.md` that links them and every campaign report.
 
 use clap::Parser;
-use diopter_oracles::campaign::write_atomic;
-use diopter_oracles::report::{self, Report};
+use diopter_report::write_atomic;
+use diopter_report::{self as report, Report};
 use serde_json::{json, Value};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -303,7 +303,7 @@ pub fn regenerate(dir: &Path) -> Vec<Step> {
         (
             "dwarf-amd.md",
             "diopter's DWARF lowering vs AMD's expected DWARF \
-             (`DIOPTER_WRITE_REPORTS=1 cargo test -p diopter-oracles --test dwarf_amd`)",
+             (`DIOPTER_WRITE_REPORTS=1 cargo test -p diopter-dwarf --test dwarf_amd`)",
             Some("Summary: "),
         ),
     ] {

@@ -7,10 +7,10 @@
 
 use crate::report_cmd::{self, Step};
 use clap::Parser;
-use diopter_oracles::campaign::{self, Config};
-use diopter_oracles::diff::{self, Oracle};
-use diopter_oracles::gen::GenConfig;
-use diopter_oracles::simplify::Simplifier;
+use diopter_diff::Oracle;
+use diopter_gen::GenConfig;
+use diopter_harness::campaign::{self, Config};
+use diopter_rules::simplify::Simplifier;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -135,7 +135,7 @@ pub fn clock_seed() -> u64 {
 /// Runs the in-process campaign with a progress bar; writes
 /// `campaign.md`/`.json` and `findings/` under `dir`.
 pub fn campaign(dir: &std::path::Path, time: Duration, seed: u64, plant: Option<&str>) -> Step {
-    let mut owned: Vec<Box<dyn Oracle>> = diff::all_oracles();
+    let mut owned: Vec<Box<dyn Oracle>> = diopter_harness::registry::all_oracles();
     if let Some(p) = plant {
         match crate::minimize_cmd::oracle_with_plant("fast", Some(p)) {
             Ok(o) => {
@@ -192,13 +192,13 @@ pub fn campaign(dir: &std::path::Path, time: Duration, seed: u64, plant: Option<
     bar.finish_and_clear();
     let title = "Last in-process campaign (`diopter run`)";
     let mut errors = Vec::new();
-    if let Err(e) = campaign::write_atomic(
+    if let Err(e) = diopter_report::write_atomic(
         &dir.join("campaign.md"),
         &campaign::summary_md(&cfg, &stats, title),
     ) {
         errors.push(e.to_string());
     }
-    if let Err(e) = campaign::write_atomic(
+    if let Err(e) = diopter_report::write_atomic(
         &dir.join("campaign.json"),
         &campaign::stats_json(&cfg, &stats),
     ) {

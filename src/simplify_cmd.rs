@@ -1,11 +1,11 @@
 //! `diopter simplify`: rewrites expressions with the rule library to their
-//! canonical form (`diopter_oracles::simplify`) and prints them in the
+//! canonical form (`diopter_rules::simplify`) and prints them in the
 //! one-line form, with `--explain` the rules applied.
 
 use crate::inputs;
 use crate::Format;
-use diopter_oracles::rules::render_located;
-use diopter_oracles::simplify::{Simplified, Simplifier};
+use diopter_rules::render_located;
+use diopter_rules::simplify::{Simplified, Simplifier};
 use diopter_semantics::check::check_bare;
 use diopter_semantics::diag::Source;
 use diopter_semantics::syntax::{parse_expr_file, print_bare};

@@ -2,12 +2,12 @@
 //! an IR file, print the result, and check that every variable's location is
 //! kept at every program instruction in random contexts.
 //!
-//! The passes and the check are `diopter_oracles::transform`.
+//! The passes and the check are `diopter_transforms`.
 
 use crate::inputs;
-use diopter_oracles::transform::{apply, check_equivalent, PASSES};
 use diopter_semantics::diag::{Severity, Source};
 use diopter_semantics::syntax::module::parse_module;
+use diopter_transforms::{apply, check_equivalent, PASSES};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -161,7 +161,7 @@ mod tests {
 
     /// 0 when the rewrite is equivalent, 2 when nothing applies, the pass is
     /// unknown or the file is missing (a mismatch, exit 1, cannot come from
-    /// the passes as written; `oracles/tests/transform_spec.rs` plants them).
+    /// the passes as written; `oracles/transforms/tests/transform_spec.rs` plants them).
     #[test]
     fn exit_codes() {
         assert_eq!(

@@ -22,10 +22,10 @@ fuzz_target!(
     init: {
         // Generated types are confirmed by the check_eval target and the
         // tests; here that would cost as much as generating.
-        diopter_oracles::gen::expr::CROSS_CHECK.store(false, Ordering::Relaxed);
+        diopter_gen::expr::CROSS_CHECK.store(false, Ordering::Relaxed);
     },
     |data: &[u8]| {
-        if let Err(m) = diopter_oracles::dwarf::fuzz_dwarf_diff(data, Some(&case_dir())) {
+        if let Err(m) = diopter_dwarf::fuzz_dwarf_diff(data, Some(&case_dir())) {
             panic!("{m}");
         }
     }

@@ -5,8 +5,8 @@
 
 #![no_main]
 
-use diopter_oracles::diff::Fast;
-use diopter_oracles::gen::targets;
+use diopter_fast::Fast;
+use diopter_harness::targets;
 use libfuzzer_sys::fuzz_target;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
@@ -27,7 +27,7 @@ fuzz_target!(
     init: {
         // Generated types are confirmed by the check_eval target and the
         // tests; here that would cost as much as generating.
-        diopter_oracles::gen::expr::CROSS_CHECK.store(false, Ordering::Relaxed);
+        diopter_gen::expr::CROSS_CHECK.store(false, Ordering::Relaxed);
     },
     |data: &[u8]| {
         FAST.with(|fast| {

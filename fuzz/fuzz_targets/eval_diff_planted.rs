@@ -1,5 +1,5 @@
 //! A test aid, not a real target: `eval_diff` with a bug planted into the
-//! fast evaluator (`diopter_oracles::minimize::plant`; `$DIOPTER_PLANT`,
+//! fast evaluator (`diopter_harness::minimize::plant`; `$DIOPTER_PLANT`,
 //! default `add-off-by-one`). It exists to make real libFuzzer artifacts of
 //! a known disagreement, on which `diopter minimize --bytes` is measured
 //! against `cargo fuzz tmin` (`reports/minimizer.sh`, `reports/minimizer.md`).
@@ -9,9 +9,10 @@
 
 #![no_main]
 
-use diopter_oracles::diff::{self, Fast, Oracle, Reference, Verdict};
-use diopter_oracles::gen::{Case, GenConfig};
-use diopter_oracles::minimize::plant::{Plant, Planted};
+use diopter_diff::{self as diff, Oracle, Reference, Verdict};
+use diopter_fast::Fast;
+use diopter_gen::{Case, GenConfig};
+use diopter_harness::minimize::plant::{Plant, Planted};
 use libfuzzer_sys::fuzz_target;
 use std::sync::atomic::Ordering;
 
@@ -42,7 +43,7 @@ thread_local! {
 
 fuzz_target!(
     init: {
-        diopter_oracles::gen::expr::CROSS_CHECK.store(false, Ordering::Relaxed);
+        diopter_gen::expr::CROSS_CHECK.store(false, Ordering::Relaxed);
     },
     |data: &[u8]| {
         let case = Case::from_bytes(data, gen_config());

@@ -1,10 +1,10 @@
 //! Where bounded lifetimes are active: the dataflow against a naive path
 //! enumeration on random CFGs with random defs and kills, also through the IR
-//! reader and the object-location model (`diopter_oracles::lifetimes_naive`).
+//! reader and the object-location model (`diopter_lifetimes`).
 
 #![no_main]
 
-use diopter_oracles::lifetimes_naive::lifetimes_diff;
+use diopter_lifetimes::lifetimes_diff;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -4,7 +4,7 @@
 
 #![no_main]
 
-use diopter_oracles::gen::targets;
+use diopter_harness::targets;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

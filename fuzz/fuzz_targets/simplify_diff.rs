@@ -8,9 +8,9 @@
 
 #![no_main]
 
-use diopter_oracles::gen::Case;
-use diopter_oracles::simplify::check::fuzz_simplify_diff;
-use diopter_oracles::simplify::Simplifier;
+use diopter_gen::Case;
+use diopter_rules::simplify::check::fuzz_simplify_diff;
+use diopter_rules::simplify::Simplifier;
 use libfuzzer_sys::arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use std::path::PathBuf;
@@ -25,7 +25,7 @@ fn simplifier() -> &'static Simplifier {
             Ok(s) => s,
             Err(d) => panic!(
                 "the rule library does not load:\n{}",
-                diopter_oracles::rules::render_located(&d)
+                diopter_rules::render_located(&d)
             ),
         }
     })
@@ -46,7 +46,7 @@ fn case_dir() -> PathBuf {
 fuzz_target!(
     init: {
         // As in eval_diff: generated types are confirmed elsewhere.
-        diopter_oracles::gen::expr::CROSS_CHECK.store(false, Ordering::Relaxed);
+        diopter_gen::expr::CROSS_CHECK.store(false, Ordering::Relaxed);
         simplifier();
     },
     |data: &[u8]| {

@@ -1,10 +1,10 @@
 //! The passes of `diopter transform` keep every variable's location: a random
 //! program, a random pass, equivalence at every program instruction in random
-//! contexts (`diopter_oracles::transform::transform_diff`).
+//! contexts (`diopter_transforms::transform_diff`).
 
 #![no_main]
 
-use diopter_oracles::transform::transform_diff;
+use diopter_transforms::transform_diff;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

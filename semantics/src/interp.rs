@@ -49,6 +49,7 @@
 //!   its size is known) is ill-formed, as AMD's verifier says.
 //! * The operations' dialect is the expression's (`Expr::dialect`).
 
+use crate::access;
 use crate::ast::{Bare, Dialect, Expr, Op};
 use crate::check::{self, BareInputs, Env, ReferrerInfo};
 use crate::context::Context;
@@ -177,7 +178,7 @@ impl Step<'_> {
     /// "the value of type T obtained by reading bitsizeof(T) bits from L"
     fn read(&self, l: &LocDesc, t: &Type) -> Result<Bits, Fail> {
         let bits = self.bitsizeof(t)?;
-        location::read(self.ctx, l, bits).map_err(read_fail)
+        access::read(self.ctx, l, bits).map_err(read_fail)
     }
 }
 
@@ -1051,7 +1052,7 @@ fn op_fragment(
 /// The value read from the result, when it is readable: `bitsizeof(T)` bits at
 /// the result's location.
 pub fn read_value(ctx: &Context, r: &Located) -> Result<Bits, ReadError> {
-    location::read(ctx, &r.loc, r.bits)
+    access::read(ctx, &r.loc, r.bits)
 }
 
 /// Writes `value` (of the result type's width) through the result's location,
@@ -1068,7 +1069,7 @@ pub fn write_value(ctx: &mut Context, r: &Located, value: &Bits) -> Result<(), W
             ),
         });
     }
-    location::write(ctx, &r.loc, value)
+    access::write(ctx, &r.loc, value)
 }
 
 /// Evaluates a one-line expression in `ctx`, with the context's data layout.

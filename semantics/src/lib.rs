@@ -4,6 +4,7 @@
 //! stack-effect specifications as data, the well-formedness checker, the
 //! location model and the reference interpreter.
 
+pub mod access;
 pub mod ast;
 pub mod check;
 pub mod context;
@@ -14,6 +15,7 @@ pub mod ir;
 pub mod lifetimes;
 pub mod location;
 pub mod objloc;
+pub mod sites;
 pub mod specs;
 pub mod syntax;
 pub mod types;

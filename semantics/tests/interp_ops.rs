@@ -3,10 +3,11 @@
 //! checks. Every expected value was worked out by hand from that text; none was
 //! pasted from the interpreter's output.
 
+use diopter_semantics::access;
 use diopter_semantics::check;
 use diopter_semantics::context::Context;
 use diopter_semantics::interp::{eval_bare, read_value, write_value, ErrorKind, Located, Outcome};
-use diopter_semantics::location::{self, LocDesc, Part, ReadErrorKind, Storage, WriteErrorKind};
+use diopter_semantics::location::{LocDesc, Part, ReadErrorKind, Storage, WriteErrorKind};
 use diopter_semantics::syntax::parse_bare;
 use diopter_semantics::types::{Type, TypeTable};
 use diopter_semantics::value::Bits;
@@ -1010,7 +1011,7 @@ fn refused_writes_change_nothing() {
     // Undefined storage refuses too.
     let mut c3 = c.clone();
     assert_eq!(
-        location::write(&mut c3, &LocDesc::undefined(), &Bits::zero(8))
+        access::write(&mut c3, &LocDesc::undefined(), &Bits::zero(8))
             .unwrap_err()
             .kind,
         WriteErrorKind::Undefined
@@ -1140,12 +1141,12 @@ fn location_model_corner_cases() {
     // The first failing single location is the outcome, before any comparison.
     let l = LocDesc::multi(vec![LocDesc::undefined(), ent("%x")]);
     assert_eq!(
-        location::read(&c, &l, 32).unwrap_err().kind,
+        access::read(&c, &l, 32).unwrap_err().kind,
         ReadErrorKind::Undefined
     );
     // Reading no bits reads no bit, so even undefined storage gives 0 bits.
     assert_eq!(
-        location::read(&c, &LocDesc::undefined(), 0).unwrap(),
+        access::read(&c, &LocDesc::undefined(), 0).unwrap(),
         Bits::empty()
     );
     // A composite part with two disagreeing single locations is Inconsistent;
@@ -1161,7 +1162,7 @@ fn location_model_corner_cases() {
         },
     ]);
     assert_eq!(
-        location::read(&c, &bad, 64).unwrap_err().kind,
+        access::read(&c, &bad, 64).unwrap_err().kind,
         ReadErrorKind::Inconsistent
     );
     let good = LocDesc::composite(vec![
@@ -1175,31 +1176,31 @@ fn location_model_corner_cases() {
         },
     ]);
     assert_eq!(
-        location::read(&c, &good, 64).unwrap(),
+        access::read(&c, &good, 64).unwrap(),
         Bits::from_u64(64, 0x6_0000_0005)
     );
     // Reading past the composite's parts is out of bounds.
     assert_eq!(
-        location::read(&c, &good.with_bit_offset(&BigInt::from(1)), 64)
+        access::read(&c, &good.with_bit_offset(&BigInt::from(1)), 64)
             .unwrap_err()
             .kind,
         ReadErrorKind::OutOfBounds
     );
     // An out-of-bounds write is refused and changes nothing.
     let mut c2 = c.clone();
-    let e = location::write(&mut c2, &LocDesc::entity("%x", 16), &Bits::zero(32)).unwrap_err();
+    let e = access::write(&mut c2, &LocDesc::entity("%x", 16), &Bits::zero(32)).unwrap_err();
     assert_eq!(e.kind, WriteErrorKind::OutOfBounds);
     assert_eq!(c2, c);
     // Writing the good composite writes %x and %z (both single locations of
     // part 0) and %y.
     let mut c3 = c.clone();
-    location::write(&mut c3, &good, &Bits::from_u64(64, 0x2_0000_0001)).unwrap();
+    access::write(&mut c3, &good, &Bits::from_u64(64, 0x2_0000_0001)).unwrap();
     assert_eq!(c3.entity("%x"), Some(&Bits::from_u64(32, 1)));
     assert_eq!(c3.entity("%z"), Some(&Bits::from_u64(32, 1)));
     assert_eq!(c3.entity("%y"), Some(&Bits::from_u64(32, 2)));
     // An entity the context does not have cannot be read.
     assert_eq!(
-        location::read(&c, &ent("%w"), 8).unwrap_err().kind,
+        access::read(&c, &ent("%w"), 8).unwrap_err().kind,
         ReadErrorKind::Undefined
     );
 }

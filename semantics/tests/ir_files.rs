@@ -4,8 +4,8 @@
 //! unless their name says `invalid`.
 
 use diopter_semantics::diag::{Severity, Source};
-use diopter_semantics::ir::{expressions, ExprContext};
 use diopter_semantics::lifetimes::check_lifetimes;
+use diopter_semantics::sites::{expressions, ExprContext};
 use diopter_semantics::syntax::module::parse_module;
 use diopter_semantics::syntax::module_print::print_module;
 use std::path::{Path, PathBuf};

@@ -318,7 +318,7 @@ proptest! {
         for text in [words.join(" "), String::from_utf8_lossy(&bytes).into_owned()] {
             let (m, _) = diopter_semantics::syntax::module::parse_module(&text);
             let _ = diopter_semantics::lifetimes::check_lifetimes(&m);
-            let _ = diopter_semantics::ir::expressions(&m);
+            let _ = diopter_semantics::sites::expressions(&m);
             let _ = diopter_semantics::syntax::module_print::print_module(&m);
         }
     }

@@ -1,0 +1,110 @@
+//! The fast evaluator against the gimli oracle on the same expressions, in
+//! one run so that the ratio means something: generated cases (seeds 0..,
+//! at most 16 operations) that lower to DWARF, up to 300 of them, each in
+//! the context the generator made for it. Each iteration evaluates the
+//! whole set. The fast evaluator's programs are compiled beforehand, and so
+//! are the DWARF bytes: `gimli` is `dwarf::evaluate` (gimli's evaluation,
+//! answering its requests, mapping the pieces back to a location);
+//! `gimli-only` is gimli's evaluation and the requests alone.
+//!
+//!     cargo bench -p diopter-dwarf --bench dwarf -- --warm-up-time 1 --measurement-time 3
+//!
+//! At the end it prints the mean time per iteration of each and the ratios
+//! (the goal: the fast evaluator at least 3× gimli).
+
+use criterion::{black_box, Criterion};
+use diopter_dwarf::eval::Machine;
+use diopter_dwarf::{evaluate, lower, Lowered};
+use diopter_fast::{self as fast, Compiled, Scratch};
+use diopter_gen::{Case, GenConfig};
+use diopter_semantics::check::BareInputs;
+use std::time::Instant;
+
+struct Item {
+    case: Case,
+    compiled: Compiled,
+    lowered: Lowered,
+}
+
+fn items() -> Vec<Item> {
+    let cfg = GenConfig {
+        max_ops: 16,
+        ..GenConfig::default()
+    };
+    let mut out = Vec::new();
+    for seed in 0..200_000u64 {
+        if out.len() == 300 {
+            break;
+        }
+        let case = Case::from_seed(seed, &cfg);
+        let Ok(lowered) = lower(&case.bare, &case.types, &case.ctx) else {
+            continue;
+        };
+        let inputs = BareInputs::of(&case.bare, &case.ctx.datalayout, &case.types);
+        let env = inputs.env(case.bare.expr.dialect, &case.ctx.datalayout, &case.types);
+        let compiled = fast::compile_unchecked(&case.bare.expr, &env);
+        out.push(Item {
+            case,
+            compiled,
+            lowered,
+        });
+    }
+    out
+}
+
+fn run_fast(items: &[Item], scratch: &mut Scratch) {
+    for i in items {
+        black_box(i.compiled.eval(&i.case.ctx, scratch).is_ok());
+    }
+}
+
+fn run_gimli(items: &[Item]) {
+    for i in items {
+        black_box(evaluate(&i.lowered, &i.case.ctx).is_ok());
+    }
+}
+
+fn run_gimli_only(items: &[Item]) {
+    for i in items {
+        let l = &i.lowered;
+        let m = Machine {
+            ctx: &i.case.ctx,
+            registers: &l.registers,
+            implicit_targets: &l.implicit_targets,
+            extra_registers: &[],
+        };
+        let bits = |k: usize| l.read_sites.get(k).map_or(64, |s| s.bits);
+        black_box(m.evaluate(&l.bytes, &bits).is_ok());
+    }
+}
+
+fn mean_secs(f: &mut dyn FnMut(), iters: u32) -> f64 {
+    let t = Instant::now();
+    for _ in 0..iters {
+        f();
+    }
+    t.elapsed().as_secs_f64() / f64::from(iters)
+}
+
+fn main() {
+    let items = items();
+    let mut c = Criterion::default().configure_from_args();
+    let mut scratch = Scratch::default();
+    c.bench_function("dwarf/fast", |b| b.iter(|| run_fast(&items, &mut scratch)));
+    c.bench_function("dwarf/gimli", |b| b.iter(|| run_gimli(&items)));
+    c.bench_function("dwarf/gimli-only", |b| b.iter(|| run_gimli_only(&items)));
+    c.final_summary();
+    // One more timing in the same run, for the ratio.
+    let fast_t = mean_secs(&mut || run_fast(&items, &mut scratch), 200);
+    let gimli_t = mean_secs(&mut || run_gimli(&items), 200);
+    let only_t = mean_secs(&mut || run_gimli_only(&items), 200);
+    println!(
+        "{} lowered expressions: fast {:.1} µs, gimli oracle {:.1} µs ({:.2}× slower than fast), gimli evaluation alone {:.1} µs ({:.2}×)",
+        items.len(),
+        fast_t * 1e6,
+        gimli_t * 1e6,
+        gimli_t / fast_t,
+        only_t * 1e6,
+        only_t / fast_t
+    );
+}

@@ -1,0 +1,376 @@
+//! DWARF lowering, and gimli as an independent oracle.
+//!
+//! Debug expressions end up as DWARF. [`lower`] translates the lowerable
+//! subset of DIOp expressions into DWARF 5 expression bytes, given the
+//! locations the expression's inputs have in an evaluation context;
+//! [`Dwarf`] evaluates those bytes with `gimli::read::Evaluation` (written by
+//! other people for other reasons) in the same context and maps the pieces
+//! back to a diopter location, so that the differential driver compares it
+//! with the reference interpreter. Everything that does not lower gets a
+//! precise [`NotLowerable`] reason and is counted as such, never as
+//! agreement.
+//!
+//! # Mapping decisions
+//!
+//! **Inputs.** The lowering takes each input's (argument's, referrer's,
+//! object's) location from the context, as LLVM bakes an operand's location
+//! into the DWARF it emits:
+//!
+//! * an entity → a register: `DW_OP_regx N` as a location,
+//!   `DW_OP_regval_type N` (or `DW_OP_bregx N 0` for an address) as a value.
+//!   Registers are numbered per expression in order of first use
+//!   ([`Lowered::registers`]); reading `n` bits of a register yields the
+//!   low `n` bits of the entity (an entity narrower than `n` is
+//!   `OutOfBounds`, a missing one `ReadUndefined`, as in the reference);
+//! * memory of address space `N` at byte `A` → the constant address `A`
+//!   (`DW_OP_addr A` as a location, which only address space 0 may be);
+//! * an implicit value → a typed constant (`DW_OP_const_type`) as a value,
+//!   `DW_OP_implicit_value` as a location;
+//! * undefined (and a `poison` argument) → an empty piece as a location;
+//!   reading it reads register [`lower::UNDEF_REG`], a register with no value
+//!   in the frame (`DW_CFA_undefined`), which fails as `ReadUndefined`;
+//! * an implicit address (`addrof(...)`) → `DW_OP_implicit_pointer` to a DIE
+//!   standing for the referenced object ([`Lowered::implicit_targets`]);
+//!   reading its bits reads register [`lower::IMPLICIT_POINTER_REG`], which
+//!   fails as `ImplicitAddressRead`;
+//! * a composite → `DW_OP_piece`s (`DW_OP_bit_piece` for parts that are not
+//!   whole bytes or start inside a register or byte);
+//! * several single locations → not lowerable (one DWARF 5 expression
+//!   describes one location; location lists choose by PC, not "all of").
+//!
+//! **Values.** Typed DWARF 5 arithmetic with base types (`DW_OP_const_type`,
+//! `DW_OP_convert`, `DW_OP_reinterpret`, `DW_OP_deref_type`,
+//! `DW_OP_regval_type`): `iN` for N = 8, 16, 32, 64 as *signed* base types
+//! (so that `DW_OP_div`/`DW_OP_mod` are signed, as DESIGN.md's), pointers as
+//! unsigned base types of their width, `float` and `double`. Shift amounts
+//! are reinterpreted as unsigned (DESIGN.md); `DIOpLShr` shifts an unsigned
+//! reinterpretation. Addresses are generic (8-byte) values. Everything else
+//! (i1, i128, half, vectors, structs as values) is not lowerable.
+//!
+//! **Address spaces.** A read from address space `N ≠ 0` is
+//! `DW_OP_xderef_type`/`DW_OP_xderef_size` with `N` as the address-space
+//! identifier; a memory *location* in `N ≠ 0` is not lowerable (DWARF 5
+//! locations have none; AMD's `DW_OP_LLVM_form_aspace_address`). gimli's
+//! `Location::Address` is the context's address space 0.
+//!
+//! **Addresses wrap in DWARF, offsets do not in the spec.** A memory location
+//! is lowered only when the interval of addresses it can take (tracked
+//! through every offset) cannot wrap modulo 2^64 in a way that changes its
+//! meaning: no address reaches 2^64, and a negative address wraps to one
+//! still outside its (at most 2^64-byte) address space, so that both are out
+//! of bounds. Offsets of a 64-bit address space's computed addresses are
+//! therefore lowerable only when they are constants.
+//!
+//! **Implicit pointers.** As the spec's note says, `DIOpAddrOf` of an input
+//! (`DIOpArg`, `DIOpReferrer`, `DIOpTypeObject`, `DIOpConstant`) maps onto
+//! `DW_OP_implicit_pointer` to that input's DIE; `DIOpDeref` of it is
+//! resolved while lowering. `DIOpAddrOf` of a computed location is not
+//! lowerable.
+//!
+//! **Results back.** gimli's pieces map one to one onto diopter storage:
+//! `Register` → the entity at bit offset 0, `Address` → memory of address
+//! space 0, `Value` → an implicit value of the value's width, `Bytes` → an
+//! implicit value of those bytes, `ImplicitPointer` → an implicit address of
+//! the DIE's object, `Empty` → undefined; a piece's `bit_offset` is added to
+//! the location's offset; one piece without a size is the location itself,
+//! several pieces (or one with a size) a composite of parts of their sizes.
+//! DWARF's model is coarser than the spec's here: a value and an implicit
+//! location are one thing, and a piece loses which single location the
+//! spec's location was inside. So the DWARF oracle's location is compared
+//! by DESIGN.md's equivalence, not structurally: same type, same bits read,
+//! same effect of a write ([`diopter_diff::Oracle::exact_locations`]).
+//!
+//! **Errors.** The reference's error classes map as follows: a read of
+//! undefined storage, an out-of-bounds read and a read of an implicit
+//! address are the evaluator's answers to gimli's memory/register requests,
+//! attributed to the DIOp operation whose read it was ([`ReadSite`]); gimli's
+//! `DivisionByZero` is `DivisionByZero`, attributed to the first
+//! `DW_OP_div`/`DW_OP_mod` whose prefix of the bytes fails; any other gimli
+//! error means the lowering wrote bytes it should not have and is reported
+//! as `IllFormed` (so it never agrees with anything). Errors that depend on
+//! what DWARF cannot say (no argument in the context, no lane, float→int
+//! out of range) make the case not lowerable.
+//!
+//! **Floats.** gimli computes floats with the host's IEEE arithmetic, the
+//! reference with rustc_apfloat: the same correctly rounded results, but
+//! NaN payloads are unspecified by IEEE-754 (a "should") and DWARF. A float
+//! computed by DWARF arithmetic may therefore only be the whole result (then
+//! [`compare`] counts two NaNs as the same NaN, reported apart as
+//! `NanPayload`) or feed more float arithmetic; its bits reinterpreted, or
+//! as a composite part, are not lowerable. `DIOpConvert` int→float is not
+//! lowerable: gimli 0.31's `DW_OP_convert` reads a signed integer as
+//! unsigned (`Value::convert` goes through `to_u64`, so `i32 -1` becomes
+//! 1.8e19) — a gimli bug, reported; float→int is not lowerable because
+//! `DW_OP_convert` has no out-of-range error.
+//!
+//! **Not lowered yet.** `DIOpExtend`, `DIOpSelect` (per-lane composites),
+//! `DIOpPushLane` (needs AMD's `DW_OP_LLVM_push_lane`), a value read from a
+//! composite, a runtime bit offset, offsets into registers or values that
+//! are not constants. `DIOpFragment` is metadata: it is passed through to the
+//! result and is not part of the bytes (a variable's fragments are pieces of
+//! the variable's location list entry, outside one expression).
+
+pub mod amd;
+pub mod eval;
+pub mod lower;
+pub mod ops;
+
+pub use lower::{lower, Lowered, NotLowerable, ReadSite};
+
+use diopter_diff::{self as diff, Observation, Oracle, Reference, Verdict};
+use diopter_gen::Case;
+use diopter_semantics::context::Context;
+use diopter_semantics::interp::{self, ErrorKind, EvalError, Located, Outcome};
+use eval::{Machine, Stop};
+
+/// Evaluates a lowered expression with gimli in `ctx`.
+pub fn evaluate(l: &Lowered, ctx: &Context) -> Outcome {
+    let machine = Machine {
+        ctx,
+        registers: &l.registers,
+        implicit_targets: &l.implicit_targets,
+        extra_registers: &[],
+    };
+    let site_bits = |k: usize| l.read_sites.get(k).map_or(64, |s| s.bits);
+    let end = usize::MAX;
+    let err = |kind, op_index, message| EvalError {
+        kind,
+        op_index,
+        message,
+    };
+    match machine.evaluate(&l.bytes, &site_bits) {
+        Ok(pieces) => {
+            let loc = machine
+                .location(&pieces, &l.ty, l.bits)
+                .map_err(|m| err(ErrorKind::IllFormed, end, format!("gimli's result: {m}")))?;
+            Ok(Located {
+                loc,
+                ty: l.ty.clone(),
+                bits: l.bits,
+                fragment: l.fragment,
+            })
+        }
+        Err(Stop::Read {
+            kind,
+            request,
+            message,
+        }) => {
+            let op_index = l.read_sites.get(request).map_or(end, |s| s.op_index);
+            Err(err(kind, op_index, message))
+        }
+        Err(Stop::Gimli(gimli::read::Error::DivisionByZero)) => {
+            // The first division whose prefix of the bytes fails is the one.
+            for (stop, op_index) in &l.div_sites {
+                let prefix = &l.bytes[..*stop];
+                if let Err(Stop::Gimli(gimli::read::Error::DivisionByZero)) =
+                    machine.evaluate(prefix, &site_bits)
+                {
+                    return Err(err(
+                        ErrorKind::DivisionByZero,
+                        *op_index,
+                        "DW_OP_div/DW_OP_mod by zero".into(),
+                    ));
+                }
+            }
+            Err(err(
+                ErrorKind::DivisionByZero,
+                end,
+                "DW_OP_div/DW_OP_mod by zero".into(),
+            ))
+        }
+        Err(Stop::Gimli(e)) => Err(err(
+            ErrorKind::IllFormed,
+            end,
+            format!("gimli rejects the lowered bytes: {e:?}"),
+        )),
+    }
+}
+
+/// The DWARF oracle: lower the case, evaluate the bytes with gimli.
+#[derive(Default)]
+pub struct Dwarf;
+
+impl Oracle for Dwarf {
+    fn name(&self) -> &str {
+        "dwarf"
+    }
+    fn eval(&self, case: &Case) -> Outcome {
+        match lower(&case.bare, &case.types, &case.ctx) {
+            Ok(l) => evaluate(&l, &case.ctx),
+            // `not_applicable` keeps the driver from getting here.
+            Err(e) => Err(EvalError {
+                kind: ErrorKind::ResourceLimit,
+                op_index: usize::MAX,
+                message: format!("not lowerable: {e}"),
+            }),
+        }
+    }
+    fn not_applicable(&self, case: &Case) -> Option<String> {
+        lower(&case.bare, &case.types, &case.ctx)
+            .err()
+            .map(|e| format!("not lowerable: {e}"))
+    }
+    fn exact_locations(&self) -> bool {
+        false
+    }
+    fn nan_payload_unspecified(&self, case: &Case) -> bool {
+        lower(&case.bare, &case.types, &case.ctx).is_ok_and(|l| l.computed_float_result)
+    }
+}
+
+/// How the DWARF oracle relates to the reference on one case.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DwarfVerdict {
+    /// Same type, bits read and write effect (or the same error class at the
+    /// same operation).
+    Agree,
+    BothError {
+        kind: ErrorKind,
+        op_index: usize,
+    },
+    /// The only difference: both read a NaN of the result's float type, with
+    /// different payloads (see the module doc).
+    NanPayload,
+    /// The reference says the context is inconsistent; never agreement.
+    Inconsistent,
+    /// The reference hit a resource limit.
+    Skipped(String),
+    NotLowerable(NotLowerable),
+    Disagree(Vec<String>),
+}
+
+impl DwarfVerdict {
+    pub fn label(&self) -> &'static str {
+        match self {
+            DwarfVerdict::Agree => "agree",
+            DwarfVerdict::BothError { .. } => "both-error",
+            DwarfVerdict::NanPayload => "nan-payload",
+            DwarfVerdict::Inconsistent => "inconsistent-context",
+            DwarfVerdict::Skipped(_) => "skipped",
+            DwarfVerdict::NotLowerable(_) => "not-lowerable",
+            DwarfVerdict::Disagree(_) => "DISAGREE",
+        }
+    }
+}
+
+/// Runs the reference and the DWARF oracle on `case` and classifies.
+pub fn compare(case: &Case) -> DwarfVerdict {
+    let lowered = match lower(&case.bare, &case.types, &case.ctx) {
+        Ok(l) => l,
+        Err(e) => return DwarfVerdict::NotLowerable(e),
+    };
+    let reference = diff::observe(case, &Reference);
+    let outcome = evaluate(&lowered, &case.ctx);
+    let dwarf = observation_of(case, outcome);
+    match diff::classify(&[reference.clone(), dwarf.clone()]) {
+        Verdict::Agree => DwarfVerdict::Agree,
+        Verdict::BothError { kind, op_index } => DwarfVerdict::BothError { kind, op_index },
+        Verdict::InconsistentContext { .. } => DwarfVerdict::Inconsistent,
+        Verdict::Skipped { reason } => DwarfVerdict::Skipped(reason),
+        Verdict::Disagree { details } => {
+            // Two NaNs with different payloads, both refusing writes.
+            let nan = lowered.computed_float_result
+                && match (&reference.outcome, &reference.read, &dwarf.read) {
+                    (Ok(r), Some(Ok(a)), Some(Ok(b))) => {
+                        diff::is_nan(&r.ty, a)
+                            && diff::is_nan(&r.ty, b)
+                            && matches!(
+                                (&reference.write, &dwarf.write),
+                                (Some(Err(x)), Some(Err(y))) if x.kind == y.kind
+                            )
+                    }
+                    _ => false,
+                };
+            if nan {
+                DwarfVerdict::NanPayload
+            } else {
+                DwarfVerdict::Disagree(details)
+            }
+        }
+    }
+}
+
+/// The DWARF oracle's observation of an outcome (reads and writes through
+/// the reference's location code).
+fn observation_of(case: &Case, outcome: Outcome) -> Observation {
+    let (read, write) = match &outcome {
+        Ok(r) => {
+            let read = interp::read_value(&case.ctx, r);
+            let mut after = case.ctx.clone();
+            let write =
+                interp::write_value(&mut after, r, &diff::write_pattern(r.bits)).map(|()| after);
+            (Some(read), Some(write))
+        }
+        Err(_) => (None, None),
+    };
+    Observation {
+        oracle: "dwarf".into(),
+        outcome,
+        read,
+        write,
+        exact_location: false,
+        // `compare` tells NaN payload differences apart itself.
+        any_nan: false,
+    }
+}
+
+/// Cases the `dwarf_diff` fuzz target saw, and how many of them lowered.
+pub static FUZZ_CASES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+pub static FUZZ_LOWERED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// The body of the `dwarf_diff` fuzz target: a generated case, reference
+/// against the DWARF oracle ([`compare`]). A disagreement is written as a
+/// case file to `case_dir` (when given; replay it with `diopter replay`,
+/// whose `# oracles:` line names the reference and dwarf) and returned as
+/// `Err`. Every 2^16 cases the lowering rate so far goes to stderr.
+pub fn fuzz_dwarf_diff(data: &[u8], case_dir: Option<&std::path::Path>) -> Result<(), String> {
+    use arbitrary::Arbitrary;
+    use std::sync::atomic::Ordering;
+    let mut u = arbitrary::Unstructured::new(data);
+    let Ok(case) = Case::arbitrary(&mut u) else {
+        return Ok(());
+    };
+    let v = compare(&case);
+    let n = FUZZ_CASES.fetch_add(1, Ordering::Relaxed) + 1;
+    let lowered = if matches!(v, DwarfVerdict::NotLowerable(_)) {
+        FUZZ_LOWERED.load(Ordering::Relaxed)
+    } else {
+        FUZZ_LOWERED.fetch_add(1, Ordering::Relaxed) + 1
+    };
+    if n.is_multiple_of(1 << 16) {
+        eprintln!(
+            "dwarf_diff: {n} cases, {lowered} lowered ({:.1}%)",
+            100.0 * lowered as f64 / n as f64
+        );
+    }
+    if let DwarfVerdict::Disagree(details) = &v {
+        let mut msg = format!(
+            "reference and dwarf disagree:\n  {}\nexpression: {}",
+            details.join("\n  "),
+            case.expr_line()
+        );
+        if let Some(dir) = case_dir {
+            let verdict = Verdict::Disagree {
+                details: details.clone(),
+            };
+            let text = diff::case_file_text(&case, &["reference", "dwarf"], Some(&verdict));
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            std::hash::Hash::hash(&text, &mut h);
+            let path = dir.join(format!(
+                "disagree-{:016x}.case",
+                std::hash::Hasher::finish(&h)
+            ));
+            let written = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, text));
+            match written {
+                Ok(()) => msg.push_str(&format!(
+                    "\ncase file: {}\nreproduce: {}",
+                    path.display(),
+                    diff::repro_command(&path)
+                )),
+                Err(e) => msg.push_str(&format!("\n(writing {} failed: {e})", path.display())),
+            }
+        }
+        return Err(msg);
+    }
+    Ok(())
+}

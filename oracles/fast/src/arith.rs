@@ -1,0 +1,319 @@
+//! The value algebra on machine words: integer lanes of up to 128 bits in a
+//! `u128`, floats by their encoding in a `u128`.
+//!
+//! `float` and `double` use the hardware (IEEE, round to nearest even, which
+//! is what the reference's `rustc_apfloat` computes too) except when the
+//! result is a NaN: NaN payloads and signs differ between x86 and APFloat,
+//! so those results are recomputed with `rustc_apfloat`. Every other float
+//! kind goes through `rustc_apfloat` directly, on the raw encoding, without
+//! building a `Bits`.
+
+use super::words::{fill_ones, get, mask128, mask64, sext128};
+use diopter_semantics::value::{self, Bits, FloatKind};
+use rustc_apfloat::{Float, FloatConvert, Round};
+
+/// A binary operation of the `DIOpAdd` family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    And,
+    Or,
+    Xor,
+    LShr,
+    AShr,
+    Shl,
+}
+
+impl BinOp {
+    /// The float operation, for the four that have one.
+    fn float(self) -> Option<value::FloatOp> {
+        Some(match self {
+            BinOp::Add => value::FloatOp::Add,
+            BinOp::Sub => value::FloatOp::Sub,
+            BinOp::Mul => value::FloatOp::Mul,
+            BinOp::Div => value::FloatOp::Div,
+            _ => return None,
+        })
+    }
+}
+
+/// Division or remainder by zero (the only failing lane operation).
+pub(crate) struct DivByZero;
+
+/// `a op b` on one integer lane of width `w <= 128` (`a` is the deeper
+/// operand, `V2`; `b` the top, `V1`).
+#[inline]
+pub(crate) fn int_lane(op: BinOp, w: u64, a: u128, b: u128) -> Result<u128, DivByZero> {
+    let m = mask128(w);
+    Ok(match op {
+        BinOp::Add => a.wrapping_add(b) & m,
+        BinOp::Sub => a.wrapping_sub(b) & m,
+        BinOp::Mul => a.wrapping_mul(b) & m,
+        BinOp::Div => {
+            if b == 0 {
+                return Err(DivByZero);
+            }
+            // Truncating; INT_MIN / -1 wraps (to INT_MIN after the mask).
+            (sext128(a, w).wrapping_div(sext128(b, w)) as u128) & m
+        }
+        BinOp::Mod => {
+            if b == 0 {
+                return Err(DivByZero);
+            }
+            (sext128(a, w).wrapping_rem(sext128(b, w)) as u128) & m
+        }
+        BinOp::And => a & b,
+        BinOp::Or => a | b,
+        BinOp::Xor => a ^ b,
+        BinOp::Shl => {
+            if b < u128::from(w) {
+                (a << b) & m
+            } else {
+                0
+            }
+        }
+        BinOp::LShr => {
+            if b < u128::from(w) {
+                a >> b
+            } else {
+                0
+            }
+        }
+        BinOp::AShr => {
+            let s = sext128(a, w);
+            if b < u128::from(w) {
+                ((s >> b) as u128) & m
+            } else if s < 0 {
+                m
+            } else {
+                0
+            }
+        }
+    })
+}
+
+/// One integer lane wider than 128 bits, through the reference's `Bits`
+/// algebra (allocates; such lanes are rare).
+pub(crate) fn wide_int_lane(op: BinOp, a: &Bits, b: &Bits) -> Result<Bits, DivByZero> {
+    Ok(match op {
+        BinOp::Add => value::add(a, b),
+        BinOp::Sub => value::sub(a, b),
+        BinOp::Mul => value::mul(a, b),
+        BinOp::Div => value::sdiv(a, b).ok_or(DivByZero)?,
+        BinOp::Mod => value::srem(a, b).ok_or(DivByZero)?,
+        BinOp::And => value::and(a, b),
+        BinOp::Or => value::or(a, b),
+        BinOp::Xor => value::xor(a, b),
+        BinOp::Shl => value::shl(a, b),
+        BinOp::LShr => value::lshr(a, b),
+        BinOp::AShr => value::ashr(a, b),
+    })
+}
+
+use diopter_semantics::with_float_type as with_kind;
+
+const NEAREST_EVEN: Round = Round::NearestTiesToEven;
+
+fn apfloat_binop<F: Float>(op: value::FloatOp, a: u128, b: u128) -> u128 {
+    let (a, b) = (F::from_bits(a), F::from_bits(b));
+    let r = match op {
+        value::FloatOp::Add => a.add_r(b, NEAREST_EVEN),
+        value::FloatOp::Sub => a.sub_r(b, NEAREST_EVEN),
+        value::FloatOp::Mul => a.mul_r(b, NEAREST_EVEN),
+        value::FloatOp::Div => a.div_r(b, NEAREST_EVEN),
+    };
+    r.value.to_bits()
+}
+
+/// `a op b` on encodings of kind `k`; `None` for an operation floats do not
+/// have (`DIOpMod` and the bitwise ones: ill-formed, rejected at compile time).
+#[inline]
+pub(crate) fn float_lane(k: FloatKind, op: BinOp, a: u128, b: u128) -> Option<u128> {
+    let f = op.float()?;
+    let native = match k {
+        FloatKind::Float => {
+            let (x, y) = (f32::from_bits(a as u32), f32::from_bits(b as u32));
+            let r = match f {
+                value::FloatOp::Add => x + y,
+                value::FloatOp::Sub => x - y,
+                value::FloatOp::Mul => x * y,
+                value::FloatOp::Div => x / y,
+            };
+            (!r.is_nan()).then(|| u128::from(r.to_bits()))
+        }
+        FloatKind::Double => {
+            let (x, y) = (f64::from_bits(a as u64), f64::from_bits(b as u64));
+            let r = match f {
+                value::FloatOp::Add => x + y,
+                value::FloatOp::Sub => x - y,
+                value::FloatOp::Mul => x * y,
+                value::FloatOp::Div => x / y,
+            };
+            (!r.is_nan()).then(|| u128::from(r.to_bits()))
+        }
+        _ => None,
+    };
+    Some(match native {
+        Some(r) => r,
+        None => with_kind!(k, F => apfloat_binop::<F>(f, a, b)),
+    })
+}
+
+/// The signed integer `v` of width `w <= 128` as a `k`, rounded to nearest even.
+pub(crate) fn int_to_float(k: FloatKind, v: u128, w: u64) -> u128 {
+    let s = sext128(v, w);
+    if w <= 64 {
+        // Rust's int-to-float casts round to nearest, ties to even.
+        match k {
+            FloatKind::Float => return u128::from((s as i64 as f32).to_bits()),
+            FloatKind::Double => return u128::from((s as i64 as f64).to_bits()),
+            _ => {}
+        }
+    }
+    with_kind!(k, F => F::from_i128_r(s, NEAREST_EVEN).value.to_bits())
+}
+
+/// The `k` encoding `raw` truncated toward zero to a signed `w`-bit integer
+/// (`w <= 128`); `None` for NaN, infinities and out-of-range values.
+pub(crate) fn float_to_int(k: FloatKind, raw: u128, w: u64) -> Option<u128> {
+    let x = match k {
+        FloatKind::Float => f64::from(f32::from_bits(raw as u32)),
+        FloatKind::Double => f64::from_bits(raw as u64),
+        _ => {
+            let b = value::float_to_int(k, &Bits::from_u128(k.width(), raw), w)?;
+            return b.to_u128();
+        }
+    };
+    if !x.is_finite() {
+        return None;
+    }
+    let t = x.trunc();
+    // -2^(w-1) <= t < 2^(w-1); both bounds are exact doubles.
+    let bound = 2f64.powi((w - 1) as i32);
+    if t < -bound || t >= bound {
+        return None;
+    }
+    Some((t as i128 as u128) & mask128(w))
+}
+
+fn apfloat_convert<A: Float + FloatConvert<B>, B: Float>(raw: u128) -> u128 {
+    let mut loses_info = false;
+    A::from_bits(raw)
+        .convert_r(NEAREST_EVEN, &mut loses_info)
+        .value
+        .to_bits()
+}
+
+/// `raw` converted from `from` to `to`, rounded to nearest even.
+pub(crate) fn float_to_float(from: FloatKind, to: FloatKind, raw: u128) -> u128 {
+    match (from, to) {
+        (FloatKind::Float, FloatKind::Double) => {
+            let x = f32::from_bits(raw as u32);
+            if !x.is_nan() {
+                return u128::from(f64::from(x).to_bits());
+            }
+        }
+        (FloatKind::Double, FloatKind::Float) => {
+            let x = f64::from_bits(raw as u64);
+            if !x.is_nan() {
+                return u128::from((x as f32).to_bits());
+            }
+        }
+        _ => {}
+    }
+    with_kind!(from, A => with_kind!(to, B => apfloat_convert::<A, B>(raw)))
+}
+
+/// `a op b` on `w`-bit integers (`w > 128`) held in word-aligned regions at
+/// bits `a` and `b`, into a fresh region (its first bit is returned);
+/// `None` for the operations this does not do on words (`Div`, `Mod`).
+pub(crate) fn wide_int(words: &mut Vec<u64>, op: BinOp, a: u64, b: u64, w: u64) -> Option<u64> {
+    if matches!(op, BinOp::Div | BinOp::Mod) {
+        return None;
+    }
+    let nw = w.div_ceil(64) as usize;
+    let (ai, bi) = ((a / 64) as usize, (b / 64) as usize);
+    let out = words.len();
+    words.resize(out + nw, 0);
+    match op {
+        BinOp::Add => {
+            let mut carry = 0u128;
+            for i in 0..nw {
+                let s = u128::from(words[ai + i]) + u128::from(words[bi + i]) + carry;
+                words[out + i] = s as u64;
+                carry = s >> 64;
+            }
+        }
+        BinOp::Sub => {
+            let mut borrow = false;
+            for i in 0..nw {
+                let (d, b1) = words[ai + i].overflowing_sub(words[bi + i]);
+                let (d, b2) = d.overflowing_sub(u64::from(borrow));
+                words[out + i] = d;
+                borrow = b1 || b2;
+            }
+        }
+        BinOp::Mul => {
+            for i in 0..nw {
+                let x = u128::from(words[ai + i]);
+                if x == 0 {
+                    continue;
+                }
+                let mut carry = 0u128;
+                for j in 0..nw - i {
+                    let t = x * u128::from(words[bi + j]) + u128::from(words[out + i + j]) + carry;
+                    words[out + i + j] = t as u64;
+                    carry = t >> 64;
+                }
+            }
+        }
+        BinOp::And => (0..nw).for_each(|i| words[out + i] = words[ai + i] & words[bi + i]),
+        BinOp::Or => (0..nw).for_each(|i| words[out + i] = words[ai + i] | words[bi + i]),
+        BinOp::Xor => (0..nw).for_each(|i| words[out + i] = words[ai + i] ^ words[bi + i]),
+        BinOp::Shl | BinOp::LShr | BinOp::AShr => {
+            // The amount is unsigned; at least the width shifts everything out.
+            let big = words[bi + 1..bi + nw].iter().any(|&x| x != 0) || words[bi] >= w;
+            let negative = get(words, a + w - 1, 1) == 1;
+            let s = if big { w } else { words[bi] };
+            let (ws, bs) = ((s / 64) as usize, (s % 64) as u32);
+            let at = |words: &[u64], i: isize| -> u64 {
+                if i < 0 || i as usize >= nw {
+                    0
+                } else {
+                    words[ai + i as usize]
+                }
+            };
+            for i in 0..nw as isize {
+                let v = if op == BinOp::Shl {
+                    let hi = at(words, i - ws as isize);
+                    let lo = at(words, i - ws as isize - 1);
+                    if bs == 0 {
+                        hi
+                    } else {
+                        (hi << bs) | (lo >> (64 - bs))
+                    }
+                } else {
+                    let lo = at(words, i + ws as isize);
+                    let hi = at(words, i + ws as isize + 1);
+                    if bs == 0 {
+                        lo
+                    } else {
+                        (lo >> bs) | (hi << (64 - bs))
+                    }
+                };
+                words[out + i as usize] = v;
+            }
+            if op == BinOp::AShr && negative {
+                fill_ones(words, (out * 64) as u64 + (w - s), s);
+            }
+        }
+        BinOp::Div | BinOp::Mod => unreachable!("refused above"),
+    }
+    let top = w - 64 * (nw as u64 - 1);
+    words[out + nw - 1] &= mask64(top);
+    Some((out * 64) as u64)
+}

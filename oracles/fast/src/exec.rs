@@ -1,0 +1,928 @@
+//! The run-time half: compact locations, the machine that runs a
+//! [`Compiled`] program, and the conversion of its result into the
+//! reference's `Located`/`EvalError`.
+//!
+//! # Compact locations
+//!
+//! A location is a [`Loc`]: one single location inline (the common case), or
+//! a range of the `singles` arena (several single locations, or none). A
+//! single location is a storage [`St`] and an offset `O` (`i128`, or `BigInt`
+//! after a bail-out, see [`super::offset`]). Storages never own heap data:
+//! implicit values of at most 128 bits are inline, wider ones live in the
+//! `words` arena (a wide context value is copied there when it is loaded),
+//! entity names and values are borrowed from the context, composite parts
+//! and implicit addresses are ranges/indices of arenas. Everything borrowed
+//! has the lifetime `'a` of the program and the context; the arenas are
+//! recycled through [`super::Scratch`], so a run allocates nothing once the
+//! scratch has grown to the program's needs, as long as values stay within
+//! 128 bits and nothing fails. A context location is loaded (converted to
+//! compact form) once per run, however often the expression names it.
+//!
+//! Arena ranges are never modified after they are made (an offset operation
+//! on a multi-location makes a new range), so copies of a `Loc` (`DIOpExtend`
+//! makes N) can share them.
+
+use super::arith::{self, BinOp};
+use super::compile::{Compiled, Conv, Fallback, Ins, Lane};
+use super::offset::Off;
+use super::words::{self, mask128, sext128};
+use diopter_semantics::context::{splitmix64, Context};
+use diopter_semantics::interp::{ErrorKind, EvalError, Located, Outcome};
+use diopter_semantics::location::{LocDesc, Part, Single, Storage, MAX_LOC_NODES};
+use diopter_semantics::types::Type;
+use diopter_semantics::value::{self, Bits};
+use num_bigint::BigUint;
+
+/// A storage, without its offset.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum St<'a> {
+    Mem(u32),
+    /// An entity and its value (`None`: not in the context).
+    Ent(&'a str, Option<&'a Bits>),
+    /// An entity wider than 128 bits whose value was copied to the words
+    /// arena when it was loaded (first word, width).
+    EntW(&'a str, u32, u32),
+    /// An implicit value of at most 128 bits (value, width).
+    Imp(u128, u32),
+    /// An implicit value in the words arena (first word, width).
+    ImpW(u32, u64),
+    Undef,
+    /// An implicit address: index into the `addrs` arena.
+    Addr(u32),
+    /// A composite: range of the `parts` arena.
+    Comp(u32, u32),
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Sgl<'a, O> {
+    pub st: St<'a>,
+    pub off: O,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Loc<'a, O> {
+    One(Sgl<'a, O>),
+    /// A range of the `singles` arena; never of length 1.
+    Many(u32, u32),
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PartC<'a, O> {
+    pub loc: Loc<'a, O>,
+    pub bits: u64,
+    /// The reference's `LocDesc::node_count` of `loc`, kept so that the
+    /// size of a location is found without walking shared parts again.
+    pub nodes: u64,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AddrC<'a, O> {
+    pub target: Loc<'a, O>,
+    pub target_ty: &'a Type,
+    pub ptr_ty: &'a Type,
+    pub bits: u64,
+}
+
+/// Why a run stopped early.
+#[derive(Debug)]
+pub(crate) enum Stop {
+    /// An offset outgrew `i128`: run again with `BigInt` offsets.
+    Bail,
+    /// The evaluation error (the operation index is attached by the loop).
+    Fail(ErrorKind, String),
+}
+
+pub(crate) type R<T> = Result<T, Stop>;
+
+pub(crate) fn fail<T>(kind: ErrorKind, m: impl Into<String>) -> R<T> {
+    Err(Stop::Fail(kind, m.into()))
+}
+
+/// `location::MAX_LOC_NODES` for a location about to be built.
+fn check_loc_size(nodes: u64) -> R<()> {
+    if nodes > MAX_LOC_NODES {
+        return fail(
+            ErrorKind::ResourceLimit,
+            format!(
+                "a location description of {nodes} single locations, over diopter's limit of {MAX_LOC_NODES}"
+            ),
+        );
+    }
+    Ok(())
+}
+
+/// A value just read: at most 128 bits inline, else the first bit of a
+/// region of the words arena.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Val {
+    S(u128),
+    W(u64),
+}
+
+/// The run-time state. Its vectors come from (and go back to) a `Scratch`.
+pub(crate) struct Machine<'a, O> {
+    pub prog: &'a Compiled,
+    pub ctx: &'a Context,
+    pub stack: Vec<Loc<'a, O>>,
+    pub singles: Vec<Sgl<'a, O>>,
+    pub parts: Vec<PartC<'a, O>>,
+    pub addrs: Vec<AddrC<'a, O>>,
+    pub words: Vec<u64>,
+    /// `splitmix64(seed)`: the first step of every seeded byte.
+    pub seed_hash: u64,
+    /// Pointer bits of address spaces 0..8 (0: not looked up yet).
+    pub ptr_bits: [u64; 8],
+    /// The context's locations already loaded in this run: `arg 0` to
+    /// `arg 7`, the referrer, the object (arena ranges are immutable, so a
+    /// loaded location can be pushed again).
+    pub loaded: [Option<Loc<'a, O>>; 10],
+    /// Per address space 0..8, the lowest and highest address the context
+    /// gives a byte for (looked up once per run; `Some(None)`: none), so
+    /// that reads elsewhere skip the search of the memory map.
+    pub given: [Option<Option<(u128, u128)>>; 8],
+}
+
+const REFERRER: usize = 8;
+const OBJECT: usize = 9;
+
+impl<'a, O: Off> Machine<'a, O> {
+    #[inline(always)]
+    pub(crate) fn new(prog: &'a Compiled, ctx: &'a Context) -> Self {
+        Machine {
+            prog,
+            ctx,
+            stack: Vec::new(),
+            singles: Vec::new(),
+            parts: Vec::new(),
+            addrs: Vec::new(),
+            words: Vec::new(),
+            seed_hash: splitmix64(ctx.seed),
+            ptr_bits: [0; 8],
+            loaded: std::array::from_fn(|_| None),
+            given: [None; 8],
+        }
+    }
+
+    // ------------------------------------------------------------ the loop
+
+    /// Runs the program; on failure, the error and the instruction index.
+    pub(crate) fn run(&mut self) -> Result<Loc<'a, O>, (usize, Stop)> {
+        let prog = self.prog;
+        for (k, ins) in prog.code.iter().enumerate() {
+            if let Err(s) = self.step(ins) {
+                return Err((k, s));
+            }
+        }
+        // A program that does not end in `Fail` leaves exactly one entry.
+        Ok(self
+            .stack
+            .pop()
+            .expect("the compiler checked the stack depth"))
+    }
+
+    fn pop(&mut self) -> Loc<'a, O> {
+        self.stack
+            .pop()
+            .expect("the compiler checked the stack depth")
+    }
+
+    fn push_one(&mut self, st: St<'a>, off: O) {
+        self.stack.push(Loc::One(Sgl { st, off }));
+    }
+
+    fn step(&mut self, ins: &'a Ins) -> R<()> {
+        let ctx = self.ctx;
+        match *ins {
+            Ins::Arg(n) => match ctx.args.get(&n) {
+                Some(l) => self.push_ctx((n < 8).then_some(n as usize), l)?,
+                None => {
+                    return fail(
+                        ErrorKind::NoArgument,
+                        format!("the context gives no arg {n}"),
+                    )
+                }
+            },
+            Ins::Undef => self.push_one(St::Undef, O::zero()),
+            Ins::Referrer(fb) => match (&ctx.referrer, fb) {
+                (Some(l), _) => self.push_ctx(Some(REFERRER), l)?,
+                (None, Fallback::Poison) => self.push_one(St::Undef, O::zero()),
+                (None, Fallback::Arg0) => match ctx.args.get(&0) {
+                    Some(l) => self.push_ctx(Some(0), l)?,
+                    None => {
+                        return fail(
+                            ErrorKind::NoReferrer,
+                            "the context gives neither a referrer nor arg 0",
+                        )
+                    }
+                },
+                (None, Fallback::None) => {
+                    return fail(ErrorKind::NoReferrer, "the context gives no referrer")
+                }
+            },
+            Ins::Object => match &ctx.object {
+                Some(l) => self.push_ctx(Some(OBJECT), l)?,
+                None => return fail(ErrorKind::NoObject, "the context gives no object"),
+            },
+            Ins::Imm { v, w } => self.push_one(St::Imp(v, w), O::zero()),
+            Ins::ImmW { at, w } => {
+                let start = self.words.len();
+                let nw = w.div_ceil(64) as usize;
+                let at = at as usize;
+                self.words.extend_from_slice(&self.prog.words[at..at + nw]);
+                self.push_one(St::ImpW(start as u32, w), O::zero());
+            }
+            Ins::Const(i) => {
+                let l = self.load(&self.prog.consts[i as usize])?;
+                self.stack.push(l);
+            }
+            Ins::Convert {
+                from_w,
+                to_w,
+                conv,
+                from_ty,
+                to_ty,
+            } => {
+                let l = self.pop();
+                let v = self.read_val(&l, from_w)?;
+                let r = self.convert(v, from_w, to_w, conv, from_ty, to_ty)?;
+                self.push_val(r, to_w);
+            }
+            Ins::Offset { bw, bytes } => {
+                let b = self.pop();
+                let l = self.pop();
+                let v = self.read_val(&b, bw)?;
+                let mut delta = match v {
+                    Val::S(v) => O::small(sext128(v, bw)),
+                    Val::W(p) => O::from_bigint(&words::to_bigint_signed(&self.words, p, bw))
+                        .ok_or(Stop::Bail)?,
+                };
+                if bytes {
+                    delta = delta.times8().ok_or(Stop::Bail)?;
+                }
+                let l = self.with_offset(&l, &delta)?;
+                self.stack.push(l);
+            }
+            Ins::Composite { n, at } => {
+                let n = n as usize;
+                let start = self.parts.len() as u32;
+                let base = self.stack.len() - n;
+                let mut total = 1u64;
+                for j in 0..n {
+                    let loc = self.stack[base + j].clone();
+                    let bits = self.prog.part_bits[at as usize + j];
+                    let nodes = self.loc_nodes(&loc);
+                    total = total.saturating_add(nodes);
+                    self.parts.push(PartC { loc, bits, nodes });
+                }
+                check_loc_size(total)?;
+                self.stack.truncate(base);
+                self.push_one(St::Comp(start, n as u32), O::zero());
+            }
+            Ins::Extend { n, w } => {
+                let l = self.pop();
+                let nodes = self.loc_nodes(&l);
+                check_loc_size(nodes.saturating_mul(u64::from(n)).saturating_add(1))?;
+                let start = self.parts.len() as u32;
+                self.parts.extend(std::iter::repeat_n(
+                    PartC {
+                        loc: l,
+                        bits: w,
+                        nodes,
+                    },
+                    n as usize,
+                ));
+                self.push_one(St::Comp(start, n), O::zero());
+            }
+            Ins::Select { n, w, mask_w } => {
+                let l1 = self.pop();
+                let l0 = self.pop();
+                let lm = self.pop();
+                let m = self.read_val(&lm, mask_w)?;
+                let bit = |words: &[u64], i: u64| match m {
+                    Val::S(v) => (v >> i) & 1 == 1,
+                    Val::W(p) => words::get(words, p + i, 1) == 1,
+                };
+                let (n1, n0) = (self.loc_nodes(&l1), self.loc_nodes(&l0));
+                let total = (0..u64::from(n)).fold(1u64, |acc, i| {
+                    acc.saturating_add(if bit(&self.words, i) { n1 } else { n0 })
+                });
+                check_loc_size(total)?;
+                let start = self.parts.len() as u32;
+                for i in 0..u64::from(n) {
+                    let (pl, nodes) = if bit(&self.words, i) {
+                        (&l1, n1)
+                    } else {
+                        (&l0, n0)
+                    };
+                    let loc = self.with_offset(pl, &O::small(i128::from(i * w)))?;
+                    self.parts.push(PartC {
+                        loc,
+                        bits: w,
+                        nodes,
+                    });
+                }
+                self.push_one(St::Comp(start, n), O::zero());
+            }
+            Ins::AddrOf {
+                target_ty,
+                ptr_ty,
+                bits,
+            } => {
+                let target = self.pop();
+                let prog = self.prog;
+                self.addrs.push(AddrC {
+                    target,
+                    target_ty: &prog.types[target_ty as usize],
+                    ptr_ty: &prog.types[ptr_ty as usize],
+                    bits,
+                });
+                self.push_one(St::Addr((self.addrs.len() - 1) as u32), O::zero());
+            }
+            Ins::Deref {
+                addrspace,
+                ptr_w,
+                not_ptr,
+            } => {
+                let l = self.pop();
+                // The implicit-address shortcut: exactly one single location,
+                // in implicit-address storage, at offset 0.
+                if let Loc::One(Sgl {
+                    st: St::Addr(k),
+                    off,
+                }) = &l
+                {
+                    if off.is_zero() {
+                        let t = self.addrs[*k as usize].target.clone();
+                        self.stack.push(t);
+                        return Ok(());
+                    }
+                }
+                if let Some(m) = not_ptr {
+                    return fail(ErrorKind::IllFormed, self.prog.msgs[m as usize].clone());
+                }
+                let off = match self.read_val(&l, ptr_w)? {
+                    Val::S(a) => O::from_address(a).ok_or(Stop::Bail)?,
+                    Val::W(p) => {
+                        let a = words::to_biguint(&self.words, p, ptr_w);
+                        O::from_bigint(&(num_bigint::BigInt::from(a) * 8)).ok_or(Stop::Bail)?
+                    }
+                };
+                self.push_one(St::Mem(addrspace), off);
+            }
+            Ins::Read { w } => {
+                let l = self.pop();
+                let v = self.read_val(&l, w)?;
+                self.push_val(v, w);
+            }
+            Ins::Bin { op, lane, lanes, w } => {
+                let l1 = self.pop();
+                let l2 = self.pop();
+                let total = lanes * w;
+                let v1 = self.read_val(&l1, total)?;
+                let v2 = self.read_val(&l2, total)?;
+                let r = self.binary(op, lane, lanes, w, v1, v2)?;
+                self.push_val(r, total);
+            }
+            Ins::Ext { from, to, signed } => {
+                let l = self.pop();
+                let v = self.read_val(&l, from)?;
+                let r = match v {
+                    Val::S(v) if to <= 128 => Val::S(if signed {
+                        (sext128(v, from) as u128) & mask128(to)
+                    } else {
+                        v
+                    }),
+                    _ => {
+                        let out = self.alloc(to);
+                        match v {
+                            Val::S(x) => words::put128(&mut self.words, out, x, from),
+                            Val::W(p) => words::copy(&mut self.words, p, out, from),
+                        }
+                        if signed && words::get(&self.words, out + from - 1, 1) == 1 {
+                            words::fill_ones(&mut self.words, out + from, to - from);
+                        }
+                        Val::W(out)
+                    }
+                };
+                self.push_val(r, to);
+            }
+            Ins::PushLane { w, ty } => {
+                let Some(lane) = ctx.lane else {
+                    return fail(ErrorKind::NoLane, "the context gives no lane");
+                };
+                if w < 64 && lane >> w != 0 {
+                    return fail(
+                        ErrorKind::ConvertOutOfRange,
+                        format!(
+                            "lane {lane} does not fit in `{}`",
+                            self.prog.types[ty as usize]
+                        ),
+                    );
+                }
+                let v = if w <= 128 {
+                    Val::S(u128::from(lane))
+                } else {
+                    let out = self.alloc(w);
+                    words::put(&mut self.words, out, lane, 64);
+                    Val::W(out)
+                };
+                self.push_val(v, w);
+            }
+            Ins::Fail { kind, msg } => {
+                return fail(kind, self.prog.msgs[msg as usize].clone());
+            }
+        }
+        Ok(())
+    }
+
+    // ------------------------------------------------------------- values
+
+    /// Pushes an implicit location holding `v` (of width `w`).
+    fn push_val(&mut self, v: Val, w: u64) {
+        let st = match v {
+            Val::S(v) => St::Imp(v, w as u32),
+            Val::W(p) => St::ImpW((p / 64) as u32, w),
+        };
+        self.push_one(st, O::zero());
+    }
+
+    /// A fresh zeroed region of `n` bits in the words arena (word-aligned).
+    pub(crate) fn alloc(&mut self, n: u64) -> u64 {
+        let start = self.words.len();
+        self.words.resize(start + n.div_ceil(64) as usize, 0);
+        start as u64 * 64
+    }
+
+    /// A value as a `Bits` (allocates; for the wide paths).
+    fn val_bits(&self, v: Val, w: u64) -> Bits {
+        match v {
+            Val::S(v) => Bits::from_u128(w, v),
+            Val::W(p) => words::to_bits(&self.words, p, w),
+        }
+    }
+
+    /// A `Bits` as a value (at most 128 bits inline).
+    fn bits_val(&mut self, b: &Bits) -> Val {
+        if b.width() <= 128 {
+            Val::S(b.to_u128().unwrap_or(0))
+        } else {
+            let p = self.alloc(b.width());
+            words::put_bits(&mut self.words, p, b);
+            Val::W(p)
+        }
+    }
+
+    /// `V2 op V1`, lane by lane.
+    fn binary(&mut self, op: BinOp, lane: Lane, lanes: u64, w: u64, v1: Val, v2: Val) -> R<Val> {
+        let name = |op: BinOp| {
+            if op == BinOp::Div {
+                "DIOpDiv"
+            } else {
+                "DIOpMod"
+            }
+        };
+        let total = lanes * w;
+        if let Lane::Ill(m) = lane {
+            if lanes > 0 {
+                return fail(ErrorKind::IllFormed, self.prog.msgs[m as usize].clone());
+            }
+        }
+        if let (Val::S(b), Val::S(a)) = (v1, v2) {
+            if lanes == 1 {
+                return Ok(Val::S(self.lane(op, lane, w, a, b)?));
+            }
+            let mut r = 0u128;
+            for i in 0..lanes {
+                let m = mask128(w);
+                let x = (a >> (i * w)) & m;
+                let y = (b >> (i * w)) & m;
+                r |= self.lane(op, lane, w, x, y)? << (i * w);
+            }
+            return Ok(Val::S(r));
+        }
+        // Wider than 128 bits in all. One wide integer: on the words.
+        if let (Lane::Int, 1, Val::W(b), Val::W(a)) = (lane, lanes, v1, v2) {
+            if let Some(out) = arith::wide_int(&mut self.words, op, a, b, w) {
+                return Ok(Val::W(out));
+            }
+        }
+        let out = self.alloc(total);
+        for i in 0..lanes {
+            let at = i * w;
+            if w <= 128 {
+                let x = self.get_lane(v2, at, w);
+                let y = self.get_lane(v1, at, w);
+                let r = self.lane(op, lane, w, x, y)?;
+                words::put128(&mut self.words, out + at, r, w);
+            } else if let (Lane::Int, false, Val::W(p2), Val::W(p1)) =
+                (lane, matches!(op, BinOp::Div | BinOp::Mod), v2, v1)
+            {
+                // A wide lane: aligned copies of the operands, the word
+                // operation, the result copied into place.
+                let mark = self.words.len();
+                let x = self.alloc(w);
+                words::copy(&mut self.words, p2 + at, x, w);
+                let y = self.alloc(w);
+                words::copy(&mut self.words, p1 + at, y, w);
+                let r = arith::wide_int(&mut self.words, op, x, y, w).expect("not Div or Mod");
+                words::copy(&mut self.words, r, out + at, w);
+                self.words.truncate(mark);
+            } else {
+                let (x, y) = (self.lane_bits(v2, at, w), self.lane_bits(v1, at, w));
+                let r = arith::wide_int_lane(op, &x, &y).map_err(|_| {
+                    Stop::Fail(ErrorKind::DivisionByZero, format!("{} by zero", name(op)))
+                })?;
+                words::put_bits(&mut self.words, out + at, &r);
+            }
+        }
+        Ok(Val::W(out))
+    }
+
+    #[inline]
+    fn lane(&self, op: BinOp, lane: Lane, w: u64, a: u128, b: u128) -> R<u128> {
+        match lane {
+            Lane::Int => arith::int_lane(op, w, a, b).map_err(|_| {
+                let n = if op == BinOp::Div {
+                    "DIOpDiv"
+                } else {
+                    "DIOpMod"
+                };
+                Stop::Fail(ErrorKind::DivisionByZero, format!("{n} by zero"))
+            }),
+            Lane::Float(k) => Ok(arith::float_lane(k, op, a, b).unwrap_or(0)),
+            Lane::Ill(m) => fail(ErrorKind::IllFormed, self.prog.msgs[m as usize].clone()),
+        }
+    }
+
+    fn get_lane(&self, v: Val, at: u64, w: u64) -> u128 {
+        match v {
+            Val::S(x) => (x >> at) & mask128(w),
+            Val::W(p) => words::get128(&self.words, p + at, w),
+        }
+    }
+
+    fn lane_bits(&self, v: Val, at: u64, w: u64) -> Bits {
+        match v {
+            Val::S(x) => Bits::from_u128(w, x >> at),
+            Val::W(p) => words::to_bits(&self.words, p + at, w),
+        }
+    }
+
+    /// `DIOpConvert`'s value.
+    fn convert(
+        &mut self,
+        v: Val,
+        from_w: u64,
+        to_w: u64,
+        conv: Conv,
+        from_ty: u32,
+        to_ty: u32,
+    ) -> R<Val> {
+        match conv {
+            Conv::Trunc => Ok(match v {
+                Val::S(x) if to_w <= 128 => Val::S(x & mask128(to_w)),
+                Val::W(p) if to_w <= 128 => Val::S(words::get128(&self.words, p, to_w)),
+                _ => {
+                    let out = self.alloc(to_w);
+                    let n = from_w.min(to_w);
+                    match v {
+                        Val::S(x) => words::put128(&mut self.words, out, x, n),
+                        Val::W(p) => words::copy(&mut self.words, p, out, n),
+                    }
+                    Val::W(out)
+                }
+            }),
+            Conv::IntToFloat(k) => Ok(Val::S(match v {
+                Val::S(x) if from_w <= 128 => arith::int_to_float(k, x, from_w),
+                _ => {
+                    let b = self.val_bits(v, from_w);
+                    value::int_to_float(k, &b).to_u128().unwrap_or(0)
+                }
+            })),
+            Conv::FloatToInt(k) => {
+                let Val::S(raw) = v else {
+                    unreachable!("floats have at most 128 bits")
+                };
+                let r = if to_w <= 128 {
+                    arith::float_to_int(k, raw, to_w).map(Val::S)
+                } else {
+                    value::float_to_int(k, &Bits::from_u128(from_w, raw), to_w)
+                        .map(|b| self.bits_val(&b))
+                };
+                r.ok_or_else(|| {
+                    let p = &self.prog.types;
+                    Stop::Fail(
+                        ErrorKind::ConvertOutOfRange,
+                        format!(
+                            "`{}` {} is NaN, infinite or out of the range of `{}`",
+                            p[from_ty as usize],
+                            Bits::from_u128(from_w, raw).to_hex(),
+                            p[to_ty as usize]
+                        ),
+                    )
+                })
+            }
+            Conv::FloatToFloat(a, b) => {
+                let Val::S(raw) = v else {
+                    unreachable!("floats have at most 128 bits")
+                };
+                Ok(Val::S(arith::float_to_float(a, b, raw)))
+            }
+            Conv::Ill(m) => fail(ErrorKind::IllFormed, self.prog.msgs[m as usize].clone()),
+        }
+    }
+
+    // ---------------------------------------------------------- locations
+
+    /// `loc` with `delta` added to the offset of every single location.
+    pub(crate) fn with_offset(&mut self, loc: &Loc<'a, O>, delta: &O) -> R<Loc<'a, O>> {
+        match loc {
+            Loc::One(s) => Ok(Loc::One(Sgl {
+                st: s.st,
+                off: s.off.checked_add(delta).ok_or(Stop::Bail)?,
+            })),
+            Loc::Many(start, len) => {
+                let new = self.singles.len() as u32;
+                for j in *start..*start + *len {
+                    let s = self.singles[j as usize].clone();
+                    let off = s.off.checked_add(delta).ok_or(Stop::Bail)?;
+                    self.singles.push(Sgl { st: s.st, off });
+                }
+                Ok(Loc::Many(new, *len))
+            }
+        }
+    }
+
+    /// A location description of the context (or a constant) in compact form.
+    pub(crate) fn load(&mut self, l: &'a LocDesc) -> R<Loc<'a, O>> {
+        if let [s] = l.singles.as_slice() {
+            return Ok(Loc::One(self.load_single(s)?));
+        }
+        let start = self.singles.len();
+        let len = l.singles.len();
+        // Reserve the range first: loading a single may push other ranges.
+        self.singles.extend(std::iter::repeat_n(
+            Sgl {
+                st: St::Undef,
+                off: O::zero(),
+            },
+            len,
+        ));
+        for (j, s) in l.singles.iter().enumerate() {
+            self.singles[start + j] = self.load_single(s)?;
+        }
+        Ok(Loc::Many(start as u32, len as u32))
+    }
+
+    fn load_single(&mut self, s: &'a Single) -> R<Sgl<'a, O>> {
+        let off = O::from_bigint(&s.offset).ok_or(Stop::Bail)?;
+        let st = match &s.storage {
+            Storage::Memory { addrspace } => St::Mem(*addrspace),
+            Storage::Entity { name } => match self.ctx.entity(name) {
+                Some(b) if b.width() > 128 && b.width() <= u64::from(u32::MAX) => {
+                    let start = words::push_bits(&mut self.words, b);
+                    St::EntW(name, start as u32, b.width() as u32)
+                }
+                b => St::Ent(name, b),
+            },
+            Storage::Implicit { value } if value.width() <= 128 => {
+                St::Imp(value.to_u128().unwrap_or(0), value.width() as u32)
+            }
+            Storage::Implicit { value } => {
+                let start = words::push_bits(&mut self.words, value);
+                St::ImpW(start as u32, value.width())
+            }
+            Storage::Undefined => St::Undef,
+            Storage::ImplicitAddress {
+                target,
+                target_ty,
+                ptr_ty,
+                bits,
+            } => {
+                let target = self.load(target)?;
+                self.addrs.push(AddrC {
+                    target,
+                    target_ty,
+                    ptr_ty,
+                    bits: *bits,
+                });
+                St::Addr((self.addrs.len() - 1) as u32)
+            }
+            Storage::Composite { parts } => {
+                let start = self.parts.len();
+                self.parts.extend(std::iter::repeat_n(
+                    PartC {
+                        loc: Loc::Many(0, 0),
+                        bits: 0,
+                        nodes: 0,
+                    },
+                    parts.len(),
+                ));
+                for (j, p) in parts.iter().enumerate() {
+                    let loc = self.load(&p.loc)?;
+                    let nodes = self.loc_nodes(&loc);
+                    self.parts[start + j] = PartC {
+                        loc,
+                        bits: p.bits,
+                        nodes,
+                    };
+                }
+                St::Comp(start as u32, parts.len() as u32)
+            }
+        };
+        Ok(Sgl { st, off })
+    }
+
+    /// `LocDesc::node_count` of the location `loc` converts to.
+    fn loc_nodes(&self, loc: &Loc<'a, O>) -> u64 {
+        self.singles_of(loc).iter().fold(0u64, |acc, s| {
+            let inner = match s.st {
+                St::Comp(start, len) => self.parts[start as usize..(start + len) as usize]
+                    .iter()
+                    .fold(0u64, |a, p| a.saturating_add(p.nodes)),
+                St::Addr(k) => self.loc_nodes(&self.addrs[k as usize].target),
+                _ => 0,
+            };
+            acc.saturating_add(1).saturating_add(inner)
+        })
+    }
+
+    /// The singles of a location, as a slice of the arena or of one.
+    pub(crate) fn singles_of<'s>(&'s self, loc: &'s Loc<'a, O>) -> &'s [Sgl<'a, O>] {
+        match loc {
+            Loc::One(s) => std::slice::from_ref(s),
+            Loc::Many(start, len) => &self.singles[*start as usize..(*start + *len) as usize],
+        }
+    }
+
+    /// The reference's form of a compact location (allocates).
+    pub(crate) fn to_locdesc(&self, loc: &Loc<'a, O>) -> LocDesc {
+        LocDesc {
+            singles: self
+                .singles_of(loc)
+                .iter()
+                .map(|s| self.to_single(s))
+                .collect(),
+        }
+    }
+
+    pub(crate) fn to_single(&self, s: &Sgl<'a, O>) -> Single {
+        let storage = match s.st {
+            St::Mem(addrspace) => Storage::Memory { addrspace },
+            St::Ent(name, _) | St::EntW(name, ..) => Storage::Entity {
+                name: name.to_string(),
+            },
+            St::Imp(v, w) => Storage::Implicit {
+                // `From<u64>` for `BigUint` is cheaper than `From<u128>`.
+                value: match u64::try_from(v) {
+                    Ok(small) => Bits::from_u64(u64::from(w), small),
+                    Err(_) => Bits::from_u128(u64::from(w), v),
+                },
+            },
+            St::ImpW(start, w) => Storage::Implicit {
+                value: words::to_bits(&self.words, u64::from(start) * 64, w),
+            },
+            St::Undef => Storage::Undefined,
+            St::Addr(k) => {
+                let a = &self.addrs[k as usize];
+                Storage::ImplicitAddress {
+                    target: Box::new(self.to_locdesc(&a.target)),
+                    target_ty: a.target_ty.clone(),
+                    ptr_ty: a.ptr_ty.clone(),
+                    bits: a.bits,
+                }
+            }
+            St::Comp(start, len) => Storage::Composite {
+                parts: self.parts[start as usize..(start + len) as usize]
+                    .iter()
+                    .map(|p| Part {
+                        loc: self.to_locdesc(&p.loc),
+                        bits: p.bits,
+                    })
+                    .collect(),
+            },
+        };
+        Single {
+            storage,
+            offset: s.off.to_bigint(),
+        }
+    }
+
+    /// The outcome of a finished run (`None`: bailed out).
+    pub(crate) fn outcome(&self, r: Result<Loc<'a, O>, (usize, Stop)>) -> Option<Outcome> {
+        match r {
+            Ok(loc) => {
+                let (ty, bits) = self
+                    .prog
+                    .result
+                    .clone()
+                    .expect("a program without a result ends in Fail");
+                Some(Ok(Located {
+                    loc: self.to_locdesc(&loc),
+                    ty,
+                    bits,
+                    fragment: self.prog.fragment,
+                }))
+            }
+            Err((_, Stop::Bail)) => None,
+            Err((k, Stop::Fail(kind, message))) => Some(Err(EvalError {
+                kind,
+                op_index: self.prog.at[k] as usize,
+                message,
+            })),
+        }
+    }
+
+    // --------------------------------------------------------------- memory
+
+    /// Pointer bits of an address space (cached: a datalayout lookup).
+    pub(crate) fn pointer_bits(&mut self, a: u32) -> u64 {
+        match self.ptr_bits.get_mut(a as usize) {
+            Some(p) => {
+                if *p == 0 {
+                    *p = self.ctx.datalayout.pointer_bits(a);
+                }
+                *p
+            }
+            None => self.ctx.datalayout.pointer_bits(a),
+        }
+    }
+
+    /// Pushes a location of the context, loading it once per run.
+    fn push_ctx(&mut self, slot: Option<usize>, l: &'a LocDesc) -> R<()> {
+        if let Some(loc) = slot.and_then(|k| self.loaded[k].clone()) {
+            self.stack.push(loc);
+            return Ok(());
+        }
+        let loc = self.load(l)?;
+        if let Some(k) = slot {
+            self.loaded[k] = Some(loc.clone());
+        }
+        self.stack.push(loc);
+        Ok(())
+    }
+
+    /// Bytes `addr..addr+out.len()` of an address space (the caller checked
+    /// that the end does not overflow): given or written bytes from the
+    /// context, the others `seeded_byte`'s.
+    pub(crate) fn fetch_bytes(&mut self, a: u32, addr: u128, out: &mut [u8]) {
+        let h = splitmix64(self.seed_hash ^ u64::from(a));
+        for (j, slot) in out.iter_mut().enumerate() {
+            let x = addr + j as u128;
+            let lo = x as u64;
+            let hi = (x >> 64) as u64;
+            // One limb per 64 bits of the address, least significant first;
+            // address 0 has no limbs, which hashes like a zero limb.
+            let mut v = splitmix64(h ^ lo);
+            if hi != 0 {
+                v = splitmix64(v ^ hi);
+            }
+            *slot = v as u8;
+        }
+        let mem = &self.ctx.state.memory;
+        if mem.is_empty() {
+            return;
+        }
+        if let Some(slot) = self.given.get_mut(a as usize) {
+            let span = *slot.get_or_insert_with(|| {
+                let lo = (a, BigUint::ZERO);
+                let hi = (a + 1, BigUint::ZERO);
+                let mut r = mem.range((
+                    std::ops::Bound::Included(&lo),
+                    std::ops::Bound::Excluded(&hi),
+                ));
+                let first = num_traits::ToPrimitive::to_u128(&r.next()?.0 .1)?;
+                let last = r.next_back().map_or(Some(first), |((_, k), _)| {
+                    num_traits::ToPrimitive::to_u128(k)
+                });
+                // An address beyond u128: no summary, always search.
+                Some((first, last.unwrap_or(u128::MAX)))
+            });
+            match span {
+                None => return,
+                Some((first, last)) if last < addr || first >= addr + out.len() as u128 => return,
+                _ => {}
+            }
+        }
+        let lo = (a, BigUint::from(addr));
+        let hi = (a, BigUint::from(addr + out.len() as u128));
+        for ((_, k), b) in mem.range((
+            std::ops::Bound::Included(&lo),
+            std::ops::Bound::Excluded(&hi),
+        )) {
+            let idx = num_traits::ToPrimitive::to_u128(k).unwrap_or(0) - addr;
+            out[idx as usize] = *b;
+        }
+    }
+}
+
+/// Moves the (cleared) buffers of a vector into a vector of another element
+/// type of the same size and alignment. std collects a `map`ped `into_iter`
+/// in place, so the allocation is reused: this is how the scratch buffers,
+/// which cannot name the lifetime of a run, are lent to one.
+pub(crate) fn recycle<T, U>(mut v: Vec<T>) -> Vec<U> {
+    v.clear();
+    v.into_iter()
+        .map(|_| unreachable!("the vector is empty"))
+        .collect()
+}

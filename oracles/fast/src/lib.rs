@@ -1,0 +1,169 @@
+//! A fast evaluator of DIOp expressions, exact against the reference
+//! interpreter (`diopter_semantics::interp`).
+//!
+//! The reference is written to be read: bit lists, `BigInt` offsets, a
+//! `Vec` per operation. Debuggers and fuzz campaigns evaluate millions of
+//! expressions, so this module compiles an expression once ([`compile`])
+//! into a flat instruction array with every type, width and constant
+//! resolved, and runs it many times ([`Compiled::eval`]) on machine words,
+//! reusing the buffers of a [`Scratch`]. It is a separate implementation,
+//! not a wrapper: it calls neither `interp` nor `location::read`/`write` when
+//! evaluating, and it gives exactly the reference's [`Outcome`] — the same
+//! `Located` (type, `LocDesc`, size, fragment) or the same `EvalError`
+//! (kind, operation index and message) — for every expression and context.
+//! The differential tests in `tests/fast_*.rs` hold it to that, through
+//! the [`Fast`] oracle.
+//!
+//! * [`compile`] checks the expression (`check::check_expr`) and compiles it;
+//!   [`compile_unchecked`] compiles anything, turning what the reference
+//!   would reject without looking at the context into a failing instruction
+//!   at the same operation, so that even ill-formed expressions evaluate to
+//!   the reference's outcome ([`eval_once`] uses it).
+//! * Values of at most 128 bits are `u128`s; wider ones are runs of `u64`
+//!   words in the scratch arena, computed on words (wide `DIOpDiv`/`DIOpMod`,
+//!   vector lanes wider than 128 bits and wide int/float conversions go
+//!   through the reference's `Bits` algebra, and allocate).
+//! * Offsets are `i128`. An offset that outgrows it (huge pointers, huge
+//!   `DIOpBitOffset` values, huge context offsets) stops the run, which is
+//!   then repeated with `BigInt` offsets: the same code, instantiated twice
+//!   (`offset`).
+//! * Floats: `float` and `double` on the hardware, NaN results and the other
+//!   kinds through `rustc_apfloat` (as the reference), on raw encodings.
+//! * The result is converted to the reference's `LocDesc` at the end (that
+//!   conversion allocates: one `Vec` for an implicit result), errors are
+//!   formatted when they happen (once per evaluation). Nothing else
+//!   allocates while values stay within 128 bits: `tests/fast_alloc.rs`
+//!   counts.
+//!
+//! The module's parts: `compile` (instruction format), `exec` (compact
+//! locations, the machine, the final conversion), `read` (reading bits as
+//! `location::read` does), `arith` (lane operations and conversions),
+//! `words` (bit helpers), `offset`, `show` (locations in messages).
+
+mod arith;
+mod compile;
+mod exec;
+mod offset;
+pub mod oracle;
+mod read;
+mod show;
+mod words;
+
+pub use compile::{compile_unchecked, Compiled};
+pub use oracle::Fast;
+
+use diopter_semantics::ast::Expr;
+use diopter_semantics::check::{self, Env};
+use diopter_semantics::context::Context;
+use diopter_semantics::diag::Diagnostic;
+use diopter_semantics::interp::Outcome;
+use exec::{recycle, AddrC, Loc, Machine, PartC, Sgl};
+use num_bigint::BigInt;
+use std::fmt;
+
+/// The expression is not well-formed: the checker's diagnostics.
+#[derive(Clone, Debug)]
+pub struct CompileError {
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, d) in self.diagnostics.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{}", d.message)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for CompileError {}
+
+/// Compiles a well-formed expression (checked with `check::check_expr`
+/// against `env`). Evaluate the result with [`Compiled::eval`] in contexts
+/// whose data layout is `env.dl`'s, as the reference would be.
+pub fn compile(e: &Expr, env: &Env) -> Result<Compiled, CompileError> {
+    check::check_expr(e, env).map_err(|diagnostics| CompileError { diagnostics })?;
+    Ok(compile_unchecked(e, env))
+}
+
+/// `compile_unchecked(e, env).eval(ctx, ..)`: the reference's `eval(e, env, ctx)`.
+pub fn eval_once(e: &Expr, env: &Env, ctx: &Context) -> Outcome {
+    compile_unchecked(e, env).eval(ctx, &mut Scratch::default())
+}
+
+/// Reusable buffers for [`Compiled::eval`]: keep one per thread and pass it
+/// to every evaluation, and evaluations stop allocating once it has grown.
+#[derive(Default)]
+pub struct Scratch {
+    stack: Vec<Loc<'static, i128>>,
+    singles: Vec<Sgl<'static, i128>>,
+    parts: Vec<PartC<'static, i128>>,
+    addrs: Vec<AddrC<'static, i128>>,
+    words: Vec<u64>,
+}
+
+impl fmt::Debug for Scratch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Scratch")
+            .field("stack", &self.stack.capacity())
+            .field("singles", &self.singles.capacity())
+            .field("parts", &self.parts.capacity())
+            .field("addrs", &self.addrs.capacity())
+            .field("words", &self.words.capacity())
+            .finish()
+    }
+}
+
+impl Scratch {
+    pub fn new() -> Scratch {
+        Scratch::default()
+    }
+}
+
+impl Compiled {
+    /// Evaluates the expression in `ctx`: the reference's outcome.
+    pub fn eval(&self, ctx: &Context, scratch: &mut Scratch) -> Outcome {
+        let mut m: Machine<'_, i128> = Machine::new(self, ctx);
+        m.stack = recycle(std::mem::take(&mut scratch.stack));
+        m.singles = recycle(std::mem::take(&mut scratch.singles));
+        m.parts = recycle(std::mem::take(&mut scratch.parts));
+        m.addrs = recycle(std::mem::take(&mut scratch.addrs));
+        m.words = std::mem::take(&mut scratch.words);
+        m.words.clear();
+        m.stack.reserve(self.max_depth);
+        let r = m.run();
+        let out = m.outcome(r);
+        scratch.stack = recycle(m.stack);
+        scratch.singles = recycle(m.singles);
+        scratch.parts = recycle(m.parts);
+        scratch.addrs = recycle(m.addrs);
+        scratch.words = m.words;
+        match out {
+            Some(o) => o,
+            None => {
+                // An offset outgrew i128: the same program with BigInt offsets.
+                let mut m: Machine<'_, BigInt> = Machine::new(self, ctx);
+                let r = m.run();
+                m.outcome(r).expect("BigInt offsets do not overflow")
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recycling_keeps_the_allocation() {
+        let mut v: Vec<Loc<'static, i128>> = Vec::with_capacity(37);
+        v.push(Loc::Many(0, 0));
+        let ptr = v.as_ptr() as usize;
+        let w: Vec<Loc<'_, i128>> = recycle(v);
+        assert_eq!(w.capacity(), 37);
+        assert_eq!(w.as_ptr() as usize, ptr);
+    }
+}

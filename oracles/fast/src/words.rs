@@ -1,0 +1,190 @@
+//! Bit-level helpers on machine words: values of up to 128 bits live in a
+//! `u128`, wider ones in a little-endian run of `u64` words in the scratch
+//! arena (bit `i` of a value is bit `i % 64` of word `i / 64`).
+
+use diopter_semantics::value::Bits;
+use num_bigint::{BigInt, BigUint};
+
+/// The low `w` bits set (`w <= 128`).
+#[inline]
+pub(crate) fn mask128(w: u64) -> u128 {
+    if w >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << w) - 1
+    }
+}
+
+#[inline]
+pub(crate) fn mask64(w: u64) -> u64 {
+    if w >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << w) - 1
+    }
+}
+
+/// The signed reading of the low `w` bits of `v` (`1 <= w <= 128`).
+#[inline]
+pub(crate) fn sext128(v: u128, w: u64) -> i128 {
+    if w == 0 {
+        return 0;
+    }
+    let s = 128 - w.min(128) as u32;
+    ((v << s) as i128) >> s
+}
+
+/// ORs the low `len` (`<= 64`) bits of `v` into bits `pos..pos+len` (which
+/// are zero: every region is written once).
+#[inline]
+pub(crate) fn put(words: &mut [u64], pos: u64, v: u64, len: u64) {
+    if len == 0 {
+        return;
+    }
+    let v = v & mask64(len);
+    let w = (pos / 64) as usize;
+    let s = pos % 64;
+    words[w] |= v << s;
+    if s + len > 64 {
+        words[w + 1] |= v >> (64 - s);
+    }
+}
+
+/// Bits `pos..pos+len` (`len <= 64`).
+#[inline]
+pub(crate) fn get(words: &[u64], pos: u64, len: u64) -> u64 {
+    if len == 0 {
+        return 0;
+    }
+    let w = (pos / 64) as usize;
+    let s = pos % 64;
+    let mut v = words[w] >> s;
+    if s + len > 64 {
+        v |= words[w + 1] << (64 - s);
+    }
+    v & mask64(len)
+}
+
+#[inline]
+pub(crate) fn put128(words: &mut [u64], pos: u64, v: u128, len: u64) {
+    if len > 64 {
+        put(words, pos, v as u64, 64);
+        put(words, pos + 64, (v >> 64) as u64, len - 64);
+    } else {
+        put(words, pos, v as u64, len);
+    }
+}
+
+#[inline]
+pub(crate) fn get128(words: &[u64], pos: u64, len: u64) -> u128 {
+    if len > 64 {
+        u128::from(get(words, pos, 64)) | (u128::from(get(words, pos + 64, len - 64)) << 64)
+    } else {
+        u128::from(get(words, pos, len))
+    }
+}
+
+/// Copies `n` bits from `src` to `dst` within one arena (the ranges do not
+/// overlap).
+pub(crate) fn copy(words: &mut [u64], src: u64, dst: u64, n: u64) {
+    if src.is_multiple_of(64) && dst.is_multiple_of(64) && n >= 64 {
+        // Whole words at once; the tail bit by bit below.
+        let full = (n / 64) as usize;
+        let (s, d) = ((src / 64) as usize, (dst / 64) as usize);
+        words.copy_within(s..s + full, d);
+        let done = full as u64 * 64;
+        if done < n {
+            let v = get(words, src + done, n - done);
+            put(words, dst + done, v, n - done);
+        }
+        return;
+    }
+    let mut done = 0;
+    while done < n {
+        let len = (n - done).min(64);
+        let v = get(words, src + done, len);
+        put(words, dst + done, v, len);
+        done += len;
+    }
+}
+
+/// The `n` bits at `pos` as an unsigned big integer.
+pub(crate) fn to_biguint(words: &[u64], pos: u64, n: u64) -> BigUint {
+    let mut digits: Vec<u32> = Vec::with_capacity(n.div_ceil(32) as usize);
+    let mut done = 0;
+    while done < n {
+        let len = (n - done).min(32);
+        digits.push(get(words, pos + done, len) as u32);
+        done += len;
+    }
+    BigUint::new(digits)
+}
+
+/// The `n` bits at `pos` as a `Bits` of width `n`.
+pub(crate) fn to_bits(words: &[u64], pos: u64, n: u64) -> Bits {
+    if pos.is_multiple_of(64) {
+        // Word-aligned (every region is): the bytes as they are.
+        let w = (pos / 64) as usize;
+        let nw = n.div_ceil(64) as usize;
+        let bytes: Vec<u8> = words[w..w + nw]
+            .iter()
+            .flat_map(|x| x.to_le_bytes())
+            .collect();
+        return Bits::from_le_bytes(n, &bytes);
+    }
+    Bits::from_biguint(n, &to_biguint(words, pos, n))
+}
+
+/// The `n` bits at `pos`, read as a two's complement integer.
+pub(crate) fn to_bigint_signed(words: &[u64], pos: u64, n: u64) -> BigInt {
+    to_bits(words, pos, n).to_bigint()
+}
+
+/// Writes the bits of `b` at `pos` (zero bits there before).
+pub(crate) fn put_bits(words: &mut [u64], pos: u64, b: &Bits) {
+    let bytes = b.to_le_bytes();
+    let n = b.width();
+    for (i, chunk) in bytes.chunks(8).enumerate() {
+        let mut w = [0u8; 8];
+        w[..chunk.len()].copy_from_slice(chunk);
+        let at = i as u64 * 64;
+        put(words, pos + at, u64::from_le_bytes(w), (n - at).min(64));
+    }
+}
+
+/// Bits `lo..lo+n` of a `Bits` (in bounds), written at `pos`.
+pub(crate) fn put_bits_slice(words: &mut [u64], pos: u64, b: &Bits, lo: u64, n: u64) {
+    if n == 0 {
+        return;
+    }
+    if b.width() <= 128 {
+        let v = b.to_u128().unwrap_or(0) >> lo.min(127);
+        put128(words, pos, v, n);
+        return;
+    }
+    put_bits(words, pos, &b.slice(lo, n));
+}
+
+/// The little-endian words of a `Bits`, appended to `words`; the first
+/// word's index.
+pub(crate) fn push_bits(words: &mut Vec<u64>, b: &Bits) -> usize {
+    let start = words.len();
+    let bytes = b.to_le_bytes();
+    words.extend(bytes.chunks(8).map(|c| {
+        let mut w = [0u8; 8];
+        w[..c.len()].copy_from_slice(c);
+        u64::from_le_bytes(w)
+    }));
+    start
+}
+
+/// Sets bits `pos..pos+n` to one.
+pub(crate) fn fill_ones(words: &mut [u64], pos: u64, n: u64) {
+    let mut done = 0;
+    while done < n {
+        let len = (n - done).min(64 - (pos + done) % 64);
+        let w = ((pos + done) / 64) as usize;
+        words[w] |= mask64(len) << ((pos + done) % 64);
+        done += len;
+    }
+}

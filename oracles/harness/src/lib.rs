@@ -1,0 +1,13 @@
+//! The fuzzing machinery that puts the oracles to work against the
+//! reference interpreter: the oracles by name ([`registry`]), the bodies of
+//! the fuzz targets in `fuzz/` ([`targets`]), the minimizer of failing cases
+//! ([`minimize`]) and in-process and libFuzzer campaigns with their reports
+//! ([`campaign`]).
+//!
+//! It checks nothing itself: the verdicts come from `diopter_diff`'s
+//! comparison of the oracles' observations (DESIGN.md's equivalence).
+
+pub mod campaign;
+pub mod minimize;
+pub mod registry;
+pub mod targets;

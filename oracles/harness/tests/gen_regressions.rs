@@ -1,0 +1,86 @@
+//! Inputs that once made a fuzz target fail, kept under
+//! `fuzz/regressions/TARGET/`, run through the targets' bodies
+//! (`diopter_harness::targets`) on every `cargo test`, without cargo-fuzz.
+
+use diopter_fast::Fast;
+use diopter_harness::targets;
+use std::path::{Path, PathBuf};
+
+fn inputs(target: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fuzz/regressions")
+        .join(target);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| {
+                    // Dotfiles (`.gitkeep`) and notes are not inputs.
+                    p.is_file()
+                        && p.file_name()
+                            .and_then(|n| n.to_str())
+                            .is_some_and(|n| !n.starts_with('.') && !n.ends_with(".md"))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+fn run(target: &str, f: impl Fn(&[u8]) -> Result<(), String>) {
+    let mut failures = Vec::new();
+    for p in inputs(target) {
+        let data = std::fs::read(&p).expect("readable");
+        if let Err(m) = f(&data) {
+            failures.push(format!("{}: {m}", p.display()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn eval_diff_regressions() {
+    let fast = Fast::default();
+    run("eval_diff", |d| targets::eval_diff(d, &fast, None));
+}
+
+#[test]
+fn parse_roundtrip_regressions() {
+    run("parse_roundtrip", targets::parse_roundtrip);
+}
+
+#[test]
+fn check_eval_regressions() {
+    run("check_eval", targets::check_eval);
+}
+
+#[test]
+fn the_seed_corpora_pass_too() {
+    // The committed seeds (fuzz/seed.sh) are valid inputs of every target.
+    let fast = Fast::default();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/corpus");
+    for (target, f) in [
+        (
+            "parse_roundtrip",
+            &targets::parse_roundtrip as &dyn Fn(&[u8]) -> Result<(), String>,
+        ),
+        ("check_eval", &targets::check_eval),
+        ("eval_diff", &|d: &[u8]| targets::eval_diff(d, &fast, None)),
+    ] {
+        let Ok(rd) = std::fs::read_dir(dir.join(target)) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("seed-"))
+            {
+                let data = std::fs::read(&p).expect("readable");
+                if let Err(m) = f(&data) {
+                    panic!("{}: {m}", p.display());
+                }
+            }
+        }
+    }
+}

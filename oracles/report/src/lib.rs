@@ -1,0 +1,479 @@
+//! The reports under `reports/`, regenerated from the current code and
+//! corpus by `diopter report` (and the default job): each is Markdown with
+//! a JSON twin. This module gathers the data that lives in this workspace
+//! (spec errata, round trips of the corpus, benchmark estimates) and
+//! renders it; the CLI adds what only it can run (the corpus checker, the
+//! prover).
+//!
+//! Nothing here invents a figure: a source that is missing (criterion never
+//! ran, DESIGN.md not beside the clone) is reported as missing.
+
+use diopter_semantics::diag::Source;
+use diopter_semantics::specs::{self, Origin};
+use diopter_semantics::syntax::{parse_bare, parse_expr_file, print_bare};
+use serde_json::{json, Value};
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+/// A report: its file stem, Markdown and JSON.
+pub struct Report {
+    pub stem: String,
+    pub title: String,
+    /// One line for the index.
+    pub summary: String,
+    pub markdown: String,
+    pub json: Value,
+}
+
+/// Markdown table cell: no pipes or newlines.
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+/// Writes `text` to `path` atomically: a reader (or a rerun after `kill
+/// -9`) sees the old file or the new one, never half of one.
+pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        if !dir.as_os_str().is_empty() {
+            std::fs::create_dir_all(dir)?;
+        }
+    }
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path)
+}
+
+// ------------------------------------------------------------ errata
+
+/// DESIGN.md's decisions, by the bold title that opens each bullet, with
+/// the words that name the `semantics/tests/errata.rs` tests pinning them.
+/// (The test names follow the decisions' wording; a decision whose words
+/// match no test is reported as not pinned.)
+const DECISIONS: &[(&str, &[&str])] = &[
+    ("Bits", &["little_endian"]),
+    ("Types", &["integer_widths", "bitsizeof"]),
+    ("Storage kinds", &["refuse_writes"]),
+    (
+        "Reading",
+        &["reading_undefined", "reading_outside", "inconsistent"],
+    ),
+    ("Writing", &["writing_updates", "read_makes"]),
+    (
+        "Integers are signless bit vectors",
+        &["wrap", "div_and_mod", "division_by_zero", "shift", "shr"],
+    ),
+    ("Offsets", &["offsets_are"]),
+    ("Floats", &["convert", "floats_round"]),
+    ("Reinterpret", &["reinterpret"]),
+    ("Deref", &["deref", "implicit_address"]),
+    ("Composite(N, T)", &["composite"]),
+    ("Select", &["select"]),
+    ("Lifetimes", &["lifetime", "active"]),
+];
+
+/// The test functions of a Rust test file, in order.
+fn test_names(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut next_is_test = false;
+    for line in text.lines() {
+        let t = line.trim();
+        if t == "#[test]" {
+            next_is_test = true;
+            continue;
+        }
+        if next_is_test {
+            if let Some(rest) = t.strip_prefix("fn ") {
+                if let Some(name) = rest.split('(').next() {
+                    out.push(name.trim().to_string());
+                }
+                next_is_test = false;
+            }
+        }
+    }
+    out
+}
+
+/// The text of each DESIGN.md decision bullet, by its bold title.
+fn design_decisions(design: &str) -> Vec<(String, String)> {
+    let Some(start) = design.find("## Decisions") else {
+        return vec![];
+    };
+    let body = &design[start..];
+    let end = body[3..].find("\n## ").map_or(body.len(), |e| e + 3);
+    let mut out: Vec<(String, String)> = Vec::new();
+    for line in body[..end].lines() {
+        if let Some(rest) = line.strip_prefix("- **") {
+            if let Some((title, text)) = rest.split_once("**") {
+                let title = title.trim_end_matches('.').to_string();
+                out.push((title, text.trim().to_string()));
+            }
+        } else if let Some(last) = out.last_mut() {
+            if !line.trim().is_empty() {
+                last.1.push(' ');
+                last.1.push_str(line.trim());
+            }
+        }
+    }
+    out
+}
+
+/// The "Errata corrected" table of `corpus/spec/NOTES.md`: (file, printed,
+/// read, why).
+fn notes_errata(notes: &str) -> Vec<[String; 4]> {
+    let Some(start) = notes.find("## Errata corrected") else {
+        return vec![];
+    };
+    notes[start..]
+        .lines()
+        .skip(1)
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .skip(2)
+        .filter_map(|l| {
+            // Split on unescaped pipes.
+            let cols: Vec<&str> = l.trim().trim_matches('|').split(" | ").collect();
+            (cols.len() == 4).then(|| {
+                [
+                    cols[0].trim().to_string(),
+                    cols[1].trim().to_string(),
+                    cols[2].trim().to_string(),
+                    cols[3].trim().to_string(),
+                ]
+            })
+        })
+        .collect()
+}
+
+/// The spec-errata report: every DESIGN.md decision with the tests that pin
+/// it, the specification lines the spec's BNF rejects as printed, our own
+/// stack-effect lines, and the spec examples' typos with what diopter reads.
+pub fn errata(root: &Path) -> Report {
+    let design_path = root.join("../shared/DESIGN.md");
+    let design = std::fs::read_to_string(&design_path).ok();
+    let errata_rs =
+        std::fs::read_to_string(root.join("semantics/tests/errata.rs")).unwrap_or_default();
+    let tests = test_names(&errata_rs);
+    let notes = std::fs::read_to_string(root.join("corpus/spec/NOTES.md")).unwrap_or_default();
+    let decisions: Vec<(String, String)> = match &design {
+        Some(d) => design_decisions(d),
+        None => DECISIONS
+            .iter()
+            .map(|(t, _)| {
+                (
+                    t.to_string(),
+                    "(DESIGN.md not found beside the clone)".into(),
+                )
+            })
+            .collect(),
+    };
+    let mut md = String::new();
+    let _ = writeln!(md, "# Spec errata and decisions\n");
+    let _ = writeln!(
+        md,
+        "Generated by `diopter report` from DESIGN.md (`../shared/DESIGN.md`), \
+         `semantics/tests/errata.rs`, `semantics/src/specs/stack-effects.txt` (through \
+         `specs::all()` and `specs::accepted_by_printed_bnf`) and `corpus/spec/NOTES.md`. Do not \
+         edit.\n"
+    );
+    let _ = writeln!(
+        md,
+        "## Decisions where the spec is silent, ambiguous or wrong\n"
+    );
+    let _ = writeln!(
+        md,
+        "| decision | what diopter does | pinned by (`semantics/tests/errata.rs`) |"
+    );
+    let _ = writeln!(md, "|---|---|---|");
+    let mut jdec = Vec::new();
+    let mut used = vec![false; tests.len()];
+    let mut unpinned = 0;
+    for (title, text) in &decisions {
+        let words: &[&str] = DECISIONS
+            .iter()
+            .find(|(t, _)| t == title)
+            .map_or(&[], |(_, w)| *w);
+        let pins: Vec<String> = tests
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| words.iter().any(|w| t.contains(w)))
+            .map(|(i, t)| {
+                used[i] = true;
+                t.clone()
+            })
+            .collect();
+        if pins.is_empty() {
+            unpinned += 1;
+        }
+        let pin_text = if pins.is_empty() {
+            "**NOT PINNED**".to_string()
+        } else {
+            pins.iter()
+                .map(|p| format!("`{p}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let _ = writeln!(
+            md,
+            "| **{}** | {} | {} |",
+            cell(title),
+            cell(text),
+            pin_text
+        );
+        jdec.push(json!({"decision": title, "text": text, "tests": pins}));
+    }
+    let others: Vec<&String> = tests
+        .iter()
+        .zip(&used)
+        .filter(|(_, u)| !**u)
+        .map(|(t, _)| t)
+        .collect();
+    if !others.is_empty() {
+        let _ = writeln!(
+            md,
+            "\nOther tests of errata.rs: {}.",
+            others
+                .iter()
+                .map(|t| format!("`{t}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    // The spec's own lines against its BNF as printed.
+    let _ = writeln!(
+        md,
+        "\n## Specification lines the spec's BNF rejects as printed\n"
+    );
+    let _ = writeln!(
+        md,
+        "diopter parses them with a corrected grammar (`semantics/src/specs.pest`); the grammar as \
+         printed is `semantics/src/specs_as_printed.pest`. Pinned by \
+         `semantics::specs::tests::lines_the_printed_bnf_rejects`.\n"
+    );
+    let _ = writeln!(md, "| origin | line | accepted as printed |");
+    let _ = writeln!(md, "|---|---|---|");
+    let mut jlines = Vec::new();
+    let mut rejected = 0;
+    for s in specs::all() {
+        let origin = match &s.origin {
+            Origin::Seed { line } => format!("seed l. {line}"),
+            Origin::Amd => "AMD".into(),
+            Origin::Ours => "ours".into(),
+        };
+        let ok = specs::accepted_by_printed_bnf(&s.text);
+        if !ok {
+            rejected += 1;
+        }
+        let _ = writeln!(
+            md,
+            "| {origin} | `{}` | {} |",
+            cell(&s.text),
+            if ok { "yes" } else { "**no**" }
+        );
+        jlines.push(json!({"origin": origin, "line": s.text, "accepted_as_printed": ok}));
+    }
+    // The examples' typos.
+    let typos = notes_errata(&notes);
+    let _ = writeln!(md, "\n## Typos in the spec's and the slides' examples\n");
+    let _ = writeln!(
+        md,
+        "From `corpus/spec/NOTES.md`; each corrected file is checked by `diopter check corpus/` \
+         and evaluated by `semantics/tests/spec_examples.rs`; the unreadable expressions as \
+         printed are `corpus/spec/errata.expr` (`#! expect invalid`).\n"
+    );
+    let _ = writeln!(md, "| file | the text prints | diopter reads | why |");
+    let _ = writeln!(md, "|---|---|---|---|");
+    let mut jtypos = Vec::new();
+    for [f, p, r, w] in &typos {
+        let _ = writeln!(md, "| {f} | {p} | {r} | {w} |");
+        jtypos.push(json!({"file": f, "printed": p, "reads": r, "why": w}));
+    }
+    let summary = format!(
+        "{} decisions ({} not pinned in errata.rs), {} of {} specification lines rejected by the printed BNF, {} example typos",
+        decisions.len(),
+        unpinned,
+        rejected,
+        specs::all().len(),
+        typos.len()
+    );
+    Report {
+        stem: "errata".into(),
+        title: "Spec errata and decisions".into(),
+        summary,
+        markdown: md,
+        json: json!({
+            "design": design.is_some(),
+            "decisions": jdec,
+            "other_errata_tests": others,
+            "spec_lines": jlines,
+            "example_typos": jtypos,
+        }),
+    }
+}
+
+// ------------------------------------------------------- round trips
+
+/// For every expression of the corpus's `.expr` files: does printing it and
+/// reading the print back give the same expression? (file, total, failures)
+pub fn round_trips(root: &Path) -> Vec<(String, usize, Vec<String>)> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    fn walk(d: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(rd) = std::fs::read_dir(d) else {
+            return;
+        };
+        let mut es: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        es.sort();
+        for p in es {
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|e| e == "expr") {
+                out.push(p);
+            }
+        }
+    }
+    walk(&root.join("corpus"), &mut files);
+    files
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(f).unwrap_or_default();
+            let (file, _) = parse_expr_file(&Source::new(f.display().to_string(), text));
+            let mut bad = Vec::new();
+            for e in &file.entries {
+                let p = print_bare(&e.bare);
+                match parse_bare(&p) {
+                    Ok(b) if b == e.bare && print_bare(&b) == p => {}
+                    _ => bad.push(format!("line {}: {p}", e.line)),
+                }
+            }
+            let rel = f.strip_prefix(root).unwrap_or(f).display().to_string();
+            (rel, file.entries.len(), bad)
+        })
+        .collect()
+}
+
+// -------------------------------------------------------- benchmarks
+
+/// Criterion's estimates under `target/criterion` (or `$CARGO_TARGET_DIR`):
+/// (benchmark id, mean in ns, standard error in ns).
+pub fn benchmarks(root: &Path) -> Vec<(String, f64, f64)> {
+    let mut dirs = vec![root.join("target/criterion")];
+    if let Some(t) = std::env::var_os("CARGO_TARGET_DIR") {
+        dirs.insert(0, PathBuf::from(t).join("criterion"));
+    }
+    let mut out = Vec::new();
+    fn walk(d: &Path, base: &Path, out: &mut Vec<(String, f64, f64)>) {
+        let Ok(rd) = std::fs::read_dir(d) else {
+            return;
+        };
+        let mut es: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        es.sort();
+        for p in es {
+            if p.is_dir() {
+                if p.file_name().is_some_and(|n| n == "new") {
+                    let est = p.join("estimates.json");
+                    if let Ok(t) = std::fs::read_to_string(&est) {
+                        if let Ok(v) = serde_json::from_str::<Value>(&t) {
+                            let mean = v["mean"]["point_estimate"].as_f64();
+                            let se = v["mean"]["standard_error"].as_f64().unwrap_or(0.0);
+                            if let Some(m) = mean {
+                                let id = p
+                                    .parent()
+                                    .and_then(|q| q.strip_prefix(base).ok())
+                                    .map_or_else(String::new, |q| q.display().to_string());
+                                out.push((id, m, se));
+                            }
+                        }
+                    }
+                } else if p.file_name().is_none_or(|n| n != "base" && n != "report") {
+                    walk(&p, base, out);
+                }
+            }
+        }
+    }
+    for d in dirs {
+        walk(&d, &d, &mut out);
+        if !out.is_empty() {
+            break;
+        }
+    }
+    out
+}
+
+/// The benchmark report (or "not run").
+pub fn benchmark_report(root: &Path) -> Report {
+    let b = benchmarks(root);
+    let mut md = String::from("# Benchmarks\n\n");
+    if b.is_empty() {
+        md.push_str(
+            "Not run: no criterion estimates under `target/criterion/`. Run \
+             `cargo bench -p diopter-fast --bench eval -- --warm-up-time 1 --measurement-time 3`, \
+             then `diopter report`.\n",
+        );
+    } else {
+        md.push_str(
+            "From criterion's `estimates.json` (the last `cargo bench` on this machine; mean with \
+             standard error). Reproduce with `cargo bench -p diopter-fast --bench eval`.\n\n\
+             | benchmark | mean | ± |\n|---|---:|---:|\n",
+        );
+        for (id, m, se) in &b {
+            let _ = writeln!(md, "| `{id}` | {} | {} |", human_ns(*m), human_ns(*se));
+        }
+    }
+    Report {
+        stem: "benchmarks".into(),
+        title: "Benchmarks".into(),
+        summary: if b.is_empty() {
+            "not run".into()
+        } else {
+            format!("{} criterion benchmarks", b.len())
+        },
+        markdown: md,
+        json: json!({
+            "run": !b.is_empty(),
+            "benchmarks": b.iter().map(|(id, m, se)| json!({"id": id, "mean_ns": m, "stderr_ns": se})).collect::<Vec<_>>(),
+        }),
+    }
+}
+
+fn human_ns(ns: f64) -> String {
+    if ns >= 1e9 {
+        format!("{:.2} s", ns / 1e9)
+    } else if ns >= 1e6 {
+        format!("{:.2} ms", ns / 1e6)
+    } else if ns >= 1e3 {
+        format!("{:.2} µs", ns / 1e3)
+    } else {
+        format!("{ns:.0} ns")
+    }
+}
+
+/// Writes a report's two files atomically.
+pub fn write(dir: &Path, r: &Report) -> std::io::Result<()> {
+    write_atomic(&dir.join(format!("{}.md", r.stem)), &r.markdown)?;
+    let j = serde_json::to_string_pretty(&r.json).unwrap_or_default();
+    write_atomic(&dir.join(format!("{}.json", r.stem)), &(j + "\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_test_names_and_decisions() {
+        let t = "#[test]\nfn a_b() {}\nfn helper() {}\n#[test]\nfn c() {}\n";
+        assert_eq!(test_names(t), vec!["a_b", "c"]);
+        let d = "x\n## Decisions here\n\n- **Bits.** Little\n  endian.\n- **Types** are\n## Next\n- **No.** x";
+        let ds = design_decisions(d);
+        assert_eq!(ds.len(), 2);
+        assert_eq!(ds[0], ("Bits".to_string(), "Little endian.".to_string()));
+        assert_eq!(ds[1].0, "Types");
+    }
+
+    #[test]
+    fn reads_the_notes_table() {
+        let n = "## Errata corrected (x)\n\n| File | a | b | c |\n|---|---|---|---|\n| `f` | p | r | w |\n\n## Next";
+        let rows = notes_errata(n);
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0][0], "`f`");
+        assert_eq!(rows[0][3], "w");
+    }
+}

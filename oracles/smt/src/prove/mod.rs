@@ -1,0 +1,1315 @@
+//! The prover: decides with Z3 whether the two sides of a rule instance
+//! (`rules::instance::Instance`) are related as the rule claims, by
+//! DESIGN.md's equivalence or read-only refinement.
+//!
+//! One query per instance asks "are there inputs where the sides are *not*
+//! related": they differ in failure, or both succeed and differ in type (or
+//! fragment), in the bits read (or whether reading fails), or in the effect
+//! of writing a symbolic value (refused or accepted, and the memories and
+//! entities after it). For `ReadOnly` the right side may refuse a write the
+//! left side accepts. `unsat` is a proof, `sat` a counterexample, anything
+//! else (`unknown`, the timeout) is `unknown`.
+//!
+//! Every value hole (`HoleKind::Expr`) takes every storage shape in the same
+//! query, through a symbolic selector ([`Shape`]): memory in address spaces
+//! 0 and 5 at a symbolic bit offset, an entity (wider than the value, at a
+//! symbolic offset), an implicit value, the undefined location, an implicit
+//! address (pointer-typed holes: `DIOpAddrOf` of memory), a composite of a
+//! memory part and an entity part, two single locations (memory and entity)
+//! constrained to hold the same bits, and a failing subexpression. A
+//! constant hole (`HoleKind::Const`) is an implicit symbolic value, and the
+//! instance's `pre` is assumed; a computed constant (one of `defs`) holds its
+//! defining term itself. Contexts in which a read meets disagreeing single
+//! locations are left out (see `smt`).
+//!
+//! A query may be decided in parts (`decide_in`): first a lemma about the
+//! sides' locations, then per combination of shapes; a lemma about shifts by
+//! symbolic amounts is split exhaustively on an amount's value
+//! (`shift_cases`). Every split covers every case, and every part must be
+//! proved for the instance to be.
+//!
+//! A memory offset of a hole is `concat(bytes, phase)` (`phase`: the bit
+//! within the byte), which the encoding turns into byte addresses `bytes +
+//! c` (`smt::Encoder::split`). With [`ProveConfig::split_first`] (`diopter
+//! prove --transforms`) an instance is decided one combination of shapes at
+//! a time, each query built with the holes restricted to their shapes and,
+//! for memory shapes, once per phase (`solve_combo`): then which accesses
+//! overlap is decided while the query is built, which is what lets SRoA's
+//! pieces of a memory hole be proved.
+//!
+//! A counterexample is turned into a concrete `Context`, and both sides are
+//! evaluated again by the **reference interpreter**: the report shows the
+//! reference's outcomes, and if the reference does not confirm the difference
+//! the verdict is [`Verdict::EncodingBug`], never a silent refutation.
+
+pub mod cex;
+
+use crate::{self as smt, bv, EncodeError, Encoder, Input, Inputs, SAlt, SLoc, SSingle, SStorage};
+use diopter_rules::instance::{HoleKind, Instance, Relation, Term};
+use diopter_semantics::ast::{Expr, Op};
+use diopter_semantics::check::{self, ArgInfo, Env, ReferrerInfo};
+use diopter_semantics::types::{DataLayout, Type};
+use std::time::Instant;
+use z3::ast::{Ast, Bool, BV};
+use z3::{Params, SatResult, Solver};
+
+pub use cex::Counterexample;
+
+/// The storage shapes a value hole takes, in selector order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    Memory0,
+    Memory5,
+    Entity,
+    Implicit,
+    Undefined,
+    ImplicitAddress,
+    Composite,
+    TwoSingles,
+    Failing,
+}
+
+impl Shape {
+    pub const ALL: [Shape; 9] = [
+        Shape::Memory0,
+        Shape::Memory5,
+        Shape::Entity,
+        Shape::Implicit,
+        Shape::Undefined,
+        Shape::ImplicitAddress,
+        Shape::Composite,
+        Shape::TwoSingles,
+        Shape::Failing,
+    ];
+    /// Whether the shape's storage is (or has a part, or a target) in memory
+    /// at an offset of the hole's phase (see `value_hole`).
+    pub fn uses_memory(self) -> bool {
+        matches!(
+            self,
+            Shape::Memory0
+                | Shape::Memory5
+                | Shape::ImplicitAddress
+                | Shape::Composite
+                | Shape::TwoSingles
+        )
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Shape::Memory0 => "memory (address space 0)",
+            Shape::Memory5 => "memory (address space 5)",
+            Shape::Entity => "entity",
+            Shape::Implicit => "implicit value",
+            Shape::Undefined => "undefined",
+            Shape::ImplicitAddress => "implicit address (DIOpAddrOf of memory)",
+            Shape::Composite => "composite (memory part, entity part)",
+            Shape::TwoSingles => "two single locations (memory | entity)",
+            Shape::Failing => "a failing subexpression",
+        }
+    }
+}
+
+/// How long a query may run.
+#[derive(Clone, Debug)]
+pub struct ProveConfig {
+    pub timeout_ms: u32,
+    /// For an instance with one value hole, skip the query over every shape
+    /// at once and the lemma: go straight to one query per shape (and per
+    /// phase, see `solve_combo`), each built restricted to its shape, with
+    /// the whole time. `diopter prove --transforms` sets it: the transformations'
+    /// instances read and write memory through pieces, where the query over
+    /// every shape (and building it) costs most of the time and rarely
+    /// decides anything.
+    pub split_first: bool,
+}
+
+impl Default for ProveConfig {
+    fn default() -> Self {
+        ProveConfig {
+            timeout_ms: 10_000,
+            split_first: false,
+        }
+    }
+}
+
+/// The answer for one instance.
+#[derive(Clone, Debug)]
+pub enum Verdict {
+    /// No inputs tell the sides apart.
+    Proved,
+    /// Inputs that tell them apart, confirmed by the reference interpreter.
+    Refuted(Box<Counterexample>),
+    /// Z3 gave up (timeout, `unknown`) or the encoding cannot express the
+    /// instance; the reason says which.
+    Unknown(String),
+    /// The left side is not well-formed: the rule matches no expression.
+    NotApplicable(String),
+    /// The right side is not well-formed while the left side is: the rule is
+    /// wrong as written.
+    Invalid(String),
+    /// Z3 found a difference the reference interpreter does not confirm: a
+    /// bug in the encoding (or the interpreter). Always a failure.
+    EncodingBug(String),
+    /// Not tried (a rule expected to be refuted already was, at another
+    /// instance).
+    Skipped(String),
+}
+
+impl Verdict {
+    pub fn label(&self) -> &'static str {
+        match self {
+            Verdict::Proved => "proved",
+            Verdict::Refuted(_) => "refuted",
+            Verdict::Unknown(_) => "unknown",
+            Verdict::NotApplicable(_) => "not-applicable",
+            Verdict::Invalid(_) => "invalid",
+            Verdict::EncodingBug(_) => "encoding-bug",
+            Verdict::Skipped(_) => "skipped",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub verdict: Verdict,
+    pub millis: u128,
+}
+
+/// One hole's symbolic input and what the counterexample needs of it.
+pub(crate) struct HoleInput<'c> {
+    pub input: Input<'c>,
+    /// `None` for constant holes (always implicit).
+    pub selector: Option<BV<'c>>,
+    pub ty: Type,
+}
+
+const SEL_BITS: u32 = 4;
+
+fn sel_is<'c>(sel: &BV<'c>, s: Shape) -> Bool<'c> {
+    let i = Shape::ALL.iter().position(|x| *x == s).expect("a shape") as u64;
+    sel._eq(&bv::num_u(sel.get_ctx(), i, SEL_BITS as u64))
+}
+
+/// Whether the shape takes part: all of them, unless the environment
+/// variable `DIOPTER_SHAPES` lists selector indices (a diagnostic aid for
+/// finding which shape makes a query hard; never set in CI).
+fn shape_enabled(s: Shape) -> bool {
+    match std::env::var("DIOPTER_SHAPES") {
+        Ok(list) if !list.is_empty() => {
+            let i = Shape::ALL.iter().position(|x| *x == s).unwrap_or(0);
+            list.split(',')
+                .any(|x| x.trim().parse::<usize>().ok() == Some(i))
+        }
+        _ => true,
+    }
+}
+
+/// The input of a value hole: one alternative per shape.
+fn value_hole<'c>(
+    enc: &mut Encoder<'c>,
+    name: &str,
+    ty: &Type,
+    n: u64,
+    only: Option<Shape>,
+    phase_value: Option<u64>,
+    cons: &mut Vec<Bool<'c>>,
+) -> Result<HoleInput<'c>, EncodeError> {
+    let z = enc.z;
+    let offw = enc.offw;
+    let sel = BV::new_const(z, format!("{name}.shape"), SEL_BITS);
+    cons.push(sel.bvult(&bv::num_u(z, Shape::ALL.len() as u64, SEL_BITS as u64)));
+    // Every offset into memory is `concat(bytes, phase)`: a byte offset and
+    // the bit within the byte, the same `offw`-bit range as one variable
+    // (every value is one concat). The encoding then writes the hole's byte
+    // addresses as `bytes + c` (`Encoder::split`), and the prover can fix
+    // the phase, case by case (`solve_combo`). One phase serves every memory
+    // alternative of the hole: exactly one alternative is taken, and the
+    // others' offsets are then unconstrained (their bounds hold for any
+    // phase), so sharing loses no context. `phase_value`: the phase is that
+    // numeral instead (a case of `decide_in`'s split).
+    let phase = match phase_value {
+        Some(v) => bv::num_u(z, v & 7, 3),
+        None => BV::new_const(z, format!("{name}.phase"), 3),
+    };
+    let mem_off = |what: String| BV::new_const(z, what, offw - 3).concat(&phase);
+    let zero = || bv::zeros(z, offw as u64);
+    let single = |storage, offset| SSingle { storage, offset };
+    let mut alts = Vec::new();
+    if let Some(s) = only {
+        cons.push(sel_is(&sel, s));
+    }
+    for s in Shape::ALL {
+        let g = sel_is(&sel, s);
+        if !shape_enabled(s) {
+            cons.push(g.not());
+        }
+        // Restricted to one shape (see `decide_in`): the others are not built.
+        if only.is_some_and(|o| o != s) {
+            continue;
+        }
+        let singles = match s {
+            Shape::Memory0 | Shape::Memory5 => {
+                let a = if s == Shape::Memory0 { 0 } else { 5 };
+                vec![single(
+                    SStorage::Memory(a),
+                    mem_off(format!("{name}.off{a}")),
+                )]
+            }
+            Shape::Entity => {
+                let v = BV::new_const(z, format!("%{name}"), (n + 16) as u32);
+                let i = enc.add_entity(&format!("%{name}"), v);
+                vec![single(
+                    SStorage::Entity(i),
+                    BV::new_const(z, format!("{name}.eoff"), offw),
+                )]
+            }
+            Shape::Implicit => vec![single(
+                SStorage::Implicit(BV::new_const(z, format!("{name}.value"), n as u32)),
+                zero(),
+            )],
+            Shape::Undefined => vec![single(SStorage::Undefined, zero())],
+            Shape::ImplicitAddress => {
+                if !ty.is_ptr() {
+                    cons.push(g.not());
+                    continue;
+                }
+                let target = SLoc::one(
+                    z,
+                    vec![single(
+                        SStorage::Memory(0),
+                        mem_off(format!("{name}.target")),
+                    )],
+                );
+                vec![single(SStorage::ImplicitAddress(Box::new(target)), zero())]
+            }
+            Shape::Composite => {
+                if n < 2 {
+                    cons.push(g.not());
+                    continue;
+                }
+                let lo = n.div_ceil(2);
+                let v = BV::new_const(z, format!("%{name}.hi"), (n - lo) as u32);
+                let i = enc.add_entity(&format!("%{name}.hi"), v);
+                let p0 = SLoc::one(
+                    z,
+                    vec![single(SStorage::Memory(0), mem_off(format!("{name}.coff")))],
+                );
+                let p1 = SLoc::one(z, vec![single(SStorage::Entity(i), zero())]);
+                vec![single(
+                    SStorage::Composite(vec![(p0, lo), (p1, n - lo)]),
+                    zero(),
+                )]
+            }
+            Shape::TwoSingles => {
+                let v = BV::new_const(z, format!("%{name}.twin"), n as u32);
+                let i = enc.add_entity(&format!("%{name}.twin"), v.clone());
+                let m = single(SStorage::Memory(0), mem_off(format!("{name}.moff")));
+                // Consistent: the memory holds the entity's bits.
+                let r = enc.read(&enc.initial_state(), &SLoc::one(z, vec![m.clone()]), n)?;
+                cons.push(g.implies(&Bool::and(z, &[&r.err.not(), &r.value._eq(&v)])));
+                vec![m, single(SStorage::Entity(i), zero())]
+            }
+            Shape::Failing => vec![],
+        };
+        for s in &singles {
+            bound_offsets(s, offw, &mut *cons);
+        }
+        alts.push(SAlt { guard: g, singles });
+    }
+    // The failing shape's alternative is an empty location, never reached:
+    // its guard is the failure.
+    let fail = sel_is(&sel, Shape::Failing);
+    alts.retain(|a| !a.singles.is_empty());
+    Ok(HoleInput {
+        input: Input {
+            loc: SLoc { alts },
+            fail,
+        },
+        selector: Some(sel),
+        ty: ty.clone(),
+    })
+}
+
+/// Keeps a hole's symbolic bit offsets (and those of the locations it is
+/// made of) within ±2^(offw - 8). Unbounded, an offset near the end of the
+/// `offw`-bit range wraps when the expression adds to it (a piece at
+/// `?x + 8` of a memory hole), and Z3 reports differences the reference
+/// interpreter (unbounded integers) does not see. Nothing is lost: `offw`
+/// has 24 bits to spare over every pointer's address range and every type's
+/// width, so an offset beyond the bound is outside every storage, and no
+/// constant offset of the expression brings it back.
+fn bound_offsets<'c>(s: &SSingle<'c>, offw: u32, cons: &mut Vec<Bool<'c>>) {
+    let z = s.offset.get_ctx();
+    let limit = num_bigint::BigInt::from(1) << (offw - 8);
+    cons.push(s.offset.bvsge(&bv::num(z, &-limit.clone(), offw as u64)));
+    cons.push(s.offset.bvslt(&bv::num(z, &limit, offw as u64)));
+    let parts: Vec<&SLoc<'c>> = match &s.storage {
+        SStorage::ImplicitAddress(target) => vec![&**target],
+        SStorage::Composite(parts) => parts.iter().map(|(l, _)| l).collect(),
+        _ => Vec::new(),
+    };
+    for l in parts {
+        for a in &l.alts {
+            for inner in &a.singles {
+                bound_offsets(inner, offw, cons);
+            }
+        }
+    }
+}
+
+/// Records in `out` each `(var, numeral)` that `b` (simplified) asserts as
+/// `var = numeral` or `numeral = var`, at its top or in a top conjunction,
+/// for `var` among `vars` and not yet in `out`.
+fn pinned<'c>(b: &Bool<'c>, vars: &[BV<'c>], out: &mut Vec<(BV<'c>, BV<'c>)>) {
+    if !b.is_app() {
+        return;
+    }
+    let kids = b.children();
+    match b.decl().kind() {
+        z3::DeclKind::AND => {
+            for k in kids {
+                if let Some(k) = k.as_bool() {
+                    pinned(&k, vars, out);
+                }
+            }
+        }
+        z3::DeclKind::EQ if kids.len() == 2 => {
+            let (Some(x), Some(y)) = (kids[0].as_bv(), kids[1].as_bv()) else {
+                return;
+            };
+            for (var, val) in [(&x, &y), (&y, &x)] {
+                if vars.contains(var)
+                    && bv::as_biguint(val).is_some()
+                    && !out.iter().any(|(v, _)| v == var)
+                {
+                    out.push((var.clone(), val.simplify()));
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The type the first `DIOpReferrer`/`DIOpTypeObject` names, if any.
+fn first_type(exprs: &[&Expr], want: fn(&Op) -> Option<&Type>) -> Option<Type> {
+    exprs.iter().flat_map(|e| e.ops()).find_map(want).cloned()
+}
+
+pub(crate) struct Query<'c> {
+    pub enc: Encoder<'c>,
+    pub holes: Vec<HoleInput<'c>>,
+    pub referrer: Option<HoleInput<'c>>,
+    pub object: Option<HoleInput<'c>>,
+    pub inputs: Inputs<'c>,
+    pub write: Option<BV<'c>>,
+    pub constraints: Vec<Bool<'c>>,
+    /// Each value hole's bits as read from its location (a term over the
+    /// hole's storage shapes and memory), with a fresh variable that may
+    /// stand for it in lemmas: see `decide_in`.
+    pub abstractions: Vec<(BV<'c>, BV<'c>)>,
+    /// The part of `constraints` about constant holes alone (their
+    /// definitions and the preconditions): enough for lemmas about offsets
+    /// and constants, and far smaller.
+    pub const_constraints: Vec<Bool<'c>>,
+    /// Constant holes whose definition is a numeral, with that numeral: every
+    /// query substitutes them (and asserts the equality, for the model), so
+    /// that offsets the expression adds are numerals once simplified.
+    pub const_fixed: Vec<(BV<'c>, BV<'c>)>,
+    pub mismatch: Bool<'c>,
+    /// The part of `mismatch` about failure alone.
+    pub fail_mismatch: Bool<'c>,
+    /// Both succeed and their locations differ (in some offset, value or
+    /// shape); `None` when their structures differ.
+    pub differs_as_location: Option<Bool<'c>>,
+}
+
+/// Equal locations, when `a` and `b` have the same structure (alternatives,
+/// storage kinds, parts): their guards, offsets and implicit values are
+/// equal. `None` when the structures differ.
+fn same_location<'c>(z: &'c z3::Context, a: &SLoc<'c>, b: &SLoc<'c>) -> Option<Bool<'c>> {
+    if a.alts.len() != b.alts.len() {
+        return None;
+    }
+    let mut eqs = Vec::new();
+    for (x, y) in a.alts.iter().zip(&b.alts) {
+        if x.singles.len() != y.singles.len() {
+            return None;
+        }
+        eqs.push(x.guard._eq(&y.guard));
+        for (p, q) in x.singles.iter().zip(&y.singles) {
+            eqs.push(p.offset._eq(&q.offset));
+            match (&p.storage, &q.storage) {
+                (SStorage::Memory(m), SStorage::Memory(n)) if m == n => {}
+                (SStorage::Entity(m), SStorage::Entity(n)) if m == n => {}
+                (SStorage::Undefined, SStorage::Undefined) => {}
+                (SStorage::Implicit(v), SStorage::Implicit(w)) if v.get_size() == w.get_size() => {
+                    eqs.push(v._eq(w))
+                }
+                (SStorage::ImplicitAddress(t), SStorage::ImplicitAddress(u)) => {
+                    eqs.push(same_location(z, t, u)?)
+                }
+                (SStorage::Composite(ps), SStorage::Composite(qs)) if ps.len() == qs.len() => {
+                    for ((pl, pn), (ql, qn)) in ps.iter().zip(qs) {
+                        if pn != qn {
+                            return None;
+                        }
+                        eqs.push(same_location(z, pl, ql)?);
+                    }
+                }
+                _ => return None,
+            }
+        }
+    }
+    Some(bv::and(z, &eqs))
+}
+
+pub(crate) fn arg_infos(inst: &Instance) -> Vec<ArgInfo> {
+    inst.holes
+        .iter()
+        .map(|h| ArgInfo {
+            ty: Some(h.ty.clone()),
+            bits: None,
+            poison: false,
+        })
+        .collect()
+}
+
+pub(crate) fn env<'a>(inst: &'a Instance, dl: &'a DataLayout, args: &'a [ArgInfo]) -> Env<'a> {
+    Env {
+        dialect: inst.dialect,
+        dl,
+        types: &inst.types,
+        args: Some(args),
+        referrer: ReferrerInfo::Absent,
+        var_bits: None,
+    }
+}
+
+/// The query of `inst`. `only`, when given, restricts each value hole (the
+/// instance's, then the referrer's and the object's) to one shape (`None`:
+/// every shape), building no other alternative, and fixes its phase (`None`:
+/// a variable). `pins`: constant holes' values (`.value` variables) to
+/// build as the given numerals (from another query's `const_fixed`).
+fn build<'c>(
+    z: &'c z3::Context,
+    inst: &Instance,
+    dl: &DataLayout,
+    only: Option<&[(Option<Shape>, Option<u64>)]>,
+    pins: &[(BV<'c>, BV<'c>)],
+) -> Result<Query<'c>, EncodeError> {
+    let mut nth = 0usize;
+    let mut only_next = || {
+        let s = only
+            .and_then(|o| o.get(nth).copied())
+            .unwrap_or((None, None));
+        nth += 1;
+        s
+    };
+    let args = arg_infos(inst);
+    let env = env(inst, dl, &args);
+    let referrer_ty = first_type(&[&inst.lhs, &inst.rhs], |o| match o {
+        Op::Referrer(t) => Some(t),
+        _ => None,
+    });
+    let object_ty = first_type(&[&inst.lhs, &inst.rhs], |o| match o {
+        Op::TypeObject(t) => Some(t),
+        _ => None,
+    });
+    let mut extra: Vec<Type> = inst.holes.iter().map(|h| h.ty.clone()).collect();
+    extra.extend(referrer_ty.iter().cloned());
+    extra.extend(object_ty.iter().cloned());
+    let offw = Encoder::offset_width(dl, &inst.types, &[&inst.lhs, &inst.rhs], &extra);
+    let mut enc = Encoder::new(z, dl.clone(), inst.types.clone(), offw);
+    let mut cons = Vec::new();
+    let size = |t: &Type| -> Result<u64, EncodeError> {
+        match dl.bitsizeof(t, &inst.types) {
+            Ok(0) => Err(EncodeError::Unsupported(format!(
+                "a hole of type `{t}` has no bits"
+            ))),
+            Ok(n) => Ok(n),
+            Err(e) => Err(EncodeError::IllFormed {
+                op: 0,
+                message: e.0,
+            }),
+        }
+    };
+    let mut holes = Vec::new();
+    let mut inputs = Inputs::default();
+    for (k, h) in inst.holes.iter().enumerate() {
+        let n = size(&h.ty)?;
+        let hi = match h.kind {
+            HoleKind::Expr => {
+                let (o, ph) = only_next();
+                value_hole(&mut enc, &h.name, &h.ty, n, o, ph, &mut cons)?
+            }
+            HoleKind::Const => {
+                let v = BV::new_const(z, format!("{}.value", h.name), n as u32);
+                let v = match pins.iter().find(|(x, _)| *x == v) {
+                    Some((_, numeral)) => numeral.clone(),
+                    None => v,
+                };
+                HoleInput {
+                    input: Input {
+                        loc: SLoc::one(
+                            z,
+                            vec![SSingle {
+                                storage: SStorage::Implicit(v),
+                                offset: bv::zeros(z, offw as u64),
+                            }],
+                        ),
+                        fail: bv::ff(z),
+                    },
+                    selector: None,
+                    ty: h.ty.clone(),
+                }
+            }
+        };
+        inputs.args.insert(k as u64, hi.input.clone());
+        holes.push(hi);
+    }
+    let mut special = |name: &str,
+                       t: &Option<Type>,
+                       enc: &mut Encoder<'c>,
+                       cons: &mut Vec<Bool<'c>>|
+     -> Result<Option<HoleInput<'c>>, EncodeError> {
+        match t {
+            None => Ok(None),
+            Some(t) => {
+                let (o, ph) = only_next();
+                Ok(Some(value_hole(enc, name, t, size(t)?, o, ph, cons)?))
+            }
+        }
+    };
+    let referrer = special("referrer", &referrer_ty, &mut enc, &mut cons)?;
+    let object = special("object", &object_ty, &mut enc, &mut cons)?;
+    inputs.referrer = referrer.as_ref().map(|h| h.input.clone());
+    inputs.object = object.as_ref().map(|h| h.input.clone());
+    inputs.lane = Some(BV::new_const(z, "lane", 64));
+
+    // Constant holes: definitions and preconditions.
+    let const_value = |holes: &[HoleInput<'c>], k: usize| -> Option<BV<'c>> {
+        let h = inst.holes.get(k)?;
+        if h.kind != HoleKind::Const {
+            return None;
+        }
+        match &holes
+            .get(k)?
+            .input
+            .loc
+            .alts
+            .first()?
+            .singles
+            .first()?
+            .storage
+        {
+            SStorage::Implicit(v) => Some(v.clone()),
+            _ => None,
+        }
+    };
+    let mut const_cons = Vec::new();
+    let mut const_fixed: Vec<(BV<'c>, BV<'c>)> = Vec::new();
+    for (k, t) in &inst.defs {
+        let v = smt::term::encode(z, t, &|j| const_value(&holes, j))?;
+        let Some(c) = const_value(&holes, *k) else {
+            return Err(EncodeError::Unsupported(format!(
+                "a definition of hole {k}, which is not a constant"
+            )));
+        };
+        if v.get_size() != c.get_size() {
+            return Err(EncodeError::Unsupported(format!(
+                "the definition of hole {k} has {} bits, the hole {}",
+                v.get_size(),
+                c.get_size()
+            )));
+        }
+        // A computed constant holds its term itself rather than a fresh
+        // variable constrained to equal it: the same formula, but the right
+        // side then shares the left side's terms (`fold-div-float`: both
+        // sides divide by the same `fp.div` term, which simplification
+        // equates, instead of a fresh constant the solver must prove equal
+        // to a second copy of the division circuit). The variable and its
+        // equation stay only when another definition names the hole (it may
+        // have been encoded with the variable already).
+        if inst.defs.iter().any(|(_, u)| mentions(u, *k)) {
+            const_cons.push(c._eq(&v));
+        }
+        let input = Input {
+            loc: SLoc::one(
+                z,
+                vec![SSingle {
+                    storage: SStorage::Implicit(v),
+                    offset: bv::zeros(z, offw as u64),
+                }],
+            ),
+            fail: bv::ff(z),
+        };
+        inputs.args.insert(*k as u64, input.clone());
+        holes[*k].input = input;
+    }
+    for p in &inst.pre {
+        let v = smt::term::encode(z, p, &|j| const_value(&holes, j))?;
+        const_cons.push(v._eq(&bv::num_u(z, 1, v.get_size() as u64)));
+    }
+    // Constants the definitions and preconditions pin to a numeral (`?o1 ==
+    // width(P1)`): `const = numeral`, or a conjunction holding one.
+    // (A computed constant's entry is its term; only the others' variables can be pinned.)
+    let const_vars: Vec<BV<'c>> = (0..inst.holes.len())
+        .filter_map(|k| const_value(&holes, k))
+        .collect();
+    for c in &const_cons {
+        pinned(&c.simplify(), &const_vars, &mut const_fixed);
+    }
+    cons.extend(const_cons.iter().cloned());
+
+    let st = enc.initial_state();
+    let mut abstractions = Vec::new();
+    for (h, hi) in inst.holes.iter().zip(&holes) {
+        if h.kind == HoleKind::Expr {
+            let r = enc.read(&st, &hi.input.loc, size(&h.ty)?)?;
+            let v = BV::fresh_const(z, &format!("{}.bits", h.name), r.value.get_size());
+            abstractions.push((r.value, v));
+        }
+    }
+    let lhs = enc.eval(&inst.lhs, &env, &inputs, &st)?;
+    let rhs = enc.eval(&inst.rhs, &env, &inputs, &st)?;
+    // Only contexts that keep the spec's promise.
+    cons.push(lhs.incons.not());
+    cons.push(rhs.incons.not());
+
+    let (ok_l, ok_r) = (lhs.fail.not(), rhs.fail.not());
+    let both = Bool::and(z, &[&ok_l, &ok_r]);
+    let mut diffs = vec![lhs.fail._eq(&rhs.fail).not()];
+    let mut write = None;
+    if let (Some(l), Some(r)) = (&lhs.result, &rhs.result) {
+        if l.ty != r.ty || l.bits != r.bits || l.fragment != r.fragment {
+            diffs.push(both.clone());
+        } else if l.bits > 0 {
+            let rl = enc.read(&st, &l.loc, l.bits)?;
+            let rr = enc.read(&st, &r.loc, r.bits)?;
+            cons.push(Bool::and(z, &[&ok_l, &rl.incons]).not());
+            cons.push(Bool::and(z, &[&ok_r, &rr.incons]).not());
+            let read_diff = Bool::or(
+                z,
+                &[
+                    &rl.err._eq(&rr.err).not(),
+                    &Bool::and(z, &[&rl.err.not(), &rl.value._eq(&rr.value).not()]),
+                ],
+            );
+            diffs.push(Bool::and(z, &[&both, &read_diff]));
+            let w = BV::new_const(z, "written", l.bits as u32);
+            let (sl, refl) = enc.write(&st, &l.loc, &w)?;
+            let (sr, refr) = enc.write(&st, &r.loc, &w)?;
+            let states = smt::same_state(&enc, &sl, &sr).not();
+            let accepted_both = Bool::and(z, &[&refl.not(), &refr.not()]);
+            let write_diff = match inst.relation {
+                Relation::Equivalent => Bool::or(
+                    z,
+                    &[
+                        &refl._eq(&refr).not(),
+                        &Bool::and(z, &[&accepted_both, &states]),
+                    ],
+                ),
+                Relation::ReadOnly => Bool::or(
+                    z,
+                    &[
+                        &Bool::and(z, &[&refl, &refr.not()]),
+                        &Bool::and(z, &[&accepted_both, &states]),
+                    ],
+                ),
+            };
+            diffs.push(Bool::and(z, &[&both, &write_diff]));
+            write = Some(w);
+        }
+    }
+    // When both results are locations of the same structure, equal offsets
+    // and values make reads and writes agree: see `decide`.
+    let same_loc = match (&lhs.result, &rhs.result) {
+        (Some(l), Some(r)) if l.ty == r.ty && l.fragment == r.fragment => {
+            same_location(z, &l.loc, &r.loc).map(|eq| Bool::and(z, &[&both, &eq.not()]))
+        }
+        _ => None,
+    };
+    let fail_mismatch = bv::or(z, &diffs[..1]);
+    let mismatch = bv::or(z, &diffs);
+    // Last, once every read of the initial memory is encoded.
+    cons.extend(enc.memory_axioms());
+    Ok(Query {
+        fail_mismatch,
+        differs_as_location: same_loc,
+        enc,
+        holes,
+        referrer,
+        object,
+        inputs,
+        write,
+        constraints: cons,
+        const_constraints: const_cons,
+        const_fixed,
+        abstractions,
+        mismatch,
+    })
+}
+
+/// Whether term `t` names constant hole `k`.
+fn mentions(t: &Term, k: usize) -> bool {
+    match t {
+        Term::Hole(j) => *j == k,
+        Term::Lit { .. } => false,
+        Term::Un(_, a) | Term::Resize(_, _, a) => mentions(a, k),
+        Term::Bin(_, a, b) => mentions(a, k) || mentions(b, k),
+        Term::Float { args, .. } => args.iter().any(|a| mentions(a, k)),
+        Term::Ite(c, a, b) => mentions(c, k) || mentions(a, k) || mentions(b, k),
+    }
+}
+
+/// Decides one instance.
+pub fn prove_instance(inst: &Instance, cfg: &ProveConfig) -> Outcome {
+    let start = Instant::now();
+    let verdict = decide(inst, cfg);
+    Outcome {
+        verdict,
+        millis: start.elapsed().as_millis(),
+    }
+}
+
+fn decide(inst: &Instance, cfg: &ProveConfig) -> Verdict {
+    let dl = DataLayout::llvm_default();
+    let args = arg_infos(inst);
+    let env = env(inst, &dl, &args);
+    if let Err(d) = check::check_expr(&inst.lhs, &env) {
+        return Verdict::NotApplicable(format!(
+            "the left side is not well-formed: {}",
+            first_message(&d)
+        ));
+    }
+    if let Err(d) = check::check_expr(&inst.rhs, &env) {
+        return Verdict::Invalid(format!(
+            "the right side is not well-formed: {}",
+            first_message(&d)
+        ));
+    }
+    CONTEXT.with(|z| decide_in(z, inst, &dl, cfg))
+}
+
+thread_local! {
+    /// One Z3 context per thread, reused by every query the thread decides:
+    /// creating a context costs more than deciding most instances. Queries
+    /// share nothing else (each has its own solver), and a term no query
+    /// holds any more is freed by Z3's reference counting.
+    static CONTEXT: z3::Context = {
+        let mut zc = z3::Config::new();
+        zc.set_model_generation(true);
+        z3::Context::new(&zc)
+    };
+}
+
+fn decide_in(z: &z3::Context, inst: &Instance, dl: &DataLayout, cfg: &ProveConfig) -> Verdict {
+    // Split first only with one value hole: with more, the combinations of
+    // shapes and phases multiply (81 shapes x 64 phases for two), and the
+    // query over every shape (with the lemma below) decides such instances
+    // far sooner.
+    let value_holes = inst
+        .holes
+        .iter()
+        .filter(|h| h.kind == HoleKind::Expr)
+        .count()
+        + usize::from(
+            inst.lhs
+                .ops()
+                .chain(inst.rhs.ops())
+                .any(|o| matches!(o, Op::Referrer(_))),
+        )
+        + usize::from(
+            inst.lhs
+                .ops()
+                .chain(inst.rhs.ops())
+                .any(|o| matches!(o, Op::TypeObject(_))),
+        );
+    if cfg.split_first && value_holes == 1 {
+        return decide_split(z, inst, dl, cfg);
+    }
+    let q = match build(z, inst, dl, None, &[]) {
+        Ok(q) => q,
+        Err(EncodeError::Unsupported(m)) => return Verdict::Unknown(format!("not encodable: {m}")),
+        Err(e @ EncodeError::IllFormed { .. }) => return Verdict::Invalid(e.to_string()),
+    };
+    let constraints = bv::and(z, &q.constraints);
+    let mut formula = bv::and(z, &[constraints.clone(), q.mismatch.clone()]);
+    // A cheap lemma first: when both sides yield locations of the same
+    // structure that are provably equal whenever both succeed (pure
+    // bit-vector arithmetic on offsets and constants, no memory), reads and
+    // writes agree and only failure can tell the sides apart. The lemma
+    // assumes only the constants' constraints: what holds under fewer
+    // assumptions holds under all of them, and the rest (memory, shapes)
+    // would only make the query harder.
+    if let Some(d) = &q.differs_as_location {
+        // The holes' bits read are fresh variables here: the lemma then
+        // claims more (for all bits, not only those some storage holds), so
+        // proving it still proves the instance, and the terms that read
+        // memory and pick shapes are gone.
+        let pairs: Vec<(&BV, &BV)> = q.abstractions.iter().map(|(a, b)| (a, b)).collect();
+        let d = d.substitute(&pairs);
+        let lemma = bv::and(z, &[bv::and(z, &q.const_constraints), d]);
+        // Half the time: a lemma that holds settles the instance at once.
+        // A lemma about shifts by symbolic amounts is split on an amount
+        // instead (see `shift_cases`), and the split gets the whole time:
+        // each case is small, but there are as many as the shift is wide.
+        let cases = shift_cases(z, &q, &pairs);
+        let proved = if cases.is_empty() {
+            matches!(
+                solve(z, &lemma, &q.const_fixed, (cfg.timeout_ms / 2).max(1), &q),
+                Solved::Unsat
+            )
+        } else {
+            matches!(
+                solve_cases(z, &lemma, &cases, &q.const_fixed, cfg.timeout_ms.max(1), &q),
+                Solved::Unsat
+            )
+        };
+        if proved {
+            formula = bv::and(z, &[constraints.clone(), q.fail_mismatch.clone()]);
+        }
+    }
+    // Often the sides' terms coincide once simplified (both fail alike, read
+    // the same term): then no solver is needed.
+    let formula = formula.simplify();
+    if formula.as_bool() == Some(false) {
+        return Verdict::Proved;
+    }
+    let deadline = Instant::now() + std::time::Duration::from_millis(cfg.timeout_ms.max(1) as u64);
+    // First one query over every shape at once, with a quarter of the time:
+    // most instances are decided so.
+    let first = (cfg.timeout_ms / 4).max(1);
+    let why = match solve(z, &formula, &q.const_fixed, first, &q) {
+        Solved::Unsat => return Verdict::Proved,
+        Solved::Model(m) => return refutation(inst, dl, &q, &m),
+        Solved::Gave(why) => {
+            if let Some(v) = why.strip_prefix("final:") {
+                return Verdict::Unknown(v.to_string());
+            }
+            why
+        }
+    };
+    // Then one query per combination of shapes, each simplified with its
+    // selectors fixed, which prunes every other shape's terms (for memory,
+    // `solve_combo` (split first) does better).
+    let sels: Vec<&BV> = q
+        .holes
+        .iter()
+        .chain(q.referrer.iter())
+        .chain(q.object.iter())
+        .filter_map(|h| h.selector.as_ref())
+        .collect();
+    let shapes: Vec<u64> = Shape::ALL
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| shape_enabled(**s))
+        .map(|(i, _)| i as u64)
+        .collect();
+    let combos = (shapes.len() as u64)
+        .checked_pow(sels.len() as u32)
+        .unwrap_or(u64::MAX);
+    if sels.is_empty() || combos > MAX_SPLIT {
+        return Verdict::Unknown(format!("Z3: {why} ({} ms)", cfg.timeout_ms));
+    }
+    let mut idx = vec![0usize; sels.len()];
+    let mut unknown = 0usize;
+    let mut left = combos;
+    loop {
+        let mut fixed: Vec<(BV, BV)> = sels
+            .iter()
+            .zip(&idx)
+            .map(|(sel, &i)| ((*sel).clone(), bv::num_u(z, shapes[i], SEL_BITS as u64)))
+            .collect();
+        fixed.extend(q.const_fixed.iter().cloned());
+        let now = Instant::now();
+        if now >= deadline {
+            return Verdict::Unknown(format!(
+                "Z3: timeout after {} ms (split by shape)",
+                cfg.timeout_ms
+            ));
+        }
+        let budget = ((deadline - now).as_millis() as u64 / left).max(1) as u32;
+        match solve(z, &formula, &fixed, budget, &q) {
+            Solved::Unsat => {}
+            Solved::Model(m) => return refutation(inst, dl, &q, &m),
+            Solved::Gave(_) => unknown += 1,
+        }
+        left -= 1;
+        if !next_combination(&mut idx, shapes.len()) {
+            return combinations_verdict(unknown, combos, cfg.timeout_ms);
+        }
+    }
+}
+
+/// One case of a case split: a condition, and a term the condition fixes to
+/// a numeral (substituted before solving, so that simplification sees it).
+struct Case<'c> {
+    fixes: Option<(BV<'c>, BV<'c>)>,
+    cond: Bool<'c>,
+}
+
+/// An exhaustive case split on a shift amount, for queries whose shifts by
+/// symbolic amounts defeat the bit-blaster: `x << a << b` against
+/// `x << (a + b)` at 64 bits is a miter of barrel shifters that takes Z3
+/// seconds, while with `a` fixed the first shift is wiring and the query
+/// takes milliseconds.
+///
+/// The amount split on is the first one the encoding built (the left side's
+/// innermost shift) that is not a numeral, `t` of a `w`-bit shift, with the
+/// lemma's abstractions `pairs` applied. The cases are `t == 0`, `t == 1`,
+/// ..., `t == w - 1` and `t >= w` (unsigned): every value of `t` lies in
+/// exactly one of them, so a formula is unsatisfiable exactly when it is
+/// unsatisfiable in every case, and a model of a case is a model of the
+/// formula. No cases (no symbolic shift amount, or a shift wider than
+/// [`MAX_SHIFT_CASES`]) means no split.
+fn shift_cases<'c>(
+    z: &'c z3::Context,
+    q: &Query<'c>,
+    pairs: &[(&BV<'c>, &BV<'c>)],
+) -> Vec<Case<'c>> {
+    let amounts = q.enc.shift_amounts.borrow();
+    let Some((t, w)) = amounts
+        .iter()
+        .map(|(t, w)| (t.substitute(pairs).simplify(), *w))
+        .find(|(t, _)| bv::as_biguint(t).is_none())
+    else {
+        return Vec::new();
+    };
+    if w + 1 > MAX_SHIFT_CASES {
+        return Vec::new();
+    }
+    let n = t.get_size() as u64;
+    let mut cases: Vec<Case<'c>> = (0..w)
+        .map(|k| {
+            let k = bv::num_u(z, k, n);
+            Case {
+                cond: t._eq(&k),
+                fixes: Some((t.clone(), k)),
+            }
+        })
+        .collect();
+    cases.push(Case {
+        cond: t.bvuge(&bv::num_u(z, w, n)),
+        fixes: None,
+    });
+    cases
+}
+
+/// At most this many cases in a split on a shift amount (a 128-bit shift).
+const MAX_SHIFT_CASES: u64 = 129;
+
+/// `formula` decided case by case (`cases` must be exhaustive) within
+/// `timeout_ms` in all: unsat when every case is, a model when a case has
+/// one, else the reason Z3 gave up. Each case may use all the time left: the
+/// cases differ widely in difficulty (a shift by a small fixed amount leaves
+/// more to decide than one by a large amount), and once one case gives up
+/// the formula is not proved, so the rest are not tried.
+fn solve_cases<'c>(
+    z: &'c z3::Context,
+    formula: &Bool<'c>,
+    cases: &[Case<'c>],
+    fixed: &[(BV<'c>, BV<'c>)],
+    timeout_ms: u32,
+    q: &Query<'c>,
+) -> Solved<'c> {
+    let deadline = Instant::now() + std::time::Duration::from_millis(timeout_ms as u64);
+    // Simplified once, so that the amounts (simplified) occur in it as such.
+    let formula = formula.simplify();
+    for (i, c) in cases.iter().enumerate() {
+        let f = match &c.fixes {
+            Some((t, k)) => formula.substitute(&[(t, k)]),
+            None => formula.clone(),
+        };
+        let f = Bool::and(z, &[&f, &c.cond]).simplify();
+        if f.as_bool() == Some(false) {
+            continue;
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            return Solved::Gave(format!(
+                "timeout after {timeout_ms} ms (split on a shift amount, {i} of {} cases done)",
+                cases.len()
+            ));
+        }
+        let budget = (deadline - now).as_millis().max(1) as u32;
+        match solve(z, &f, fixed, budget, q) {
+            Solved::Unsat => {}
+            other => return other,
+        }
+    }
+    Solved::Unsat
+}
+
+/// Whether a hole of type `ty` (`n` bits) takes shape `s` at all.
+fn shape_applies(s: Shape, ty: &Type, n: u64) -> bool {
+    match s {
+        Shape::ImplicitAddress => ty.is_ptr(),
+        Shape::Composite => n >= 2,
+        _ => true,
+    }
+}
+
+/// `decide_in` for [`ProveConfig::split_first`]: one query per combination
+/// of shapes (`solve_combo`), with the whole time, and no query over every
+/// shape. The constants pinned to numerals and the selectors come from a
+/// query built with every value hole implicit (cheap: no memory).
+fn decide_split(z: &z3::Context, inst: &Instance, dl: &DataLayout, cfg: &ProveConfig) -> Verdict {
+    let implicit = vec![(Some(Shape::Implicit), None); 64];
+    let probe = match build(z, inst, dl, Some(&implicit), &[]) {
+        Ok(q) => q,
+        Err(EncodeError::Unsupported(m)) => return Verdict::Unknown(format!("not encodable: {m}")),
+        Err(e @ EncodeError::IllFormed { .. }) => return Verdict::Invalid(e.to_string()),
+    };
+    let deadline = Instant::now() + std::time::Duration::from_millis(cfg.timeout_ms.max(1) as u64);
+    let value_holes: Vec<&HoleInput> = probe
+        .holes
+        .iter()
+        .chain(probe.referrer.iter())
+        .chain(probe.object.iter())
+        .filter(|h| h.selector.is_some())
+        .collect();
+    let shapes: Vec<Shape> = Shape::ALL
+        .iter()
+        .copied()
+        .filter(|s| shape_enabled(*s))
+        .collect();
+    let combos = (shapes.len() as u64)
+        .checked_pow(value_holes.len() as u32)
+        .unwrap_or(u64::MAX);
+    if combos > MAX_SPLIT {
+        return Verdict::Unknown(format!(
+            "{combos} shape combinations, more than the {MAX_SPLIT} tried one by one"
+        ));
+    }
+    let mut idx = vec![0usize; value_holes.len()];
+    let mut unknown = 0usize;
+    let mut left = combos;
+    loop {
+        let combo: Vec<Shape> = idx.iter().map(|&i| shapes[i]).collect();
+        let applies = value_holes.iter().zip(&combo).all(|(h, s)| {
+            let n = q_bits(&probe, h);
+            shape_applies(*s, &h.ty, n)
+        });
+        // A shape some hole cannot take: its selector excludes it, nothing
+        // to decide.
+        if applies {
+            let now = Instant::now();
+            if now >= deadline {
+                return Verdict::Unknown(format!(
+                    "Z3: timeout after {} ms (split by shape)",
+                    cfg.timeout_ms
+                ));
+            }
+            let budget = ((deadline - now).as_millis() as u64 / left).max(1);
+            let mut fixed: Vec<(BV, BV)> = value_holes
+                .iter()
+                .zip(&combo)
+                .filter_map(|(h, s)| {
+                    let i = Shape::ALL.iter().position(|x| x == s)? as u64;
+                    Some((h.selector.clone()?, bv::num_u(z, i, SEL_BITS as u64)))
+                })
+                .collect();
+            fixed.extend(probe.const_fixed.iter().cloned());
+            match solve_combo(z, inst, dl, &probe.const_fixed, &combo, &fixed, budget) {
+                Err(v) => return v,
+                Ok(None) => {}
+                Ok(Some(_)) => unknown += 1,
+            }
+        }
+        left -= 1;
+        if !next_combination(&mut idx, shapes.len()) {
+            return combinations_verdict(unknown, combos, cfg.timeout_ms);
+        }
+    }
+}
+
+/// Steps `idx` (one digit per hole, each below `radix`) to the next
+/// combination of shapes; false once every combination has been visited.
+fn next_combination(idx: &mut [usize], radix: usize) -> bool {
+    for d in idx.iter_mut() {
+        *d += 1;
+        if *d < radix {
+            return true;
+        }
+        *d = 0;
+    }
+    false
+}
+
+/// The verdict once every shape combination has been solved: proved when
+/// none timed out.
+fn combinations_verdict(unknown: usize, combos: u64, timeout_ms: u32) -> Verdict {
+    if unknown == 0 {
+        Verdict::Proved
+    } else {
+        Verdict::Unknown(format!(
+            "Z3: {unknown} of {combos} shape combinations timed out ({timeout_ms} ms)"
+        ))
+    }
+}
+
+/// The bits of a value hole's type.
+fn q_bits(q: &Query, h: &HoleInput) -> u64 {
+    q.enc.dl.bitsizeof(&h.ty, &q.enc.types).unwrap_or(0)
+}
+
+/// One combination of shapes (`combo`, one per value hole; `fixed`: their
+/// selectors and the constants pinned, `pins` those constants): `Ok(None)`
+/// when no case has a difference, `Ok(Some(why))` when some case gave up,
+/// `Err` with the verdict of a counterexample (or of an ill-formed query).
+///
+/// The query is built anew with each hole restricted to its shape (no other
+/// alternative: no other shape's reads, stores, memory bytes or written
+/// addresses, which a fixed selector alone would leave in the formula, tied
+/// to the chosen shape's bytes by memory axioms at addresses Z3 cannot
+/// compare). For the holes whose shape reads memory it is built once per
+/// assignment of their phases (bit within the byte of their offsets, 0..=7
+/// each), the phase a numeral from the start: every byte address of the
+/// hole is then its byte offset plus a numeral (`smt::Encoder::split`), so
+/// which accesses overlap is decided while the query is built (stores that
+/// cannot alias drop out, coinciding bytes share a variable) instead of by
+/// the solver.
+///
+/// Exhaustive: the restricted query is equisatisfiable with the whole one
+/// with these selectors fixed (the alternatives left out are unreachable,
+/// and what they constrained, their offsets' bounds and their bytes'
+/// consistency with one memory, holds for some values of their own
+/// variables in any model), and a phase is 3 bits, all 8 values tried.
+/// With more than [`MAX_PHASE_SPLIT`] cases the combination gives up.
+fn solve_combo<'c>(
+    z: &'c z3::Context,
+    inst: &Instance,
+    dl: &DataLayout,
+    pins: &[(BV<'c>, BV<'c>)],
+    combo: &[Shape],
+    fixed: &[(BV<'c>, BV<'c>)],
+    budget_ms: u64,
+) -> Result<Option<String>, Verdict> {
+    let start = Instant::now();
+    let mem: Vec<usize> = (0..combo.len())
+        .filter(|&j| combo[j].uses_memory())
+        .collect();
+    let cases = 8usize.pow(mem.len() as u32);
+    if cases > MAX_PHASE_SPLIT {
+        return Ok(Some(format!(
+            "{cases} phase cases, more than the {MAX_PHASE_SPLIT} tried"
+        )));
+    }
+    let mut gave = None;
+    for case in 0..cases {
+        // The failing shape has no alternative to build: that hole is not
+        // restricted (its selector is fixed all the same).
+        let only: Vec<(Option<Shape>, Option<u64>)> = combo
+            .iter()
+            .enumerate()
+            .map(|(j, s)| {
+                let ph = mem
+                    .iter()
+                    .position(|&m| m == j)
+                    .map(|p| ((case >> (3 * p)) & 7) as u64);
+                (Some(*s).filter(|s| *s != Shape::Failing), ph)
+            })
+            .collect();
+        let spent = start.elapsed().as_millis() as u64;
+        let share = (budget_ms.saturating_sub(spent) / (cases - case) as u64).max(1);
+        let r = match build(z, inst, dl, Some(&only), pins) {
+            Ok(r) => r,
+            Err(EncodeError::Unsupported(m)) => return Ok(Some(format!("not encodable: {m}"))),
+            Err(e @ EncodeError::IllFormed { .. }) => return Err(Verdict::Invalid(e.to_string())),
+        };
+        let f = bv::and(z, &[bv::and(z, &r.constraints), r.mismatch.clone()]);
+        let mut all = fixed.to_vec();
+        all.extend(r.const_fixed.iter().cloned());
+        match solve(z, &f, &all, share as u32, &r) {
+            Solved::Unsat => {}
+            Solved::Model(m) => return Err(refutation(inst, dl, &r, &m)),
+            Solved::Gave(why) => gave = Some(why),
+        }
+    }
+    Ok(gave)
+}
+
+/// At most this many phase cases are tried one by one for one combination
+/// of shapes (two holes with memory shapes).
+const MAX_PHASE_SPLIT: usize = 64;
+
+/// At most this many shape combinations are tried one by one.
+const MAX_SPLIT: u64 = 81;
+
+enum Solved<'c> {
+    Unsat,
+    Model(z3::Model<'c>),
+    /// Z3 gave up; `final:` when splitting further cannot help.
+    Gave(String),
+}
+
+/// One query: `formula` with the selectors of `fixed` set, within
+/// `timeout_ms`. A model that rests on an over-approximated value (see
+/// `smt`) is not returned: the query is repeated without such models.
+fn solve<'c>(
+    z: &'c z3::Context,
+    formula: &Bool<'c>,
+    fixed: &[(BV<'c>, BV<'c>)],
+    timeout_ms: u32,
+    q: &Query<'c>,
+) -> Solved<'c> {
+    let solver = Solver::new(z);
+    let mut p = Params::new(z);
+    p.set_u32("timeout", timeout_ms.max(1));
+    solver.set_params(&p);
+    if fixed.is_empty() {
+        solver.assert(formula);
+    } else {
+        let pairs: Vec<(&BV, &BV)> = fixed.iter().map(|(a, b)| (a, b)).collect();
+        solver.assert(&formula.substitute(&pairs).simplify());
+    }
+    let approx = bv::or(z, &q.enc.approx.borrow());
+    match solver.check() {
+        SatResult::Unsat => Solved::Unsat,
+        SatResult::Unknown => Solved::Gave(
+            solver
+                .get_reason_unknown()
+                .unwrap_or_else(|| "unknown".into()),
+        ),
+        SatResult::Sat => {
+            let Some(m) = solver.get_model() else {
+                return Solved::Gave("final:Z3 said sat but gave no model".into());
+            };
+            let depends = m
+                .eval(&approx, true)
+                .and_then(|b| b.as_bool())
+                .unwrap_or(false);
+            if !depends {
+                return Solved::Model(m);
+            }
+            // Look for a counterexample that does not rest on an
+            // over-approximated NaN payload.
+            solver.assert(&approx.not());
+            match solver.check() {
+                SatResult::Sat => match solver.get_model() {
+                    Some(m) => Solved::Model(m),
+                    None => Solved::Gave("final:Z3 said sat but gave no model".into()),
+                },
+                SatResult::Unsat => Solved::Gave(
+                    "final:every difference found depends on the payload of a NaN converted between float kinds".into(),
+                ),
+                SatResult::Unknown => Solved::Gave("Z3 gave up on the second query".into()),
+            }
+        }
+    }
+}
+
+fn refutation(inst: &Instance, dl: &DataLayout, q: &Query, m: &z3::Model) -> Verdict {
+    match cex::extract(inst, dl, q, m) {
+        Ok(c) if c.confirmed() => Verdict::Refuted(Box::new(c)),
+        Ok(c) => Verdict::EncodingBug(format!(
+            "Z3 found a difference that the reference interpreter does not confirm:\n{}",
+            c.render()
+        )),
+        Err(m) => Verdict::EncodingBug(format!("the counterexample could not be rebuilt: {m}")),
+    }
+}
+
+fn first_message(d: &[diopter_semantics::diag::Diagnostic]) -> String {
+    d.first().map(|d| d.message.clone()).unwrap_or_default()
+}

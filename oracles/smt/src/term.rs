@@ -1,0 +1,131 @@
+//! Terms over constant holes (`rules::instance::Term`: preconditions and
+//! computed constants) as Z3 bit-vectors, booleans being width 1.
+
+use super::bv::{self, fp_format, num};
+use super::EncodeError;
+use diopter_rules::instance::{BinOp, FloatTermOp, ResizeOp, Term, UnOp};
+use diopter_semantics::value::FloatKind;
+use z3::ast::{Ast, BV};
+use z3::Context;
+
+fn unsupported<T>(m: impl Into<String>) -> Result<T, EncodeError> {
+    Err(EncodeError::Unsupported(m.into()))
+}
+
+fn boolean<'c>(z: &'c Context, b: z3::ast::Bool<'c>) -> BV<'c> {
+    b.ite(&bv::num_u(z, 1, 1), &bv::num_u(z, 0, 1))
+}
+
+fn format_of(kind: &str) -> Result<(u32, u32), EncodeError> {
+    let Some(k) = FloatKind::from_name(kind) else {
+        return unsupported(format!("unknown float kind `{kind}` in a term"));
+    };
+    fp_format(k).ok_or_else(|| EncodeError::Unsupported("x86_fp80 in a term".into()))
+}
+
+/// The value of `t`, with `hole(k)` giving constant hole `k`'s bits.
+pub fn encode<'c>(
+    z: &'c Context,
+    t: &Term,
+    hole: &dyn Fn(usize) -> Option<BV<'c>>,
+) -> Result<BV<'c>, EncodeError> {
+    let go = |t: &Term| encode(z, t, hole);
+    Ok(match t {
+        Term::Hole(k) => match hole(*k) {
+            Some(v) => v,
+            None => return unsupported(format!("a term names hole {k}, which is not a constant")),
+        },
+        Term::Lit { value, width } => {
+            if *width == 0 {
+                return unsupported("a zero-width literal in a term");
+            }
+            num(z, value, *width)
+        }
+        Term::Un(op, a) => {
+            let a = go(a)?;
+            match op {
+                UnOp::Not => a.bvnot(),
+                UnOp::Neg => a.bvneg(),
+            }
+        }
+        Term::Bin(op, a, b) => {
+            let (a, b) = (go(a)?, go(b)?);
+            if a.get_size() != b.get_size() {
+                return unsupported(format!(
+                    "a term combines widths {} and {}",
+                    a.get_size(),
+                    b.get_size()
+                ));
+            }
+            match op {
+                BinOp::Add => a.bvadd(&b),
+                BinOp::Sub => a.bvsub(&b),
+                BinOp::Mul => a.bvmul(&b),
+                BinOp::SDiv => a.bvsdiv(&b),
+                BinOp::SRem => a.bvsrem(&b),
+                BinOp::And => a.bvand(&b),
+                BinOp::Or => a.bvor(&b),
+                BinOp::Xor => a.bvxor(&b),
+                BinOp::Shl => a.bvshl(&b),
+                BinOp::LShr => a.bvlshr(&b),
+                BinOp::AShr => a.bvashr(&b),
+                BinOp::Eq => boolean(z, a._eq(&b)),
+                BinOp::Ne => boolean(z, a._eq(&b).not()),
+                BinOp::Ult => boolean(z, a.bvult(&b)),
+                BinOp::Ule => boolean(z, a.bvule(&b)),
+                BinOp::Slt => boolean(z, a.bvslt(&b)),
+                BinOp::Sle => boolean(z, a.bvsle(&b)),
+            }
+        }
+        Term::Resize(op, w, a) => {
+            let a = go(a)?;
+            if *w == 0 {
+                return unsupported("a resize to zero bits");
+            }
+            match op {
+                ResizeOp::Zext => bv::resize(&a, *w as u32, false),
+                ResizeOp::Sext => bv::resize(&a, *w as u32, true),
+                ResizeOp::Trunc => bv::resize(&a, *w as u32, false),
+            }
+        }
+        Term::Ite(c, a, b) => {
+            let (c, a, b) = (go(c)?, go(a)?, go(b)?);
+            c._eq(&bv::num_u(z, 1, c.get_size() as u64)).ite(&a, &b)
+        }
+        Term::Float { op, kind, args } => {
+            let f = format_of(kind)?;
+            let args: Vec<BV<'c>> = args.iter().map(go).collect::<Result<_, _>>()?;
+            let arg = |i: usize| {
+                args.get(i)
+                    .cloned()
+                    .ok_or_else(|| EncodeError::Unsupported("a float term lacks an operand".into()))
+            };
+            match op {
+                FloatTermOp::Add | FloatTermOp::Sub | FloatTermOp::Mul | FloatTermOp::Div => {
+                    let o = match op {
+                        FloatTermOp::Add => bv::FpOp::Add,
+                        FloatTermOp::Sub => bv::FpOp::Sub,
+                        FloatTermOp::Mul => bv::FpOp::Mul,
+                        _ => bv::FpOp::Div,
+                    };
+                    bv::fp_bin_bits(o, &arg(0)?, &arg(1)?, f)
+                }
+                FloatTermOp::FromSInt => bv::bits_of_fp(&bv::fp_of_int(&arg(0)?, f, true)),
+                FloatTermOp::ToSInt { width } => {
+                    bv::fp_to_sint(&bv::fp_of_bits(&arg(0)?, f), *width as u32).0
+                }
+                FloatTermOp::Convert { to } => {
+                    let g = format_of(to)?;
+                    // Exact except for NaN payloads, which preconditions of
+                    // folding rules exclude.
+                    bv::bits_of_fp(&bv::fp_convert(&bv::fp_of_bits(&arg(0)?, f), g))
+                }
+                FloatTermOp::IsNaN => boolean(z, bv::fp_is_nan(&bv::fp_of_bits(&arg(0)?, f))),
+                FloatTermOp::FitsSInt { width } => boolean(
+                    z,
+                    bv::fp_to_sint(&bv::fp_of_bits(&arg(0)?, f), *width as u32).1,
+                ),
+            }
+        }
+    })
+}

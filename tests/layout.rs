@@ -1,0 +1,232 @@
+//! The workspace's architecture as a test: crates depend on each other in
+//! one direction only (the layers below), and no two source files import
+//! each other. A change that needs to break either should move the shared
+//! piece below both instead (README.md, "Layout").
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Each workspace crate's directory and its layer: a crate may depend only
+/// on crates of a lower layer.
+const LAYERS: &[(&str, u32)] = &[
+    ("semantics", 0),
+    ("oracles/gen", 1),
+    ("oracles/report", 1),
+    ("oracles/lifetimes", 1),
+    ("oracles/diff", 2),
+    ("oracles/fast", 3),
+    ("oracles/dwarf", 3),
+    ("oracles/rules", 3),
+    ("oracles/smt", 4),
+    ("oracles/transforms", 5),
+    ("oracles/harness", 5),
+    (".", 6),
+];
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The `path = "..."` dependencies of a manifest's `[dependencies]` (not
+/// dev-dependencies: a test may use a crate above its own).
+fn path_deps(manifest: &Path) -> Vec<PathBuf> {
+    let text = std::fs::read_to_string(manifest).expect("manifest reads");
+    let mut in_deps = false;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_deps = line == "[dependencies]";
+            continue;
+        }
+        if !in_deps {
+            continue;
+        }
+        if let Some(i) = line.find("path = \"") {
+            let rest = &line[i + 8..];
+            let end = rest.find('"').expect("closing quote");
+            let dir = manifest.parent().unwrap().join(&rest[..end]);
+            out.push(dir.canonicalize().expect("dependency directory exists"));
+        }
+    }
+    out
+}
+
+#[test]
+fn crates_depend_downwards_only() {
+    let layer: BTreeMap<PathBuf, (&str, u32)> = LAYERS
+        .iter()
+        .map(|(d, l)| (root().join(d).canonicalize().unwrap(), (*d, *l)))
+        .collect();
+    let mut wrong = Vec::new();
+    for (dir, (name, l)) in &layer {
+        for dep in path_deps(&dir.join("Cargo.toml")) {
+            let (dep_name, dl) = layer
+                .get(&dep)
+                .unwrap_or_else(|| panic!("{name} depends on {dep:?}, which LAYERS does not list"));
+            if dl >= l {
+                wrong.push(format!("{name} (layer {l}) -> {dep_name} (layer {dl})"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "dependencies that do not point down: {wrong:#?}"
+    );
+    // Every workspace member has a layer.
+    let top = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    for (d, _) in LAYERS.iter().filter(|(d, _)| *d != ".") {
+        assert!(
+            top.contains(&format!("\"{d}\"")),
+            "{d} is not a workspace member"
+        );
+    }
+}
+
+/// Removes `//` comments and every `#[cfg(test)]` item: a test module may
+/// import what the code beside it may not.
+fn code_only(text: &str) -> String {
+    let mut t: String = text
+        .lines()
+        .map(|l| match l.find("//") {
+            Some(i) if !l[..i].contains('"') => &l[..i],
+            _ => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    while let Some(i) = t.find("#[cfg(test)]") {
+        let (open, semi) = (t[i..].find('{'), t[i..].find(';'));
+        let end = match (open, semi) {
+            (_, Some(s)) if open.is_none_or(|o| s < o) => i + s + 1,
+            (Some(o), _) => {
+                let mut depth = 0;
+                let mut end = t.len();
+                for (k, c) in t[i + o..].char_indices() {
+                    match c {
+                        '{' => depth += 1,
+                        '}' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                end = i + o + k + 1;
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                end
+            }
+            _ => t.len(),
+        };
+        t.replace_range(i..end, "");
+    }
+    t
+}
+
+/// A source file's crate directory and module path (`["syntax", "module"]`).
+fn module_of(file: &Path) -> (PathBuf, Vec<String>) {
+    let comps: Vec<String> = file
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let src = comps.iter().rposition(|c| c == "src").expect("under src/");
+    let krate: PathBuf = comps[..src].iter().collect();
+    let mut m: Vec<String> = comps[src + 1..].to_vec();
+    let last = m.pop().unwrap();
+    let stem = last.trim_end_matches(".rs").to_string();
+    if !matches!(stem.as_str(), "mod" | "lib" | "main") {
+        m.push(stem);
+    }
+    (krate, m)
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// Paths named after `prefix` (`crate::` or `super::`), split at `::`.
+fn paths_after(code: &str, prefix: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let mut rest = code;
+    while let Some(i) = rest.find(prefix) {
+        let before = rest[..i].chars().last();
+        rest = &rest[i + prefix.len()..];
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let path: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+            .collect();
+        let segs: Vec<String> = path
+            .split("::")
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect();
+        if !segs.is_empty() {
+            out.push(segs);
+        }
+    }
+    out
+}
+
+#[test]
+fn no_two_files_import_each_other() {
+    let mut files = Vec::new();
+    for (d, _) in LAYERS {
+        rust_files(&root().join(d).join("src"), &mut files);
+    }
+    let rel: Vec<PathBuf> = files
+        .iter()
+        .map(|f| f.strip_prefix(root()).unwrap().to_path_buf())
+        .collect();
+    let modules: BTreeMap<(PathBuf, Vec<String>), usize> = rel
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (module_of(f), i))
+        .collect();
+    let mut edges: BTreeSet<(usize, usize)> = BTreeSet::new();
+    for (i, f) in rel.iter().enumerate() {
+        let (krate, me) = module_of(f);
+        let code = code_only(&std::fs::read_to_string(&files[i]).unwrap());
+        // `super` of `a/b.rs` and of `a/b/mod.rs` alike is `a`.
+        let parent = me[..me.len().saturating_sub(1)].to_vec();
+        let mut targets = paths_after(&code, "crate::");
+        targets.extend(paths_after(&code, "super::").into_iter().map(|p| {
+            let mut full = parent.clone();
+            full.extend(p);
+            full
+        }));
+        for t in targets {
+            // The longest prefix that is a module of this crate.
+            for k in (1..=t.len()).rev() {
+                if let Some(&j) = modules.get(&(krate.clone(), t[..k].to_vec())) {
+                    if j != i {
+                        edges.insert((i, j));
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    let circles: Vec<String> = edges
+        .iter()
+        .filter(|(a, b)| a < b && edges.contains(&(*b, *a)))
+        .map(|(a, b)| format!("{} <-> {}", rel[*a].display(), rel[*b].display()))
+        .collect();
+    assert!(
+        circles.is_empty(),
+        "files that import each other: {circles:#?}"
+    );
+    // The scan sees imports at all: semantics' interpreter imports its locations.
+    let interp = modules[&(PathBuf::from("semantics"), vec!["interp".to_string()])];
+    let access = modules[&(PathBuf::from("semantics"), vec!["access".to_string()])];
+    assert!(edges.contains(&(interp, access)));
+}

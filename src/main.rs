@@ -7,6 +7,7 @@ mod inputs;
 mod locations_cmd;
 mod lower_cmd;
 mod minimize_cmd;
+mod proof_cache;
 mod prove_cmd;
 mod prove_transforms_cmd;
 mod replay_cmd;

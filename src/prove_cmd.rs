@@ -3,13 +3,20 @@
 //! `refuted/`. Prints per rule and instance the verdict and the time, an
 //! Alive-style counterexample for a refutation, and writes the report to
 //! `reports/proofs.json` and `reports/proofs.md`.
+//!
+//! Settled verdicts are kept in the proof cache (`crate::proof_cache`).
+//! `--shard I/N` proves a deterministic share of the rules, and `--merge`
+//! combines the shards' JSON into the report an unsharded run writes. Every
+//! output (text, JSON, Markdown) is rendered from one JSON document, so a
+//! merged run prints exactly what an unsharded one does.
 
+use crate::proof_cache::{cacheable, ProofCache};
 use crate::Format;
 use diopter_rules::instance::{Instance, Relation};
 use diopter_rules::{self as rules, render_located, Rule};
 use diopter_semantics::diag::Diagnostic;
 use diopter_smt::prove::{prove_instance, Outcome, ProveConfig, Verdict};
-use serde_json::json;
+use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -34,7 +41,25 @@ Exit status: 0 when every rule that claims to hold is proved at every width
 and every rule under refuted/ is refuted (an `unknown`, e.g. a timeout, is
 tolerated unless --strict); 1 otherwise (and for any encoding bug: a
 difference Z3 found that the reference interpreter does not confirm); 2 when
-a rule file cannot be read or parsed.";
+a rule file cannot be read or parsed.
+
+PROOF CACHE
+  Verdicts that do not depend on time (proved, refuted, not applicable,
+  invalid) are kept per instance under --cache-dir, keyed by a SHA-256 of
+  the instance (its sides, holes, types and conditions; not the rule's name
+  or line), of the prover's and the semantics' sources and of Z3's version.
+  Editing one rule re-proves only that rule; --no-cache decides everything
+  again (and writes nothing to the cache).
+
+SHARDS (CI)
+  --shard I/N proves the I-th of N shares of the rules (1 <= I <= N), each
+  rule whole in one share, shares balanced by instance count; the split is
+  a function of the loaded library alone. Run the N shards anywhere with
+  --format json > shard-I.json, then
+      diopter prove --merge shard-1.json ... shard-N.json
+  checks that they are the N shares of one library at the same widths and
+  timeout, writes reports/proofs.{md,json} as an unsharded run would, and
+  exits with the unsharded run's status.";
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -81,6 +106,36 @@ pub struct Args {
     /// each refuted rule).
     #[arg(long, short)]
     pub verbose: bool,
+    /// Where settled verdicts are kept (see PROOF CACHE below).
+    #[arg(long, value_name = "DIR", default_value = "target/proof-cache")]
+    pub cache_dir: PathBuf,
+    /// Decide every instance again; neither read nor write the cache.
+    #[arg(long)]
+    pub no_cache: bool,
+    /// Prove only share I of N of the rules (see SHARDS below).
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    pub shard: Option<(usize, usize)>,
+    /// Merge the JSON outputs of the N shards of one run (no proving).
+    #[arg(long, value_name = "JSON", num_args = 1.., conflicts_with_all = ["shard", "paths"])]
+    pub merge: Vec<PathBuf>,
+}
+
+fn parse_shard(s: &str) -> Result<(usize, usize), String> {
+    let (i, n) = s
+        .split_once('/')
+        .ok_or_else(|| format!("`{s}`: expected I/N, e.g. 2/4"))?;
+    let i: usize = i
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{i}` is not a shard number"))?;
+    let n: usize = n
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{n}` is not a shard count"))?;
+    if n == 0 || i == 0 || i > n {
+        return Err(format!("shard {i}/{n}: need 1 <= I <= N"));
+    }
+    Ok((i, n))
 }
 
 /// The rule loader. One place to switch if the rule language's entry point
@@ -108,22 +163,23 @@ impl Status {
     }
 }
 
-fn rule_status(expect_refuted: bool, outs: &[&Outcome]) -> (Status, String) {
-    let count = |f: fn(&Verdict) -> bool| outs.iter().filter(|o| f(&o.verdict)).count();
-    let proved = count(|v| matches!(v, Verdict::Proved));
-    let refuted = count(|v| matches!(v, Verdict::Refuted(_)));
-    let unknown = count(|v| matches!(v, Verdict::Unknown(_)));
-    let bad = count(|v| matches!(v, Verdict::Invalid(_) | Verdict::EncodingBug(_)));
+/// A rule's status from its instances' verdicts (`Verdict::label`s).
+fn rule_status(expect_refuted: bool, verdicts: &[&str]) -> (Status, String) {
+    if verdicts.is_empty() {
+        return (Status::Unknown, "no instance at these widths".into());
+    }
+    let count = |f: fn(&str) -> bool| verdicts.iter().filter(|v| f(v)).count();
+    let proved = count(|v| v == "proved");
+    let refuted = count(|v| v == "refuted");
+    let unknown = count(|v| v == "unknown");
+    let bad = count(|v| v == "invalid" || v == "encoding-bug");
     let summary = format!(
         "{proved} proved, {refuted} refuted, {unknown} unknown, {bad} invalid or encoding bug"
     );
     if bad > 0 {
         return (Status::Fail, summary);
     }
-    if outs
-        .iter()
-        .all(|o| matches!(o.verdict, Verdict::NotApplicable(_)))
-    {
+    if verdicts.iter().all(|v| *v == "not-applicable") {
         return (Status::Unknown, "no instance applies".into());
     }
     let status = if expect_refuted {
@@ -164,9 +220,72 @@ fn reason(v: &Verdict) -> Option<String> {
     }
 }
 
+/// An instance's outcome as the reports and the cache keep it.
+fn record(o: &Outcome) -> Value {
+    let cex = match &o.verdict {
+        Verdict::Refuted(c) => json!({
+            "text": c.render(),
+            "inputs": c.inputs.iter().map(|x| json!({
+                "name": x.name,
+                "type": x.ty.to_string(),
+                "shape": x.shape,
+                "location": x.location,
+                "bits": x.bits.as_ref().map(|b| b.to_hex()).unwrap_or_else(|e| e.clone()),
+            })).collect::<Vec<_>>(),
+            "memory": c.memory.iter().map(|(s, addr, b)| json!({"addrspace": s, "address": format!("0x{addr:x}"), "byte": b})).collect::<Vec<_>>(),
+            "written": c.written.as_ref().map(|w| w.to_hex()),
+            "left": c.lhs,
+            "right": c.rhs,
+            "differences": c.differences,
+            "first_difference": c.first_difference,
+            "context": c.context,
+        }),
+        _ => Value::Null,
+    };
+    json!({
+        "verdict": o.verdict.label(),
+        "millis": o.millis as u64,
+        "reason": reason(&o.verdict),
+        "counterexample": cex,
+    })
+}
+
+/// The rules of share `i` of `n` (1-based): each rule whole in one share,
+/// the largest rules first onto the least loaded share (ties: the lower
+/// rule index, the lower share), so the split depends on the library alone.
+fn shard_rules(sizes: &[usize], i: usize, n: usize) -> Vec<bool> {
+    let mut order: Vec<usize> = (0..sizes.len()).collect();
+    order.sort_by_key(|&k| (std::cmp::Reverse(sizes[k]), k));
+    let mut load = vec![0usize; n];
+    let mut mine = vec![false; sizes.len()];
+    for k in order {
+        let s = (0..n).min_by_key(|&s| (load[s], s)).expect("n >= 1");
+        load[s] += sizes[k].max(1);
+        mine[k] = s + 1 == i;
+    }
+    mine
+}
+
+/// Names and instance counts of the whole library, in order: two shards
+/// belong to one run only if they agree on it.
+fn library_fingerprint(rules: &[Rule], sizes: &[usize]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    for (r, n) in rules.iter().zip(sizes) {
+        h.update(format!("{}:{n}\n", r.name).as_bytes());
+    }
+    h.finalize()[..12]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// Proves the rule library (`--transforms` is `prove_transforms_cmd::run`,
 /// chosen by `main`).
 pub fn run(a: &Args) -> ExitCode {
+    if !a.merge.is_empty() {
+        return merge(a);
+    }
     let paths: Vec<PathBuf> = if a.paths.is_empty() {
         vec![PathBuf::from("corpus/rules")]
     } else {
@@ -196,12 +315,16 @@ pub fn run(a: &Args) -> ExitCode {
         return ExitCode::from(2);
     }
     let start = Instant::now();
-    let mut work: Vec<(usize, Instance)> = Vec::new();
-    for (k, r) in rules.iter().enumerate() {
-        for i in r.instances(&a.widths) {
-            work.push((k, i));
-        }
-    }
+    let instances: Vec<Vec<Instance>> = rules.iter().map(|r| r.instances(&a.widths)).collect();
+    let sizes: Vec<usize> = instances.iter().map(Vec::len).collect();
+    let (si, sn) = a.shard.unwrap_or((1, 1));
+    let mine = shard_rules(&sizes, si, sn);
+    let work: Vec<(usize, Instance)> = instances
+        .into_iter()
+        .enumerate()
+        .filter(|(k, _)| mine[*k])
+        .flat_map(|(k, is)| is.into_iter().map(move |i| (k, i)))
+        .collect();
     let jobs = a
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -210,7 +333,12 @@ pub fn run(a: &Args) -> ExitCode {
         timeout_ms: a.timeout,
         split_first: false,
     };
-    let results: Vec<Mutex<Option<Outcome>>> = work.iter().map(|_| Mutex::new(None)).collect();
+    let cache = (!a.no_cache).then(|| ProofCache::new(&a.cache_dir));
+    let keys: Vec<Option<String>> = work
+        .iter()
+        .map(|(_, i)| cache.as_ref().map(|c| c.key(i)))
+        .collect();
+    let results: Vec<Mutex<Option<Value>>> = work.iter().map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
     // A rule expected to be refuted needs one refutation: its other
     // instances are skipped once one is refuted.
@@ -219,12 +347,22 @@ pub fn run(a: &Args) -> ExitCode {
         .map(|_| std::sync::atomic::AtomicBool::new(false))
         .collect();
     let done = AtomicUsize::new(0);
+    let from_cache = AtomicUsize::new(0);
+    let cache_errors = AtomicUsize::new(0);
     eprintln!(
-        "proving {} instances of {} rules (widths {:?}, timeout {} ms, {jobs} jobs)",
+        "proving {} instances of {} rules{} (widths {:?}, timeout {} ms, {jobs} jobs{})",
         work.len(),
-        rules.len(),
+        mine.iter().filter(|m| **m).count(),
+        a.shard
+            .map(|(i, n)| format!(", shard {i}/{n} of {} rules", rules.len()))
+            .unwrap_or_default(),
         a.widths,
-        a.timeout
+        a.timeout,
+        if cache.is_some() {
+            format!(", cache {}", a.cache_dir.display())
+        } else {
+            ", no cache".into()
+        }
     );
     std::thread::scope(|s| {
         for _ in 0..jobs {
@@ -232,18 +370,33 @@ pub fn run(a: &Args) -> ExitCode {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some((k, inst)) = work.get(i) else { break };
                 let expect_refuted = rules[*k].expect_refuted();
-                let o = if expect_refuted && refuted_rules[*k].load(Ordering::SeqCst) {
-                    Outcome {
+                let cached = match (&cache, &keys[i]) {
+                    (Some(c), Some(key)) => c.get(key),
+                    _ => None,
+                };
+                let rec = if let Some(mut v) = cached {
+                    from_cache.fetch_add(1, Ordering::SeqCst);
+                    v["cached"] = json!(true);
+                    v
+                } else if expect_refuted && refuted_rules[*k].load(Ordering::SeqCst) {
+                    record(&Outcome {
                         verdict: Verdict::Skipped("the rule is already refuted".into()),
                         millis: 0,
-                    }
+                    })
                 } else {
-                    prove_instance(inst, &cfg)
+                    let v = record(&prove_instance(inst, &cfg));
+                    if let (Some(c), Some(key)) = (&cache, &keys[i]) {
+                        if cacheable(v["verdict"].as_str().unwrap_or("")) && c.put(key, &v).is_err()
+                        {
+                            cache_errors.fetch_add(1, Ordering::SeqCst);
+                        }
+                    }
+                    v
                 };
-                if expect_refuted && matches!(o.verdict, Verdict::Refuted(_)) {
+                if expect_refuted && rec["verdict"] == "refuted" {
                     refuted_rules[*k].store(true, Ordering::SeqCst);
                 }
-                *results[i].lock().expect("not poisoned") = Some(o);
+                *results[i].lock().expect("not poisoned") = Some(rec);
                 done.fetch_add(1, Ordering::SeqCst);
             });
         }
@@ -253,16 +406,24 @@ pub fn run(a: &Args) -> ExitCode {
             std::thread::sleep(Duration::from_millis(100));
             if last.elapsed() >= Duration::from_secs(5) {
                 eprintln!(
-                    "  {}/{} instances, {:.1} s",
+                    "  {}/{} instances ({} from the cache), {:.1} s",
                     done.load(Ordering::SeqCst),
                     work.len(),
+                    from_cache.load(Ordering::SeqCst),
                     start.elapsed().as_secs_f64()
                 );
                 last = Instant::now();
             }
         }
     });
-    let outcomes: Vec<Outcome> = results
+    if cache_errors.load(Ordering::SeqCst) > 0 {
+        eprintln!(
+            "warning: {} verdicts could not be written to the cache in {}",
+            cache_errors.load(Ordering::SeqCst),
+            a.cache_dir.display()
+        );
+    }
+    let recs: Vec<Value> = results
         .into_iter()
         .map(|m| {
             m.into_inner()
@@ -272,44 +433,97 @@ pub fn run(a: &Args) -> ExitCode {
         .collect();
     let total = start.elapsed();
 
-    // Per rule.
+    // One JSON document; everything else is rendered from it.
+    let rules_json: Vec<Value> = rules
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| mine[*k])
+        .map(|(k, r)| {
+            let insts: Vec<Value> = work
+                .iter()
+                .zip(&recs)
+                .filter(|((kk, _), _)| *kk == k)
+                .map(|((_, inst), rec)| {
+                    let mut v = rec.clone();
+                    v["binding"] = json!(binding(inst));
+                    v
+                })
+                .collect();
+            json!({
+                "index": k,
+                "name": r.name,
+                "origin": r.origin.to_string(),
+                "relation": match r.relation { Relation::Equivalent => "equivalent", Relation::ReadOnly => "read-only" },
+                "expect": if r.expect_refuted() { "refuted" } else { "holds" },
+                "instances": insts,
+            })
+        })
+        .collect();
+    let mut doc = json!({
+        "widths": a.widths,
+        "timeout_ms": a.timeout,
+        "strict": a.strict,
+        "total_seconds": total.as_secs_f64(),
+        "library": { "rules": rules.len(), "fingerprint": library_fingerprint(&rules, &sizes) },
+        "shard": a.shard.map(|(i, n)| json!({"index": i, "count": n})),
+        "rules": rules_json,
+    });
+    finish(a, &mut doc)
+}
+
+/// Adds each rule's status and the summary to `doc`, prints it, writes the
+/// reports, and gives the gate's exit status.
+fn finish(a: &Args, doc: &mut Value) -> ExitCode {
+    let mut counts = [0usize; 3];
+    let mut instances = 0;
+    let mut cached = 0;
     let mut failed = false;
-    let mut rows = Vec::new();
-    for (k, r) in rules.iter().enumerate() {
-        let idx: Vec<usize> = (0..work.len()).filter(|&i| work[i].0 == k).collect();
-        let outs: Vec<&Outcome> = idx.iter().map(|&i| &outcomes[i]).collect();
-        let (status, summary) = if idx.is_empty() {
-            (Status::Unknown, "no instance at these widths".to_string())
-        } else {
-            rule_status(r.expect_refuted(), &outs)
-        };
+    for r in doc["rules"].as_array_mut().into_iter().flatten() {
+        let verdicts: Vec<String> = r["instances"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|i| i["verdict"].as_str().unwrap_or("").to_string())
+            .collect();
+        let vs: Vec<&str> = verdicts.iter().map(String::as_str).collect();
+        let (status, summary) = rule_status(r["expect"] == "refuted", &vs);
+        instances += vs.len();
+        cached += r["instances"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|i| i["cached"] == true)
+            .count();
+        counts[status as usize] += 1;
         if status == Status::Fail || (status == Status::Unknown && a.strict) {
             failed = true;
         }
-        rows.push((r, idx, status, summary));
+        r["status"] = json!(status.label());
+        r["summary"] = json!(summary);
     }
-    let counts = |s: Status| rows.iter().filter(|r| r.2 == s).count();
     let summary_line = format!(
-        "{} rules: {} ok, {} unknown, {} FAIL; {} instances in {:.1} s",
-        rows.len(),
-        counts(Status::Ok),
-        counts(Status::Unknown),
-        counts(Status::Fail),
-        work.len(),
-        total.as_secs_f64()
+        "{} rules: {} ok, {} unknown, {} FAIL; {} instances in {:.1} s{}",
+        counts.iter().sum::<usize>(),
+        counts[Status::Ok as usize],
+        counts[Status::Unknown as usize],
+        counts[Status::Fail as usize],
+        instances,
+        doc["total_seconds"].as_f64().unwrap_or(0.0),
+        if cached > 0 {
+            format!(" ({cached} from the cache)")
+        } else {
+            String::new()
+        }
     );
-
-    let text = render_text(&rows, &work, &outcomes, &summary_line, a.verbose);
-    let json = render_json(a, &rows, &work, &outcomes, total, &summary_line);
+    doc["summary"] = json!(summary_line);
     match a.format {
-        Format::Text => print!("{text}"),
-        Format::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(&json).unwrap_or_default()
-        ),
+        Format::Text => print!("{}", render_text(doc, a.verbose)),
+        Format::Json => println!("{}", serde_json::to_string_pretty(doc).unwrap_or_default()),
     }
-    if !a.no_report {
-        if let Err(e) = write_reports(&a.report_dir, &json, &rows, &outcomes, &summary_line) {
+    // A shard's report would be a fraction of the library's: only the merge
+    // writes one.
+    if !a.no_report && a.shard.is_none() {
+        if let Err(e) = write_reports(&a.report_dir, doc) {
             eprintln!(
                 "warning: writing the reports in {}: {e}",
                 a.report_dir.display()
@@ -323,73 +537,157 @@ pub fn run(a: &Args) -> ExitCode {
     }
 }
 
-type Row<'a> = (&'a Rule, Vec<usize>, Status, String);
+/// `--merge`: the shards' documents as one unsharded run's.
+fn merge(a: &Args) -> ExitCode {
+    let mut docs = Vec::new();
+    for p in &a.merge {
+        let doc = std::fs::read_to_string(p)
+            .map_err(|e| e.to_string())
+            .and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| e.to_string()));
+        match doc {
+            Ok(d) => docs.push((p, d)),
+            Err(e) => {
+                eprintln!("error: {}: {e}", p.display());
+                return ExitCode::from(2);
+            }
+        }
+    }
+    match merge_docs(&docs) {
+        Ok(mut doc) => finish(a, &mut doc),
+        Err(e) => {
+            eprintln!("error: --merge: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
 
-fn render_text(
-    rows: &[Row],
-    work: &[(usize, Instance)],
-    outs: &[Outcome],
-    summary: &str,
-    verbose: bool,
-) -> String {
-    let mut s = String::new();
-    for (r, idx, status, sum) in rows {
-        let expect = if r.expect_refuted() {
-            " (expected refuted)"
-        } else {
-            ""
+fn merge_docs(docs: &[(&PathBuf, Value)]) -> Result<Value, String> {
+    let (first_path, first) = &docs[0];
+    let same = ["widths", "timeout_ms", "strict", "library"];
+    let count = first["shard"]["count"].as_u64().ok_or_else(|| {
+        format!(
+            "{}: not the JSON of a `prove --shard I/N` run",
+            first_path.display()
+        )
+    })?;
+    let mut seen = vec![false; count as usize];
+    let mut rules: Vec<Value> = Vec::new();
+    let mut seconds: f64 = 0.0;
+    for (p, d) in docs {
+        for k in same {
+            if d[k] != first[k] {
+                return Err(format!(
+                    "{} and {} differ in `{k}`: not shards of one run",
+                    first_path.display(),
+                    p.display()
+                ));
+            }
+        }
+        let (i, n) = (d["shard"]["index"].as_u64(), d["shard"]["count"].as_u64());
+        let (Some(i), Some(n)) = (i, n) else {
+            return Err(format!(
+                "{}: not the JSON of a `prove --shard I/N` run",
+                p.display()
+            ));
         };
-        let rel = match r.relation {
-            Relation::Equivalent => "=>",
-            Relation::ReadOnly => "=>ro",
+        if n != count || i == 0 || i > n {
+            return Err(format!(
+                "{}: shard {i}/{n} of a run of {count} shards",
+                p.display()
+            ));
+        }
+        if std::mem::replace(&mut seen[i as usize - 1], true) {
+            return Err(format!("shard {i}/{n} is given twice"));
+        }
+        rules.extend(d["rules"].as_array().cloned().unwrap_or_default());
+        seconds = seconds.max(d["total_seconds"].as_f64().unwrap_or(0.0));
+    }
+    if let Some(missing) = seen.iter().position(|s| !s) {
+        return Err(format!("shard {}/{count} is missing", missing + 1));
+    }
+    rules.sort_by_key(|r| r["index"].as_u64());
+    for r in &mut rules {
+        if let Some(o) = r.as_object_mut() {
+            o.remove("status");
+            o.remove("summary");
+        }
+    }
+    if rules.len() as u64 != first["library"]["rules"].as_u64().unwrap_or(0) {
+        return Err(format!(
+            "the shards hold {} rules, the library {}",
+            rules.len(),
+            first["library"]["rules"]
+        ));
+    }
+    Ok(json!({
+        "widths": first["widths"],
+        "timeout_ms": first["timeout_ms"],
+        "strict": first["strict"],
+        "total_seconds": seconds,
+        "library": first["library"],
+        "shard": Value::Null,
+        "merged_from": count,
+        "rules": rules,
+    }))
+}
+
+fn render_text(doc: &Value, verbose: bool) -> String {
+    let mut s = String::new();
+    for r in doc["rules"].as_array().into_iter().flatten() {
+        let expect_refuted = r["expect"] == "refuted";
+        let rel = if r["relation"] == "read-only" {
+            "=>ro"
+        } else {
+            "=>"
         };
         s += &format!(
-            "{} {} [{rel}] {}{expect}: {sum}\n",
-            status.label(),
-            r.name,
-            r.origin
+            "{} {} [{rel}] {}{}: {}\n",
+            r["status"].as_str().unwrap_or(""),
+            r["name"].as_str().unwrap_or(""),
+            r["origin"].as_str().unwrap_or(""),
+            if expect_refuted {
+                " (expected refuted)"
+            } else {
+                ""
+            },
+            r["summary"].as_str().unwrap_or("")
         );
         let mut shown_cex = false;
-        for &i in idx {
-            let (inst, o) = (&work[i].1, &outs[i]);
+        for i in r["instances"].as_array().into_iter().flatten() {
+            let verdict = i["verdict"].as_str().unwrap_or("");
             // Without --verbose, an instance is listed only when it is not
             // as its rule claims, or when it shows a refuted rule's
             // counterexample: thousands of `proved` lines hide the one
             // that matters.
-            let as_claimed = if r.expect_refuted() {
-                !matches!(o.verdict, Verdict::Refuted(_)) || shown_cex
+            let as_claimed = if expect_refuted {
+                verdict != "refuted" || shown_cex
             } else {
-                matches!(
-                    o.verdict,
-                    Verdict::Proved | Verdict::NotApplicable(_) | Verdict::Skipped(_)
-                )
+                matches!(verdict, "proved" | "not-applicable" | "skipped")
             };
             if !verbose && as_claimed {
                 continue;
             }
             s += &format!(
                 "    {:<14} {:>7} ms  {}",
-                o.verdict.label(),
-                o.millis,
-                binding(inst)
+                verdict,
+                i["millis"].as_u64().unwrap_or(0),
+                i["binding"].as_str().unwrap_or("")
             );
-            if let Some(m) = reason(&o.verdict) {
+            if let Some(m) = i["reason"].as_str() {
                 s += &format!("  ({})", m.lines().next().unwrap_or(""));
             }
             s.push('\n');
-            match &o.verdict {
-                // One counterexample per rule keeps the output readable; a
-                // rule that claims to hold shows its first refutation.
-                Verdict::Refuted(c) if !shown_cex => {
-                    s += &indent(&c.render(), "    ");
-                    shown_cex = true;
-                }
-                Verdict::EncodingBug(m) => s += &indent(m, "      "),
-                _ => {}
+            // One counterexample per rule keeps the output readable; a
+            // rule that claims to hold shows its first refutation.
+            if verdict == "refuted" && !shown_cex {
+                s += &indent(i["counterexample"]["text"].as_str().unwrap_or(""), "    ");
+                shown_cex = true;
+            } else if verdict == "encoding-bug" {
+                s += &indent(i["reason"].as_str().unwrap_or(""), "      ");
             }
         }
     }
-    s += summary;
+    s += doc["summary"].as_str().unwrap_or("");
     s.push('\n');
     s
 }
@@ -398,99 +696,31 @@ fn indent(text: &str, by: &str) -> String {
     text.lines().map(|l| format!("{by}{l}\n")).collect()
 }
 
-fn render_json(
-    a: &Args,
-    rows: &[Row],
-    work: &[(usize, Instance)],
-    outs: &[Outcome],
-    total: Duration,
-    summary: &str,
-) -> serde_json::Value {
-    let rules: Vec<_> = rows
-        .iter()
-        .map(|(r, idx, status, sum)| {
-            let insts: Vec<_> = idx
-                .iter()
-                .map(|&i| {
-                    let (inst, o) = (&work[i].1, &outs[i]);
-                    let cex = match &o.verdict {
-                        Verdict::Refuted(c) => json!({
-                            "text": c.render(),
-                            "inputs": c.inputs.iter().map(|x| json!({
-                                "name": x.name,
-                                "type": x.ty.to_string(),
-                                "shape": x.shape,
-                                "location": x.location,
-                                "bits": x.bits.as_ref().map(|b| b.to_hex()).unwrap_or_else(|e| e.clone()),
-                            })).collect::<Vec<_>>(),
-                            "memory": c.memory.iter().map(|(s, addr, b)| json!({"addrspace": s, "address": format!("0x{addr:x}"), "byte": b})).collect::<Vec<_>>(),
-                            "written": c.written.as_ref().map(|w| w.to_hex()),
-                            "left": c.lhs,
-                            "right": c.rhs,
-                            "differences": c.differences,
-                            "first_difference": c.first_difference,
-                            "context": c.context,
-                        }),
-                        _ => serde_json::Value::Null,
-                    };
-                    json!({
-                        "binding": binding(inst),
-                        "verdict": o.verdict.label(),
-                        "millis": o.millis as u64,
-                        "reason": reason(&o.verdict),
-                        "counterexample": cex,
-                    })
-                })
-                .collect();
-            json!({
-                "name": r.name,
-                "origin": r.origin.to_string(),
-                "relation": match r.relation { Relation::Equivalent => "equivalent", Relation::ReadOnly => "read-only" },
-                "expect": if r.expect_refuted() { "refuted" } else { "holds" },
-                "status": status.label(),
-                "summary": sum,
-                "instances": insts,
-            })
-        })
-        .collect();
-    json!({
-        "widths": a.widths,
-        "timeout_ms": a.timeout,
-        "strict": a.strict,
-        "total_seconds": total.as_secs_f64(),
-        "summary": summary,
-        "rules": rules,
-    })
-}
-
-fn write_reports(
-    dir: &Path,
-    json: &serde_json::Value,
-    rows: &[Row],
-    outs: &[Outcome],
-    summary: &str,
-) -> std::io::Result<()> {
+fn write_reports(dir: &Path, doc: &Value) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     std::fs::write(
         dir.join("proofs.json"),
-        serde_json::to_string_pretty(json).unwrap_or_default() + "\n",
+        serde_json::to_string_pretty(doc).unwrap_or_default() + "\n",
     )?;
     let mut md = String::from("# Proofs of the rule library\n\nGenerated by `diopter prove`; see `reports/proofs.json` for every instance.\n\n");
     md += &format!(
-        "{summary}\n\n| rule | expect | status | instances | slowest |\n|---|---|---|---|---|\n"
+        "{}\n\n| rule | expect | status | instances | slowest |\n|---|---|---|---|---|\n",
+        doc["summary"].as_str().unwrap_or("")
     );
-    for (r, idx, status, sum) in rows {
-        let slowest = idx.iter().map(|&i| outs[i].millis).max().unwrap_or(0);
+    for r in doc["rules"].as_array().into_iter().flatten() {
+        let slowest = r["instances"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|i| i["millis"].as_u64())
+            .max()
+            .unwrap_or(0);
         md += &format!(
             "| `{}` | {} | {} | {} | {} ms |\n",
-            r.name,
-            if r.expect_refuted() {
-                "refuted"
-            } else {
-                "holds"
-            },
-            status.label(),
-            sum,
+            r["name"].as_str().unwrap_or(""),
+            r["expect"].as_str().unwrap_or(""),
+            r["status"].as_str().unwrap_or(""),
+            r["summary"].as_str().unwrap_or(""),
             slowest
         );
     }

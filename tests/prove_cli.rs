@@ -60,3 +60,231 @@ fn a_false_rule_fails_with_a_counterexample() {
     assert!(text.contains("ok good-add-zero"), "{text}");
     assert!(text.contains("2 rules: 1 ok, 0 unknown, 1 FAIL"), "{text}");
 }
+
+// ------------------------------------------------------------ cache and shards
+
+/// A scratch directory of its own for each test.
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("diopter-prove-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// `diopter prove ARGS --format json` in the repository; the exit code and
+/// the parsed document.
+fn prove_json(args: &[String]) -> (Option<i32>, serde_json::Value) {
+    let out = Command::new(env!("CARGO_BIN_EXE_diopter"))
+        .arg("prove")
+        .args(args)
+        .args(["--format", "json"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let doc = serde_json::from_str(&text).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {text}\nstderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (out.status.code(), doc)
+}
+
+/// Per rule: (status, [(binding, verdict)]).
+fn verdicts(doc: &serde_json::Value) -> Vec<(String, String, Vec<(String, String)>)> {
+    doc["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let insts = r["instances"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|i| {
+                    (
+                        i["binding"].as_str().unwrap().to_string(),
+                        i["verdict"].as_str().unwrap().to_string(),
+                    )
+                })
+                .collect();
+            (
+                r["name"].as_str().unwrap().to_string(),
+                r["status"].as_str().unwrap().to_string(),
+                insts,
+            )
+        })
+        .collect()
+}
+
+fn cached(doc: &serde_json::Value, rule: &str) -> (usize, usize) {
+    let r = doc["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == rule)
+        .unwrap_or_else(|| panic!("no rule {rule}"));
+    let insts = r["instances"].as_array().unwrap();
+    let hits = insts.iter().filter(|i| i["cached"] == true).count();
+    (hits, insts.len())
+}
+
+const MUL_ONE: &str =
+    "rule good-mul-one: ?x:T, DIOpConstant(T 1), DIOpMul() => ?x, DIOpRead()   where T: int\n";
+
+#[test]
+fn the_cache_answers_again_and_reproves_only_an_edited_rule() {
+    let dir = scratch("cache");
+    let file = dir.join("user.rules");
+    let cache = dir.join("cache");
+    let args = |extra: &[&str]| {
+        let mut v = vec![
+            file.display().to_string(),
+            "--widths".into(),
+            "8,32".into(),
+            "--no-report".into(),
+            "--jobs".into(),
+            "1".into(),
+            "--cache-dir".into(),
+            cache.display().to_string(),
+        ];
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    std::fs::write(&file, format!("{GOOD}{MUL_ONE}")).unwrap();
+    let (code, first) = prove_json(&args(&[]));
+    assert_eq!(code, Some(0), "{first:#}");
+    assert_eq!(cached(&first, "good-add-zero").0, 0);
+    assert_eq!(cached(&first, "good-mul-one").0, 0);
+
+    let (code, second) = prove_json(&args(&[]));
+    assert_eq!(code, Some(0));
+    let (hits, n) = cached(&second, "good-add-zero");
+    assert!(
+        n > 0 && hits == n,
+        "every instance from the cache: {hits}/{n}"
+    );
+    let (hits, n) = cached(&second, "good-mul-one");
+    assert!(hits == n, "{hits}/{n}");
+    assert_eq!(verdicts(&first), verdicts(&second));
+    assert!(
+        second["summary"]
+            .as_str()
+            .unwrap()
+            .contains("from the cache"),
+        "{}",
+        second["summary"]
+    );
+
+    // Edit one rule (and move the other down a line): only the edited one
+    // is proved again.
+    let edited = MUL_ONE.replace(
+        "DIOpConstant(T 1), DIOpMul()",
+        "DIOpConstant(T 0), DIOpOr()",
+    );
+    std::fs::write(
+        &file,
+        format!("# a comment moves the rules\n{GOOD}{edited}"),
+    )
+    .unwrap();
+    let (code, third) = prove_json(&args(&[]));
+    assert_eq!(code, Some(0), "{third:#}");
+    let (hits, n) = cached(&third, "good-add-zero");
+    assert_eq!(hits, n, "the unchanged rule keeps its proofs after moving");
+    assert_eq!(
+        cached(&third, "good-mul-one").0,
+        0,
+        "the edited rule is proved again"
+    );
+
+    // --no-cache decides everything again.
+    let (code, fourth) = prove_json(&args(&["--no-cache"]));
+    assert_eq!(code, Some(0));
+    assert_eq!(cached(&fourth, "good-add-zero").0, 0);
+    assert_eq!(verdicts(&third), verdicts(&fourth));
+}
+
+#[test]
+fn shards_merge_into_the_unsharded_run() {
+    let dir = scratch("shards");
+    let file = dir.join("user.rules");
+    std::fs::write(&file, format!("{GOOD}{BAD}{MUL_ONE}")).unwrap();
+    let base = |extra: &[String]| {
+        let mut v = vec![
+            file.display().to_string(),
+            "--widths".into(),
+            "8,32".into(),
+            "--no-report".into(),
+            "--no-cache".into(),
+        ];
+        v.extend(extra.iter().cloned());
+        v
+    };
+    let (whole_code, whole) = prove_json(&base(&[]));
+    assert_eq!(whole_code, Some(1), "the false rule fails the run");
+
+    let mut shard_files = Vec::new();
+    let mut seen_rules = 0;
+    for i in 1..=2 {
+        let (code, doc) = prove_json(&base(&["--shard".into(), format!("{i}/2")]));
+        assert!(matches!(code, Some(0) | Some(1)));
+        seen_rules += doc["rules"].as_array().unwrap().len();
+        let p = dir.join(format!("shard-{i}.json"));
+        std::fs::write(&p, doc.to_string()).unwrap();
+        shard_files.push(p.display().to_string());
+    }
+    assert_eq!(seen_rules, 3, "each rule is in exactly one shard");
+
+    let mut merge_args = vec!["--no-report".to_string(), "--merge".into()];
+    merge_args.extend(shard_files.iter().cloned());
+    let (code, merged) = prove_json(&merge_args);
+    assert_eq!(code, whole_code, "the merge exits as the unsharded run");
+    assert_eq!(verdicts(&merged), verdicts(&whole));
+    let counts = |d: &serde_json::Value| {
+        let s = d["summary"].as_str().unwrap().to_string();
+        s[..s.find(" in ").unwrap()].to_string()
+    };
+    assert_eq!(counts(&merged), counts(&whole));
+
+    // A missing shard, or a shard of another run, is refused.
+    let one = vec![
+        "--no-report".to_string(),
+        "--merge".into(),
+        shard_files[0].clone(),
+    ];
+    let out = Command::new(env!("CARGO_BIN_EXE_diopter"))
+        .arg("prove")
+        .args(&one)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("shard 2/2 is missing"));
+    let (_, other) = prove_json(&[
+        file.display().to_string(),
+        "--widths".into(),
+        "8".into(),
+        "--no-report".into(),
+        "--no-cache".into(),
+        "--shard".into(),
+        "2/2".into(),
+    ]);
+    let p = dir.join("other.json");
+    std::fs::write(&p, other.to_string()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_diopter"))
+        .args([
+            "prove",
+            "--no-report",
+            "--merge",
+            &shard_files[0],
+            &p.display().to_string(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("not shards of one run"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -43,6 +43,8 @@
 //! the verdict is [`Verdict::EncodingBug`], never a silent refutation.
 
 pub mod cex;
+mod version;
+pub use version::solver_version;
 
 use crate::{self as smt, bv, EncodeError, Encoder, Input, Inputs, SAlt, SLoc, SSingle, SStorage};
 use diopter_rules::instance::{HoleKind, Instance, Relation, Term};

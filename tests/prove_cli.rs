@@ -91,8 +91,10 @@ fn prove_json(args: &[String]) -> (Option<i32>, serde_json::Value) {
     (out.status.code(), doc)
 }
 
-/// Per rule: (status, [(binding, verdict)]).
-fn verdicts(doc: &serde_json::Value) -> Vec<(String, String, Vec<(String, String)>)> {
+/// A rule's name, status and `(binding, verdict)` per instance.
+type RuleVerdicts = (String, String, Vec<(String, String)>);
+
+fn verdicts(doc: &serde_json::Value) -> Vec<RuleVerdicts> {
     doc["rules"]
         .as_array()
         .unwrap()

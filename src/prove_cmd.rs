@@ -36,6 +36,9 @@ reference interpreter.
 
 Rules under a directory named `refuted/` are expected to be refuted. With no
 FILES, the library is corpus/rules plus the generated constant-folding rules.
+Any well-formed rule is proved or refuted, whether it shrinks the expression
+or not; a `lemma`, and a `rule` that does not shrink the expression, are
+marked as not applied by the simplifier (corpus/rules/README.md).
 
 Exit status: 0 when every rule that claims to hold is proved at every width
 and every rule under refuted/ is refuted (an `unknown`, e.g. a timeout, is
@@ -138,10 +141,11 @@ fn parse_shard(s: &str) -> Result<(usize, usize), String> {
     Ok((i, n))
 }
 
-/// The rule loader. One place to switch if the rule language's entry point
-/// changes.
+/// The rule loader: every well-formed rule, shrinking or not (termination
+/// matters only to the simplifier; `Rule::not_applied` says which rules it
+/// leaves out, and the reports say so).
 fn load(paths: &[PathBuf]) -> Result<Vec<Rule>, Vec<Diagnostic>> {
-    rules::load_rule_files(paths)
+    rules::load_rules_to_prove(paths)
 }
 
 /// What a rule's instances add up to.
@@ -455,6 +459,11 @@ pub fn run(a: &Args) -> ExitCode {
                 "origin": r.origin.to_string(),
                 "relation": match r.relation { Relation::Equivalent => "equivalent", Relation::ReadOnly => "read-only" },
                 "expect": if r.expect_refuted() { "refuted" } else { "holds" },
+                "kind": if r.lemma { "lemma" } else { "rule" },
+                "simplifier": match r.not_applied() {
+                    None => "applies".to_string(),
+                    Some(why) => format!("not applied: {why}"),
+                },
                 "instances": insts,
             })
         })
@@ -640,8 +649,20 @@ fn render_text(doc: &Value, verbose: bool) -> String {
         } else {
             "=>"
         };
+        // A rule the simplifier leaves out for another reason than being
+        // known false says so: a user proving a lateral rule learns that it
+        // is sound but will not be applied.
+        let not_applied = match (r["simplifier"].as_str(), expect_refuted) {
+            (Some(s), false) if s.starts_with("not applied") => {
+                format!(
+                    " ({})",
+                    s.replace("not applied", "not applied by the simplifier")
+                )
+            }
+            _ => String::new(),
+        };
         s += &format!(
-            "{} {} [{rel}] {}{}: {}\n",
+            "{} {} [{rel}] {}{}{not_applied}: {}\n",
             r["status"].as_str().unwrap_or(""),
             r["name"].as_str().unwrap_or(""),
             r["origin"].as_str().unwrap_or(""),

@@ -290,3 +290,30 @@ fn shards_merge_into_the_unsharded_run() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn lateral_rules_are_proved_or_refuted_like_any_other() {
+    let rules = "\
+lemma mul-commutes: ?x:T, ?y:T, DIOpMul() => ?y, ?x, DIOpMul()   where T: int
+rule sub-commutes: ?x:T, ?y:T, DIOpSub() => ?y, ?x, DIOpSub()   where T: int
+lemma double-is-add: ?x:T, DIOpConstant(T 2), DIOpMul() => ?x, ?x, DIOpAdd()   where T: int
+";
+    let (out, text) = prove(rules, &["--no-cache"]);
+    assert_eq!(out.status.code(), Some(1), "the false rule fails: {text}");
+    assert!(
+        text.contains("ok mul-commutes")
+            && text.contains("(not applied by the simplifier: a lemma)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("ok double-is-add"),
+        "a growing lemma is proved: {text}"
+    );
+    assert!(text.contains("FAIL sub-commutes"), "{text}");
+    assert!(
+        text.contains("not applied by the simplifier: the rule does not shrink"),
+        "{text}"
+    );
+    assert!(text.contains("counterexample"), "{text}");
+    assert!(text.contains("3 rules: 2 ok, 0 unknown, 1 FAIL"), "{text}");
+}

@@ -88,6 +88,7 @@ fn rule(
         type_conds: vec![],
         pre,
         refuted: false,
+        lemma: false,
     }
 }
 

@@ -176,6 +176,9 @@ pub struct Rule {
     /// Whether the rule lives under a `refuted/` directory: it is known to be
     /// false, and the prover (and the concrete check) must refute it.
     pub refuted: bool,
+    /// Written `lemma`: proved like any rule, never applied by the
+    /// simplifier (so it need not shrink the expression).
+    pub lemma: bool,
 }
 
 /// The bindings of one match or one instance.
@@ -210,6 +213,19 @@ impl Rule {
     /// Whether the rule is known to be false (it is under `refuted/`).
     pub fn expect_refuted(&self) -> bool {
         self.refuted
+    }
+
+    /// Why the simplifier does not apply this rule, if it does not: a
+    /// lemma, a rule known to be false, or one that does not shrink the
+    /// expression (which `load_rule_files` refuses; the prover takes it).
+    pub fn not_applied(&self) -> Option<String> {
+        if self.lemma {
+            Some("a lemma".into())
+        } else if self.refuted {
+            Some("expected to be refuted".into())
+        } else {
+            measure::check_rule(self).err()
+        }
     }
 
     /// The class of type variable `v`.
@@ -517,6 +533,21 @@ pub fn render_located(diags: &[Diagnostic]) -> String {
 /// is [`Rule::expect_refuted`]. Diagnostics are [`locate`]d (file, line,
 /// column, caret); rule names must be unique across all files.
 pub fn load_rule_files(paths: &[PathBuf]) -> Result<Vec<Rule>, Vec<Diagnostic>> {
+    load_with(paths, syntax::Termination::Check)
+}
+
+/// The rules under `paths` as the prover takes them: like
+/// [`load_rule_files`], except that a `rule` that does not shrink the
+/// expression loads (its soundness is a question the prover answers; only
+/// the simplifier needs termination, see [`Rule::not_applied`]).
+pub fn load_rules_to_prove(paths: &[PathBuf]) -> Result<Vec<Rule>, Vec<Diagnostic>> {
+    load_with(paths, syntax::Termination::Skip)
+}
+
+fn load_with(
+    paths: &[PathBuf],
+    termination: syntax::Termination,
+) -> Result<Vec<Rule>, Vec<Diagnostic>> {
     let files = match rule_files(paths) {
         Ok(f) => f,
         Err(e) => {
@@ -549,7 +580,7 @@ pub fn load_rule_files(paths: &[PathBuf]) -> Result<Vec<Rule>, Vec<Diagnostic>> 
             .parent()
             .is_some_and(|d| d.components().any(|c| c.as_os_str() == "refuted"));
         let src = Source::new(name.clone(), text);
-        let (rs, ds) = syntax::parse_rules_spanned(&src.text, &name);
+        let (rs, ds) = syntax::parse_rules_spanned_with(&src.text, &name, termination);
         diags.extend(ds.into_iter().map(|d| locate(&src, d)));
         for (mut r, span) in rs {
             r.refuted = refuted;

@@ -48,9 +48,26 @@ pub fn parse_rules(text: &str, file_name: &str) -> Result<Vec<Rule>, Vec<Diagnos
     }
 }
 
+/// Whether a `rule` (not a `lemma`) must shrink the expression to load:
+/// the simplifier needs it, the prover does not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Termination {
+    Check,
+    Skip,
+}
+
 /// The rules of a file that parse, each with its name's span (for
 /// duplicate-name errors), and the diagnostics of those that do not.
 pub fn parse_rules_spanned(text: &str, file_name: &str) -> (Vec<(Rule, Span)>, Vec<Diagnostic>) {
+    parse_rules_spanned_with(text, file_name, Termination::Check)
+}
+
+/// [`parse_rules_spanned`], with the termination check chosen.
+pub fn parse_rules_spanned_with(
+    text: &str,
+    file_name: &str,
+    termination: Termination,
+) -> (Vec<(Rule, Span)>, Vec<Diagnostic>) {
     let mut rules = Vec::new();
     let mut diags = Vec::new();
     // Group lines: an unindented line starts an item, indented lines continue
@@ -77,7 +94,13 @@ pub fn parse_rules_spanned(text: &str, file_name: &str) -> (Vec<(Rule, Span)>, V
     }
     for (line, ranges) in items {
         match parse_rule(text, &ranges, file_name, line) {
-            Ok(r) => rules.push(r),
+            Ok((r, span)) => match super::measure::check_rule(&r) {
+                Err(m) if termination == Termination::Check && !r.lemma => diags.push(err(
+                    span,
+                    format!("{m} (write `lemma` instead of `rule` to prove it without the simplifier applying it)"),
+                )),
+                _ => rules.push((r, span)),
+            },
             Err(d) => diags.push(d),
         }
     }
@@ -102,20 +125,22 @@ fn parse_rule(
     let (s0, e0) = ranges[0];
     let b = text.as_bytes();
     let first = &text[s0..e0];
-    if !first.starts_with("rule")
-        || first
-            .as_bytes()
-            .get(4)
-            .is_some_and(|c| !c.is_ascii_whitespace())
-    {
+    let keyword = ["rule", "lemma"].into_iter().find(|k| {
+        first.starts_with(k)
+            && first
+                .as_bytes()
+                .get(k.len())
+                .is_none_or(|c| c.is_ascii_whitespace())
+    });
+    let Some(keyword) = keyword else {
         let w = first.split_whitespace().next().unwrap_or("");
         return Err(err(
             Span::new(s0, s0 + w.len().max(1)),
-            format!("expected `rule NAME: LHS => RHS`, found `{w}`"),
+            format!("expected `rule NAME: LHS => RHS` or `lemma NAME: LHS => RHS`, found `{w}`"),
         ));
-    }
+    };
     // The name.
-    let mut i = s0 + 4;
+    let mut i = s0 + keyword.len();
     while i < e0 && b[i].is_ascii_whitespace() {
         i += 1;
     }
@@ -127,7 +152,7 @@ fn parse_rule(
     if i == ns {
         return Err(err(
             Span::new(ns, ns + 1),
-            "expected the rule's name after `rule`",
+            format!("expected the rule's name after `{keyword}`"),
         ));
     }
     let name = text[ns..i].to_string();
@@ -286,6 +311,7 @@ fn parse_rule(
         type_conds,
         pre,
         refuted: false,
+        lemma: keyword == "lemma",
     };
     validate(&rule, name_span)?;
     Ok((rule, name_span))
@@ -827,7 +853,7 @@ fn validate(r: &Rule, name_span: Span) -> PResult<()> {
             {
                 return Err(err(
                     *span,
-                    format!("hole `?{name}` is not on the left side"),
+                    format!("hole `?{name}` is not on the left side: a hole on the right stands for what the left side matched, and a fresh one would stand for nothing a rewrite can produce"),
                 ));
             }
             PatOp::Computed { term, span, .. } => check_term_holes(term, &const_holes, *span)?,
@@ -836,10 +862,6 @@ fn validate(r: &Rule, name_span: Span) -> PResult<()> {
     }
     for c in &r.pre {
         check_term_holes(c, &const_holes, c.span())?;
-    }
-    // Termination: the rule must shrink every expression it rewrites.
-    if let Err(m) = super::measure::check_rule(r) {
-        return Err(err(name_span, m));
     }
     Ok(())
 }

@@ -5,8 +5,10 @@
 
 use diopter_rules::instance::Relation;
 use diopter_rules::pattern::PatOp;
+use diopter_rules::simplify::Simplifier;
 use diopter_rules::{
-    generated_rules, load_rule_files, locate, parse_rules, render_located, Class, Origin,
+    generated_rules, load_rule_files, load_rules_to_prove, locate, parse_rules, render_located,
+    Class, Origin,
 };
 use diopter_semantics::ast::Dialect;
 use diopter_semantics::diag::Source;
@@ -296,4 +298,83 @@ fn no_input_panics_the_rule_parser() {
     ] {
         assert!(parse_rules(soup, "s.rules").is_err(), "{soup}");
     }
+}
+
+// ------------------------------------------------------- lemmas and lateral rules
+
+const COMMUTE: &str =
+    "rule mul-commutes: ?x:T, ?y:T, DIOpMul() => ?y, ?x, DIOpMul()   where T: int\n";
+
+#[test]
+fn a_non_shrinking_rule_loads_for_the_prover_but_not_for_the_simplifier() {
+    let dir = std::env::temp_dir().join(format!("diopter-lemma-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("user.rules");
+    std::fs::write(&f, format!("# user rules\n{COMMUTE}")).unwrap();
+    // The simplifier's loader refuses it, at the rule's name, and says what to write.
+    let d = load_rule_files(std::slice::from_ref(&f)).expect_err("a lateral `rule` does not load");
+    let text = render_located(&d);
+    assert!(
+        text.contains("user.rules:2:6: error: the rule does not shrink"),
+        "{text}"
+    );
+    assert!(text.contains("write `lemma` instead of `rule`"), "{text}");
+    assert!(
+        text.contains("     ^^^^^^^^^^^"),
+        "a caret under the name: {text}"
+    );
+    // The prover's loader takes it, and knows the simplifier will not apply it.
+    let rules = load_rules_to_prove(std::slice::from_ref(&f)).expect("the prover takes it");
+    assert_eq!(rules.len(), 1);
+    assert!(!rules[0].lemma);
+    let why = rules[0].not_applied().expect("not applied");
+    assert!(why.contains("does not shrink"), "{why}");
+}
+
+#[test]
+fn a_lemma_is_proved_and_never_applied() {
+    let text = COMMUTE.replacen("rule", "lemma", 1)
+        + "rule add-zero: ?x:T, DIOpConstant(T 0), DIOpAdd() => ?x, DIOpRead()   where T: int\n";
+    let rules = parse_rules(&text, "x.rules").expect("a lemma need not shrink");
+    assert_eq!(rules.len(), 2);
+    assert!(rules[0].lemma && !rules[1].lemma);
+    assert_eq!(rules[0].not_applied().as_deref(), Some("a lemma"));
+    assert_eq!(rules[1].not_applied(), None);
+    let s = Simplifier::new(rules);
+    assert!(
+        s.rules.iter().all(|r| r.name != "mul-commutes"),
+        "lemmas are not applied"
+    );
+    assert!(s.rules.iter().any(|r| r.name == "add-zero"));
+    // A misspelt keyword names both.
+    let d = error_of("lema x: ?x:T => ?x   where T: int\n");
+    assert!(
+        d.contains("expected `rule NAME: LHS => RHS` or `lemma NAME: LHS => RHS`, found `lema`"),
+        "{d}"
+    );
+}
+
+#[test]
+fn holes_on_each_side() {
+    // Twice on the right (a growing lemma): loads; the prover decides it.
+    let twice =
+        "lemma double: ?x:T, DIOpConstant(T 2), DIOpMul() => ?x, ?x, DIOpAdd()   where T: int\n";
+    assert!(parse_rules(twice, "x.rules").is_ok());
+    // Only on the left: loads (dropping a subexpression is the prover's question).
+    let dropped = "rule drop: ?x:T, ?y:T, DIOpAdd() => ?x, DIOpRead()   where T: int\n";
+    assert!(parse_rules(dropped, "x.rules").is_ok());
+    // Twice on the left: loads (both occurrences must match the same subexpression).
+    let same = "rule sub-self: ?x:T, ?x:T, DIOpSub() => DIOpConstant(T 0)   where T: int\n";
+    assert!(parse_rules(same, "x.rules").is_ok());
+    // Fresh on the right: refused at the hole, saying why.
+    let fresh = "lemma fresh: ?x:T => ?x, ?y, DIOpAdd()   where T: int\n";
+    let d = error_of(fresh);
+    assert!(
+        d.starts_with("x.rules:1:26: error: hole `?y` is not on the left side"),
+        "{d}"
+    );
+    assert!(
+        d.contains("a fresh one would stand for nothing a rewrite can produce"),
+        "{d}"
+    );
 }

@@ -235,10 +235,13 @@ fn match_node(
 }
 
 impl Simplifier {
-    /// A simplifier applying `rules` (rules expected to be refuted are
-    /// left out) and then the generated folding rules.
+    /// A simplifier applying `rules` (lemmas and rules expected to be
+    /// refuted are left out) and then the generated folding rules.
     pub fn new(rules: Vec<Rule>) -> Simplifier {
-        let mut rules: Vec<Rule> = rules.into_iter().filter(|r| !r.expect_refuted()).collect();
+        let mut rules: Vec<Rule> = rules
+            .into_iter()
+            .filter(|r| !r.expect_refuted() && !r.lemma)
+            .collect();
         rules.extend(rules::generated_rules());
         let lhs_trees = rules
             .iter()

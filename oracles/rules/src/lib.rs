@@ -263,9 +263,51 @@ impl Rule {
     /// side is not well-formed (so that the rule can never match), are
     /// dropped. Types are sized by LLVM's default data layout.
     pub fn instances(&self, widths: &[u64]) -> Vec<Instance> {
+        let mut out = Vec::new();
+        self.for_each_binding(widths, |inst| {
+            if let Ok(i) = inst {
+                out.push(i);
+            }
+            true
+        });
+        out
+    }
+
+    /// Why no binding at `widths` gives an instance, when some binding
+    /// meets the type conditions but none makes a well-typed instance (a
+    /// type-class mismatch such as `DIOpAdd` of pointers, or a condition
+    /// that is not a boolean): the first binding's reason. `None` when an
+    /// instance exists or no binding meets the type conditions.
+    pub fn never_instantiates(&self, widths: &[u64]) -> Option<String> {
+        let mut first_reason = None;
+        let mut any = false;
+        self.for_each_binding(widths, |inst| match inst {
+            Ok(_) => {
+                any = true;
+                false
+            }
+            Err(m) => {
+                first_reason.get_or_insert(m);
+                true
+            }
+        });
+        if any {
+            None
+        } else {
+            first_reason
+        }
+    }
+
+    /// Calls `f` with the instance, or why there is none, at every binding
+    /// of the type variables (over `widths`) and parameter holes that meets
+    /// the type conditions, until `f` returns false.
+    fn for_each_binding(
+        &self,
+        widths: &[u64],
+        mut f: impl FnMut(Result<Instance, String>) -> bool,
+    ) {
         let dl = DataLayout::llvm_default();
         let table = TypeTable::default();
-        let mut out = Vec::new();
         let params = self.param_holes();
         for &dialect in &self.dialects {
             let choices: Vec<Vec<Type>> = self
@@ -285,8 +327,8 @@ impl Rule {
                         for (i, p) in params.iter().enumerate() {
                             b.nums.insert(p.clone(), PARAM_VALUES[pidx[i]]);
                         }
-                        if let Some(inst) = self.instance(dialect, &b, &dl, &table) {
-                            out.push(inst);
+                        if !f(self.instance_or_reason(dialect, &b, &dl, &table)) {
+                            return;
                         }
                         if !next_index(&mut pidx, &vec![PARAM_VALUES.len(); params.len()]) {
                             break;
@@ -299,7 +341,6 @@ impl Rule {
                 }
             }
         }
-        out
     }
 
     /// The instance at one binding, if its left side is well-formed.
@@ -310,13 +351,34 @@ impl Rule {
         dl: &DataLayout,
         table: &TypeTable,
     ) -> Option<Instance> {
+        self.instance_or_reason(dialect, b, dl, table).ok()
+    }
+
+    /// [`Rule::instance`], or why there is none at this binding.
+    pub fn instance_or_reason(
+        &self,
+        dialect: Dialect,
+        b: &Binding,
+        dl: &DataLayout,
+        table: &TypeTable,
+    ) -> Result<Instance, String> {
+        let at = || {
+            let mut s: Vec<String> = b.types.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+            s.extend(b.nums.iter().map(|(k, v)| format!("?{k} = {v}")));
+            s.push(dialect.to_string());
+            s.join(", ")
+        };
         let mut holes: Vec<Hole> = Vec::new();
         let index = |holes: &Vec<Hole>, n: &str| holes.iter().position(|h| h.name == n);
         for p in &self.lhs {
             match p {
                 PatOp::Hole { name, ty, .. } if index(&holes, name).is_none() => holes.push(Hole {
                     name: name.clone(),
-                    ty: subst_type(ty.as_ref()?, &b.types),
+                    ty: subst_type(
+                        ty.as_ref()
+                            .ok_or_else(|| format!("hole `?{name}` has no type"))?,
+                        &b.types,
+                    ),
                     kind: HoleKind::Expr,
                 }),
                 PatOp::ConstHole { name, ty, .. } if index(&holes, name).is_none() => {
@@ -348,28 +410,35 @@ impl Rule {
         let mut pre = Vec::new();
         for c in &self.pre {
             let c = c.map_types(&|t| subst_type(t, &b.types));
-            pre.push(elab.bool(&c).ok()?);
+            pre.push(
+                elab.bool(&c)
+                    .map_err(|m| format!("a condition at {}: {m}", at()))?,
+            );
         }
         let mut defs: Vec<(usize, Term)> = Vec::new();
         let mut computed: Vec<Hole> = Vec::new();
-        let lhs = self.side(
-            &self.lhs,
-            dialect,
-            b,
-            &holes,
-            &mut Vec::new(),
-            &mut Vec::new(),
-            &elab,
-        )?;
-        let rhs = self.side(
-            &self.rhs,
-            dialect,
-            b,
-            &holes,
-            &mut computed,
-            &mut defs,
-            &elab,
-        )?;
+        let lhs = self
+            .side(
+                &self.lhs,
+                dialect,
+                b,
+                &holes,
+                &mut Vec::new(),
+                &mut Vec::new(),
+                &elab,
+            )
+            .ok_or_else(|| format!("the left side cannot be built at {}", at()))?;
+        let rhs = self
+            .side(
+                &self.rhs,
+                dialect,
+                b,
+                &holes,
+                &mut computed,
+                &mut defs,
+                &elab,
+            )
+            .ok_or_else(|| format!("the right side cannot be built at {}", at()))?;
         holes.extend(computed);
         // The rule can only ever match a well-formed left side.
         let args: Vec<ArgInfo> = holes
@@ -391,14 +460,20 @@ impl Rule {
             },
             var_bits: None,
         };
-        check::check_expr(&lhs, &env).ok()?;
+        if let Err(ds) = check::check_expr(&lhs, &env) {
+            return Err(format!(
+                "the left side is not well-formed at {}: {}",
+                at(),
+                ds.first().map_or(String::new(), |d| d.message.clone())
+            ));
+        }
         let mut binding: Vec<(String, String)> = b
             .types
             .iter()
             .map(|(k, v)| (k.clone(), v.to_string()))
             .collect();
         binding.extend(b.nums.iter().map(|(k, v)| (format!("?{k}"), v.to_string())));
-        Some(Instance {
+        Ok(Instance {
             rule: self.name.clone(),
             origin: self.origin.to_string(),
             relation: self.relation,

@@ -48,6 +48,11 @@ pub fn parse_rules(text: &str, file_name: &str) -> Result<Vec<Rule>, Vec<Diagnos
     }
 }
 
+/// The widths a rule is tried at when it loads: a rule whose left side is
+/// ill-typed at every binding of these (a type-class mismatch) is an error
+/// at its name, not a rule the prover silently has nothing to prove of.
+const PROBE_WIDTHS: [u64; 3] = [8, 32, 64];
+
 /// Whether a `rule` (not a `lemma`) must shrink the expression to load:
 /// the simplifier needs it, the prover does not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,6 +99,10 @@ pub fn parse_rules_spanned_with(
     }
     for (line, ranges) in items {
         match parse_rule(text, &ranges, file_name, line) {
+            Ok((r, span)) if r.never_instantiates(&PROBE_WIDTHS).is_some() => {
+                let why = r.never_instantiates(&PROBE_WIDTHS).unwrap_or_default();
+                diags.push(err(span, format!("the rule never applies: {why}")));
+            }
             Ok((r, span)) => match super::measure::check_rule(&r) {
                 Err(m) if termination == Termination::Check && !r.lemma => diags.push(err(
                     span,
@@ -162,6 +171,7 @@ fn parse_rule(
         toks.extend(lex(text, s, e));
     }
     toks.retain(|t| t.tok != Tok::Newline);
+    let toks = split_bangs(toks);
     let eof = ranges.last().map_or(e0, |r| r.1);
     if let Some(t) = toks.iter().find(|t| matches!(t.tok, Tok::Error(_))) {
         let Tok::Error(m) = &t.tok else {
@@ -315,6 +325,32 @@ fn parse_rule(
     };
     validate(&rule, name_span)?;
     Ok((rule, name_span))
+}
+
+/// The IR lexer reads `!name` and `!0` as metadata; rules have no
+/// metadata, so there they are `!` (not) before a function or a number.
+fn split_bangs(toks: Vec<Token>) -> Vec<Token> {
+    let mut out = Vec::with_capacity(toks.len());
+    for t in toks {
+        let rest = match &t.tok {
+            Tok::MetaName(n) => Tok::Ident(n.clone()),
+            Tok::MetaId(n) => Tok::Int(n.to_string()),
+            _ => {
+                out.push(t);
+                continue;
+            }
+        };
+        let (s, e) = (t.span.start, t.span.end);
+        out.push(Token {
+            tok: Tok::Bang,
+            span: Span::new(s, s + 1),
+        });
+        out.push(Token {
+            tok: rest,
+            span: Span::new(s + 1, e),
+        });
+    }
+    out
 }
 
 fn end_of(toks: &[Token], eof: usize) -> usize {

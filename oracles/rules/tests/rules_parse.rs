@@ -378,3 +378,32 @@ fn holes_on_each_side() {
         "{d}"
     );
 }
+
+#[test]
+fn negated_functions_parse_and_ill_typed_rules_are_errors() {
+    // `!` before a function or a number (the IR lexer's metadata tokens).
+    for cond in ["!ult(?c, 4)", "!add_nsw(?c, ?c)", "!(?c == 0)", "?c != 0"] {
+        let text = format!(
+            "lemma n: ?x:T, DIOpConstant(T ?c), DIOpMul() => ?x, DIOpConstant(T ?c), DIOpMul()   where T: int   if {cond}\n"
+        );
+        let rules = parse_rules(&text, "x.rules").unwrap_or_else(|d| panic!("{cond}: {d:?}"));
+        assert!(!rules[0].instances(&[8]).is_empty(), "{cond}");
+    }
+    // A condition that is not a boolean: an error at the name, not a rule
+    // with nothing to prove.
+    let d =
+        error_of("lemma f: ?x:T, DIOpConstant(T ?c), DIOpMul() => ?x   where T: int   if !?c\n");
+    assert!(
+        d.starts_with("x.rules:1:7: error: the rule never applies: a condition at T = i8")
+            && d.contains("a condition must be a comparison, not a 8-bit term"),
+        "{d}"
+    );
+    // A type-class mismatch: DIOpAdd of pointers is ill-typed at every binding.
+    let d = error_of("rule g: ?x:T, ?y:T, DIOpAdd() => ?x, DIOpRead()   where T: ptr\n");
+    assert!(
+        d.starts_with(
+            "x.rules:1:6: error: the rule never applies: the left side is not well-formed"
+        ),
+        "{d}"
+    );
+}

@@ -1,44 +1,28 @@
-//! Small helpers over Z3 bit-vectors and floats that the encoding needs and
-//! the `z3` crate (0.12) does not offer: numerals of any width from and to
-//! `BigInt`/`Bits`, and the floating-point operations of Z3's FPA theory
-//! (through `z3-sys`, since the crate's `Float` has no conversions).
+//! Small helpers over Z3 bit-vectors and floats that the encoding needs:
+//! numerals of any width from and to `BigInt`/`Bits`, and the floating-point
+//! operations of Z3's FPA theory. The `z3` crate's `Float` has no conversion
+//! from a bit-vector (IEEE bits or integer), so those three are made through
+//! `z3-sys` on the crate's (thread-local) context.
 
 use diopter_semantics::value::{Bits, FloatKind};
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Zero};
-use z3::ast::{Ast, Bool, Dynamic, Float, BV};
-use z3::Context;
-use z3_sys::Z3_context;
-
-/// The raw `Z3_context` of a `z3::Context`.
-///
-/// The crate keeps it private; `Context` is a struct whose only field is the
-/// `Z3_context` pointer, so the pointer is its first (and only) word. The size
-/// assertion guards against a crate version that adds a field.
-fn raw(z: &Context) -> Z3_context {
-    assert_eq!(
-        std::mem::size_of::<Context>(),
-        std::mem::size_of::<Z3_context>(),
-        "z3::Context is no longer a bare Z3_context: update smt/bv.rs"
-    );
-    // SAFETY: `Context` consists of exactly one `Z3_context` (checked above),
-    // so reading its bytes as a `Z3_context` reads that field.
-    unsafe { std::mem::transmute_copy::<Context, Z3_context>(z) }
-}
+use z3::ast::{Ast, Bool, Float, RoundingMode, BV};
+use z3::Sort;
 
 /// The bit-vector numeral `v mod 2^w`.
-pub fn num<'c>(z: &'c Context, v: &BigInt, w: u64) -> BV<'c> {
+pub fn num(v: &BigInt, w: u64) -> BV {
     let m = BigInt::one() << w;
     let u = ((v % &m) + &m) % &m;
-    BV::from_str(z, w as u32, &u.to_string()).expect("a decimal numeral")
+    BV::from_str(w as u32, &u.to_string()).expect("a decimal numeral")
 }
 
-pub fn num_u<'c>(z: &'c Context, v: u64, w: u64) -> BV<'c> {
-    num(z, &BigInt::from(v), w)
+pub fn num_u(v: u64, w: u64) -> BV {
+    num(&BigInt::from(v), w)
 }
 
-pub fn bits_num<'c>(z: &'c Context, b: &Bits) -> BV<'c> {
-    num(z, &BigInt::from(b.to_biguint()), b.width())
+pub fn bits_num(b: &Bits) -> BV {
+    num(&BigInt::from(b.to_biguint()), b.width())
 }
 
 /// The unsigned value of a bit-vector numeral (after simplification), if it
@@ -73,30 +57,30 @@ pub fn as_bool(b: &Bool) -> Option<bool> {
     b.simplify().as_bool()
 }
 
-pub fn tt(z: &Context) -> Bool<'_> {
-    Bool::from_bool(z, true)
+pub fn tt() -> Bool {
+    Bool::from_bool(true)
 }
-pub fn ff(z: &Context) -> Bool<'_> {
-    Bool::from_bool(z, false)
+pub fn ff() -> Bool {
+    Bool::from_bool(false)
 }
 
-pub fn or<'c>(z: &'c Context, xs: &[Bool<'c>]) -> Bool<'c> {
+pub fn or(xs: &[Bool]) -> Bool {
     match xs.len() {
-        0 => ff(z),
+        0 => ff(),
         1 => xs[0].clone(),
-        _ => Bool::or(z, &xs.iter().collect::<Vec<_>>()),
+        _ => Bool::or(&xs.iter().collect::<Vec<_>>()),
     }
 }
-pub fn and<'c>(z: &'c Context, xs: &[Bool<'c>]) -> Bool<'c> {
+pub fn and(xs: &[Bool]) -> Bool {
     match xs.len() {
-        0 => tt(z),
+        0 => tt(),
         1 => xs[0].clone(),
-        _ => Bool::and(z, &xs.iter().collect::<Vec<_>>()),
+        _ => Bool::and(&xs.iter().collect::<Vec<_>>()),
     }
 }
 
 /// `v` resized to `w` bits: truncated, or extended (signed or not).
-pub fn resize<'c>(v: &BV<'c>, w: u32, signed: bool) -> BV<'c> {
+pub fn resize(v: &BV, w: u32, signed: bool) -> BV {
     let n = v.get_size();
     match n.cmp(&w) {
         std::cmp::Ordering::Equal => v.clone(),
@@ -107,27 +91,38 @@ pub fn resize<'c>(v: &BV<'c>, w: u32, signed: bool) -> BV<'c> {
 }
 
 /// `hi ++ lo` (lo in the low bits).
-pub fn concat_lo_hi<'c>(lo: &BV<'c>, hi: &BV<'c>) -> BV<'c> {
+pub fn concat_lo_hi(lo: &BV, hi: &BV) -> BV {
     hi.concat(lo)
+}
+
+/// The function `t` applies, by its name (`bvadd`, `concat`, `and`, `=` for
+/// the built-in ones), if `t` is an application.
+///
+/// Not `FuncDecl::kind`: z3-sys 0.14 numbers `DeclKind` as Z3 5.3 does, and
+/// Debian's Z3 4.8.12 answers numbers that no variant has (45101 for every
+/// uninterpreted constant, so for every variable), which a Rust enum must
+/// never hold. The SMT-LIB names are the same in every Z3 version, and none
+/// of the encoding's own constants (`%x`, `x.value`, `mem0[3]`, `lane`, ...)
+/// is named like a built-in function.
+pub fn app_name(t: &impl Ast) -> Option<String> {
+    t.is_app().then(|| t.decl().name())
 }
 
 /// The summands of the `bvadd` tree `t`: each `concat(X, y)` with `y` of 3
 /// bits goes to `bases` as `X` (`8 * X`) and, unless `y` is the numeral 0,
 /// to `rest` as `y` zero-extended; every other summand goes to `rest`. So
 /// `t = 8 * sum(bases) + sum(rest)` (mod 2^width), whatever the terms.
-pub fn summands<'c>(t: &BV<'c>, bases: &mut Vec<BV<'c>>, rest: &mut Vec<BV<'c>>) {
-    use z3::DeclKind;
-    if t.is_app() {
-        let kind = t.decl().kind();
+pub fn summands(t: &BV, bases: &mut Vec<BV>, rest: &mut Vec<BV>) {
+    if let Some(name) = app_name(t) {
         let kids = t.children();
-        let parts: Option<Vec<BV<'c>>> = kids.iter().map(|k| k.as_bv()).collect();
-        if let (DeclKind::BADD, Some(parts)) = (kind, &parts) {
+        let parts: Option<Vec<BV>> = kids.iter().map(|k| k.as_bv()).collect();
+        if let ("bvadd", Some(parts)) = (name.as_str(), &parts) {
             for k in parts {
                 summands(k, bases, rest);
             }
             return;
         }
-        if kind == DeclKind::CONCAT && kids.len() >= 2 {
+        if name == "concat" && kids.len() >= 2 {
             if let Some(parts) = parts {
                 let low = &parts[parts.len() - 1];
                 if low.get_size() == 3 {
@@ -152,7 +147,7 @@ pub fn summands<'c>(t: &BV<'c>, bases: &mut Vec<BV<'c>>, rest: &mut Vec<BV<'c>>)
 /// The shift is done at the width of `v` (or `k`): an offset that lies inside
 /// `v` fits in it, and for any other offset the bits do not matter. Keeping
 /// the offset's full width out of the shifter keeps bit-blasted queries small.
-pub fn extract_at<'c>(v: &BV<'c>, off: &BV<'c>, k: u64) -> BV<'c> {
+pub fn extract_at(v: &BV, off: &BV, k: u64) -> BV {
     let w = (v.get_size() as u64).max(k).max(2) as u32;
     let wide = resize(v, w, false);
     let sh = resize(off, w, false);
@@ -160,15 +155,14 @@ pub fn extract_at<'c>(v: &BV<'c>, off: &BV<'c>, k: u64) -> BV<'c> {
 }
 
 /// `v` with bits `off .. off+k` replaced by `x` (`k` = width of `x`).
-pub fn insert_at<'c>(v: &BV<'c>, off: &BV<'c>, x: &BV<'c>) -> BV<'c> {
-    let z = v.get_ctx();
+pub fn insert_at(v: &BV, off: &BV, x: &BV) -> BV {
     let n = v.get_size();
     let k = x.get_size();
     // As in `extract_at`: offsets outside `v` do not matter.
     let w = (n as u64).max(k as u64).max(2) as u32;
     let wide = resize(v, w, false);
     let sh = resize(off, w, false);
-    let ones = resize(&num(z, &((BigInt::one() << k) - 1), k as u64), w, false);
+    let ones = resize(&num(&((BigInt::one() << k) - 1), k as u64), w, false);
     let mask = ones.bvshl(&sh).bvnot();
     let put = resize(x, w, false).bvshl(&sh);
     wide.bvand(&mask).bvor(&put).extract(n - 1, 0)
@@ -190,66 +184,42 @@ pub fn fp_format(k: FloatKind) -> Option<(u32, u32)> {
     }
 }
 
-fn wrap_float<'c>(z: &'c Context, a: z3_sys::Z3_ast) -> Float<'c> {
-    // SAFETY: `a` was just returned by a Z3 call on `z`'s context.
+fn rne() -> RoundingMode {
+    RoundingMode::round_nearest_ties_to_even()
+}
+
+/// The float a raw FPA constructor `mk` makes on the context of `like`.
+fn raw_float(
+    like: &impl Ast,
+    mk: impl FnOnce(z3_sys::Z3_context) -> Option<z3_sys::Z3_ast>,
+) -> Float {
+    let z = like.get_ctx();
+    // The context has no error handler: a malformed term comes back null.
+    let a = mk(z.get_z3_context()).expect("Z3 refused a floating-point conversion");
+    // SAFETY: `a` was just made on `z`'s context; `wrap` takes a reference.
     unsafe { Float::wrap(z, a) }
-}
-fn wrap_bv<'c>(z: &'c Context, a: z3_sys::Z3_ast) -> BV<'c> {
-    // SAFETY: as above.
-    unsafe { BV::wrap(z, a) }
-}
-fn wrap_bool<'c>(z: &'c Context, a: z3_sys::Z3_ast) -> Bool<'c> {
-    // SAFETY: as above.
-    unsafe { Bool::wrap(z, a) }
-}
-
-fn rm<'c>(z: &'c Context, toward_zero: bool) -> Dynamic<'c> {
-    let c = raw(z);
-    // SAFETY: plain constructor calls on a live context.
-    unsafe {
-        let a = if toward_zero {
-            z3_sys::Z3_mk_fpa_rtz(c)
-        } else {
-            z3_sys::Z3_mk_fpa_rne(c)
-        };
-        Dynamic::wrap(z, a)
-    }
-}
-
-fn sort(z: &Context, (e, s): (u32, u32)) -> z3_sys::Z3_sort {
-    // SAFETY: constructor call; the sort is used at once, before any
-    // reference count can drop (Z3 collects only on dec_ref).
-    unsafe { z3_sys::Z3_mk_fpa_sort(raw(z), e, s) }
 }
 
 /// The float whose IEEE encoding is `b`.
-pub fn fp_of_bits<'c>(b: &BV<'c>, f: (u32, u32)) -> Float<'c> {
-    let z = b.get_ctx();
-    wrap_float(z, unsafe {
-        z3_sys::Z3_mk_fpa_to_fp_bv(raw(z), b.get_z3_ast(), sort(z, f))
+pub fn fp_of_bits(b: &BV, f: (u32, u32)) -> Float {
+    let sort = Sort::float(f.0, f.1);
+    // SAFETY: both arguments are live terms of the context `raw_float` passes.
+    raw_float(b, |c| unsafe {
+        z3_sys::Z3_mk_fpa_to_fp_bv(c, b.get_z3_ast(), sort.get_z3_sort())
     })
 }
 
 /// The IEEE encoding of a float that is not NaN (Z3 leaves NaN's unspecified).
-pub fn bits_of_fp<'c>(x: &Float<'c>) -> BV<'c> {
-    let z = x.get_ctx();
-    wrap_bv(z, unsafe {
-        z3_sys::Z3_mk_fpa_to_ieee_bv(raw(z), x.get_z3_ast())
-    })
+pub fn bits_of_fp(x: &Float) -> BV {
+    x.to_ieee_bv()
 }
 
-pub fn fp_is_nan<'c>(x: &Float<'c>) -> Bool<'c> {
-    let z = x.get_ctx();
-    wrap_bool(z, unsafe {
-        z3_sys::Z3_mk_fpa_is_nan(raw(z), x.get_z3_ast())
-    })
+pub fn fp_is_nan(x: &Float) -> Bool {
+    x.is_nan()
 }
 
-pub fn fp_is_inf<'c>(x: &Float<'c>) -> Bool<'c> {
-    let z = x.get_ctx();
-    wrap_bool(z, unsafe {
-        z3_sys::Z3_mk_fpa_is_infinite(raw(z), x.get_z3_ast())
-    })
+pub fn fp_is_inf(x: &Float) -> Bool {
+    x.is_infinite()
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -261,49 +231,40 @@ pub enum FpOp {
 }
 
 /// `a op b`, rounded to nearest even.
-pub fn fp_bin<'c>(op: FpOp, a: &Float<'c>, b: &Float<'c>) -> Float<'c> {
-    let z = a.get_ctx();
-    let c = raw(z);
-    let r = rm(z, false);
-    let (r, a, b) = (r.get_z3_ast(), a.get_z3_ast(), b.get_z3_ast());
-    wrap_float(z, unsafe {
-        match op {
-            FpOp::Add => z3_sys::Z3_mk_fpa_add(c, r, a, b),
-            FpOp::Sub => z3_sys::Z3_mk_fpa_sub(c, r, a, b),
-            FpOp::Mul => z3_sys::Z3_mk_fpa_mul(c, r, a, b),
-            FpOp::Div => z3_sys::Z3_mk_fpa_div(c, r, a, b),
-        }
-    })
+pub fn fp_bin(op: FpOp, a: &Float, b: &Float) -> Float {
+    let r = rne();
+    match op {
+        FpOp::Add => a.add_with_rounding_mode(b, &r),
+        FpOp::Sub => a.sub_with_rounding_mode(b, &r),
+        FpOp::Mul => a.mul_with_rounding_mode(b, &r),
+        FpOp::Div => a.div_with_rounding_mode(b, &r),
+    }
 }
 
 /// The signed (or unsigned) integer `v` as a float of format `f`, rounded to
 /// nearest even.
-pub fn fp_of_int<'c>(v: &BV<'c>, f: (u32, u32), signed: bool) -> Float<'c> {
-    let z = v.get_ctx();
-    let r = rm(z, false);
-    wrap_float(z, unsafe {
+pub fn fp_of_int(v: &BV, f: (u32, u32), signed: bool) -> Float {
+    let r = rne();
+    let sort = Sort::float(f.0, f.1);
+    let (r, a, s) = (r.get_z3_ast(), v.get_z3_ast(), sort.get_z3_sort());
+    // SAFETY: every argument is a live term or sort of the context.
+    raw_float(v, |c| unsafe {
         if signed {
-            z3_sys::Z3_mk_fpa_to_fp_signed(raw(z), r.get_z3_ast(), v.get_z3_ast(), sort(z, f))
+            z3_sys::Z3_mk_fpa_to_fp_signed(c, r, a, s)
         } else {
-            z3_sys::Z3_mk_fpa_to_fp_unsigned(raw(z), r.get_z3_ast(), v.get_z3_ast(), sort(z, f))
+            z3_sys::Z3_mk_fpa_to_fp_unsigned(c, r, a, s)
         }
     })
 }
 
 /// `x` converted to format `f`, rounded to nearest even.
-pub fn fp_convert<'c>(x: &Float<'c>, f: (u32, u32)) -> Float<'c> {
-    let z = x.get_ctx();
-    let r = rm(z, false);
-    wrap_float(z, unsafe {
-        z3_sys::Z3_mk_fpa_to_fp_float(raw(z), r.get_z3_ast(), x.get_z3_ast(), sort(z, f))
-    })
+pub fn fp_convert(x: &Float, f: (u32, u32)) -> Float {
+    x.to_fp_with_rounding_mode(&rne(), &Sort::float(f.0, f.1))
 }
 
 /// `x` truncated toward zero to a signed `w`-bit integer, and whether that is
 /// defined (`x` finite and its integer part inside the signed range).
-pub fn fp_to_sint<'c>(x: &Float<'c>, w: u32) -> (BV<'c>, Bool<'c>) {
-    let z = x.get_ctx();
-    let c = raw(z);
+pub fn fp_to_sint(x: &Float, w: u32) -> (BV, Bool) {
     let f = (
         x.get_sort().float_exponent_size().unwrap_or(8),
         x.get_sort().float_significand_size().unwrap_or(24),
@@ -320,61 +281,45 @@ pub fn fp_to_sint<'c>(x: &Float<'c>, w: u32) -> (BV<'c>, Bool<'c>) {
         (x.clone(), f)
     };
     let x = &x;
-    let rtz = rm(z, true);
-    let t = wrap_float(z, unsafe {
-        z3_sys::Z3_mk_fpa_round_to_integral(c, rtz.get_z3_ast(), x.get_z3_ast())
-    });
+    let rtz = RoundingMode::round_towards_zero();
+    let t = x.round_to_integral_with_rounding_mode(&rtz);
     // The bounds -2^(w-1) and 2^(w-1) are powers of two: converting them is
     // exact, or overflows to an infinity, which compares correctly.
-    let lo = fp_of_int(
-        &num(z, &(-(BigInt::one() << (w - 1))), w as u64 + 1),
-        f,
-        true,
-    );
-    let hi = fp_of_int(&num(z, &(BigInt::one() << (w - 1)), w as u64 + 1), f, false);
-    let ge = wrap_bool(z, unsafe {
-        z3_sys::Z3_mk_fpa_geq(c, t.get_z3_ast(), lo.get_z3_ast())
-    });
-    let lt = wrap_bool(z, unsafe {
-        z3_sys::Z3_mk_fpa_lt(c, t.get_z3_ast(), hi.get_z3_ast())
-    });
-    let ok = Bool::and(z, &[&fp_is_nan(x).not(), &fp_is_inf(x).not(), &ge, &lt]);
-    let v = wrap_bv(z, unsafe {
-        z3_sys::Z3_mk_fpa_to_sbv(c, rtz.get_z3_ast(), x.get_z3_ast(), w.max(2))
-    });
+    let lo = fp_of_int(&num(&(-(BigInt::one() << (w - 1))), w as u64 + 1), f, true);
+    let hi = fp_of_int(&num(&(BigInt::one() << (w - 1)), w as u64 + 1), f, false);
+    let ok = Bool::and(&[fp_is_nan(x).not(), fp_is_inf(x).not(), t.ge(&lo), t.lt(&hi)]);
+    let v = x.to_sbv_with_rounding_mode(&rtz, w.max(2));
     (resize(&v, w, true), ok)
 }
 
 /// The quiet-NaN encoding of a NaN's bits: the quiet bit (the top bit of the
 /// significand field) set, sign and payload kept.
-pub fn quiet<'c>(bits: &BV<'c>, f: (u32, u32)) -> BV<'c> {
-    let z = bits.get_ctx();
+pub fn quiet(bits: &BV, f: (u32, u32)) -> BV {
     let w = bits.get_size() as u64;
-    let q = num(z, &(BigInt::one() << (f.1 - 2)), w);
+    let q = num(&(BigInt::one() << (f.1 - 2)), w);
     bits.bvor(&q)
 }
 
 /// The default NaN of format `f`: positive, quiet, payload zero.
-pub fn default_nan<'c>(z: &'c Context, f: (u32, u32)) -> BV<'c> {
+pub fn default_nan(f: (u32, u32)) -> BV {
     let w = (f.0 + f.1) as u64;
     let exp = ((BigInt::one() << f.0) - 1) << (f.1 - 1);
     let q = BigInt::one() << (f.1 - 2);
-    num(z, &(exp + q), w)
+    num(&(exp + q), w)
 }
 
 /// The bits of a binary operation's result, NaN payloads included, as LLVM's
 /// APFloat (and so the constant folder) gives them: a NaN left operand is
 /// returned quieted, else a NaN right operand quieted, else an invalid
 /// operation gives the default NaN.
-pub fn fp_bin_bits<'c>(op: FpOp, a: &BV<'c>, b: &BV<'c>, f: (u32, u32)) -> BV<'c> {
-    let z = a.get_ctx();
+pub fn fp_bin_bits(op: FpOp, a: &BV, b: &BV, f: (u32, u32)) -> BV {
     let (fa, fb) = (fp_of_bits(a, f), fp_of_bits(b, f));
     let r = fp_bin(op, &fa, &fb);
-    let plain = fp_is_nan(&r).ite(&default_nan(z, f), &bits_of_fp(&r));
+    let plain = fp_is_nan(&r).ite(&default_nan(f), &bits_of_fp(&r));
     fp_is_nan(&fa).ite(&quiet(a, f), &fp_is_nan(&fb).ite(&quiet(b, f), &plain))
 }
 
 /// A big-enough zero for padding reads that fail anyway.
-pub fn zeros(z: &Context, w: u64) -> BV<'_> {
-    num(z, &BigInt::zero(), w)
+pub fn zeros(w: u64) -> BV {
+    num(&BigInt::zero(), w)
 }

@@ -53,28 +53,23 @@ fn widest_in(l: &LocDesc, ctx: &Context) -> u64 {
         .unwrap_or(0)
 }
 
-struct Run<'c> {
-    enc: Encoder<'c>,
-    side: Result<Side<'c>, EncodeError>,
-    st: SState<'c>,
+struct Run {
+    enc: Encoder,
+    side: Result<Side, EncodeError>,
+    st: SState,
 }
 
-fn run<'c>(
-    z: &'c z3::Context,
+fn run(
     bare: &Bare,
     types: &TypeTable,
     ctx: &Context,
     offw: u32,
     mem: &BTreeMap<(u32, BigUint), u8>,
-) -> Result<Run<'c>, EncodeError> {
+) -> Result<Run, EncodeError> {
     let dl = ctx.datalayout.clone();
-    let mut enc = Encoder::new(z, dl.clone(), types.clone(), offw);
+    let mut enc = Encoder::new(dl.clone(), types.clone(), offw);
     enc.concrete_mem = Some(mem.clone());
-    let value = |name: &str| {
-        ctx.entity(name)
-            .filter(|b| b.width() > 0)
-            .map(|b| bv::bits_num(z, b))
-    };
+    let value = |name: &str| ctx.entity(name).filter(|b| b.width() > 0).map(bv::bits_num);
     let mut inputs = Inputs::default();
     for (k, l) in &ctx.args {
         let loc = enc.concrete_loc(l, &value)?;
@@ -82,7 +77,7 @@ fn run<'c>(
             *k,
             Input {
                 loc,
-                fail: bv::ff(z),
+                fail: bv::ff(),
             },
         );
     }
@@ -90,23 +85,23 @@ fn run<'c>(
         let loc = enc.concrete_loc(l, &value)?;
         inputs.referrer = Some(Input {
             loc,
-            fail: bv::ff(z),
+            fail: bv::ff(),
         });
     }
     if let Some(l) = &ctx.object {
         let loc = enc.concrete_loc(l, &value)?;
         inputs.object = Some(Input {
             loc,
-            fail: bv::ff(z),
+            fail: bv::ff(),
         });
     }
-    inputs.lane = ctx.lane.map(|l| bv::num_u(z, l, 64));
+    inputs.lane = ctx.lane.map(|l| bv::num_u(l, 64));
     // Entities no location names are still part of the state a write may
     // change; an entity of zero bits cannot be a Z3 bit-vector and is left
     // out (no location can hold a bit of it).
     for (name, b) in &ctx.state.entities {
         if b.width() > 0 && !enc.entities.iter().any(|e| &e.name == name) {
-            enc.add_entity(name, bv::bits_num(z, b));
+            enc.add_entity(name, bv::bits_num(b));
         }
     }
     let st = enc.initial_state();
@@ -142,36 +137,40 @@ pub fn compare_with_reference(bare: &Bare, types: &TypeTable, ctx: &Context) -> 
     }
     let offw = Encoder::offset_width(&ctx.datalayout, types, &[&bare.expr], &extra)
         .max(widest as u32 + 24);
+    // A context per comparison, dropped with its terms; no models, since
+    // every term simplifies to a numeral and nothing is solved.
     let mut cfg = z3::Config::new();
     cfg.set_model_generation(false);
-    let z = z3::Context::new(&cfg);
-
-    let mut mem: BTreeMap<(u32, BigUint), u8> = BTreeMap::new();
-    for _round in 0..16 {
-        let r = match run(&z, bare, types, ctx, offw, &mem) {
-            Ok(r) => r,
-            Err(e) => return from_encode_error(e, &reference),
-        };
-        let side = match &r.side {
-            Ok(s) => s.clone(),
-            Err(e) => return from_encode_error(e.clone(), &reference),
-        };
-        let verdict = compare(&r, &side, &reference, ctx);
-        // The bytes asked for; a new one means another round.
-        let mut new = false;
-        for (a, addr) in r.enc.touched.borrow().iter() {
-            if let Some(u) = bv::as_biguint(addr) {
-                if let std::collections::btree_map::Entry::Vacant(v) = mem.entry((*a, u.clone())) {
-                    v.insert(ctx.byte(*a, &u));
-                    new = true;
+    z3::with_z3_config(&cfg, || {
+        let mut mem: BTreeMap<(u32, BigUint), u8> = BTreeMap::new();
+        for _round in 0..16 {
+            let r = match run(bare, types, ctx, offw, &mem) {
+                Ok(r) => r,
+                Err(e) => return from_encode_error(e, &reference),
+            };
+            let side = match &r.side {
+                Ok(s) => s.clone(),
+                Err(e) => return from_encode_error(e.clone(), &reference),
+            };
+            let verdict = compare(&r, &side, &reference, ctx);
+            // The bytes asked for; a new one means another round.
+            let mut new = false;
+            for (a, addr) in r.enc.touched.borrow().iter() {
+                if let Some(u) = bv::as_biguint(addr) {
+                    if let std::collections::btree_map::Entry::Vacant(v) =
+                        mem.entry((*a, u.clone()))
+                    {
+                        v.insert(ctx.byte(*a, &u));
+                        new = true;
+                    }
                 }
             }
+            if !new {
+                return verdict;
+            }
         }
-        if !new {
-            return verdict;
-        }
-    }
-    Comparison::Unsupported("the memory addresses did not settle in 16 rounds".into())
+        Comparison::Unsupported("the memory addresses did not settle in 16 rounds".into())
+    })
 }
 
 fn from_encode_error(e: EncodeError, reference: &interp::Outcome) -> Comparison {
@@ -198,12 +197,7 @@ fn known(b: &z3::ast::Bool) -> Result<bool, String> {
     bv::as_bool(b).ok_or_else(|| format!("not a constant: {}", b.simplify()))
 }
 
-fn compare<'c>(
-    r: &Run<'c>,
-    side: &Side<'c>,
-    reference: &interp::Outcome,
-    ctx: &Context,
-) -> Comparison {
+fn compare(r: &Run, side: &Side, reference: &interp::Outcome, ctx: &Context) -> Comparison {
     let approx = r
         .enc
         .approx
@@ -220,9 +214,9 @@ fn compare<'c>(
     }
 }
 
-fn compare_inner<'c>(
-    r: &Run<'c>,
-    side: &Side<'c>,
+fn compare_inner(
+    r: &Run,
+    side: &Side,
     reference: &interp::Outcome,
     ctx: &Context,
 ) -> Result<Vec<String>, String> {
@@ -284,7 +278,7 @@ fn compare_inner<'c>(
     let pattern = write_pattern(res.bits);
     let (st2, refused) = r
         .enc
-        .write(&r.st, &res.loc, &bv::bits_num(r.enc.z, &pattern))
+        .write(&r.st, &res.loc, &bv::bits_num(&pattern))
         .map_err(|e| e.to_string())?;
     let refused = known(&refused)?;
     let mut after = ctx.clone();
@@ -322,9 +316,7 @@ fn compare_inner<'c>(
             addrs.dedup();
             for (a, addr) in addrs {
                 let p = r.enc.ptr_bits(a);
-                let sel = r
-                    .enc
-                    .mem_byte(&st2, a, &bv::num(r.enc.z, &addr.clone().into(), p));
+                let sel = r.enc.mem_byte(&st2, a, &bv::num(&addr.clone().into(), p));
                 let mine = bv::as_biguint(&sel).ok_or("a memory byte is not a numeral")?;
                 let theirs = after.byte(a, &addr);
                 if mine != BigUint::from(theirs) {

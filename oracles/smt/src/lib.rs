@@ -68,7 +68,6 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::rc::Rc;
 use z3::ast::{Ast, Bool, BV};
-use z3::Context;
 
 /// A composite read or written at a symbolic offset is split into one case
 /// per possible offset; above this size the encoding gives up.
@@ -103,45 +102,45 @@ fn unsupported<T>(m: impl Into<String>) -> R<T> {
 
 /// A storage kind with its symbolic contents.
 #[derive(Clone, Debug)]
-pub enum SStorage<'c> {
+pub enum SStorage {
     Memory(u32),
     /// Index into [`Encoder::entities`].
     Entity(usize),
-    Implicit(BV<'c>),
-    ImplicitAddress(Box<SLoc<'c>>),
+    Implicit(BV),
+    ImplicitAddress(Box<SLoc>),
     Undefined,
     /// Parts from bit 0 upwards: a location and its size in bits.
-    Composite(Vec<(SLoc<'c>, u64)>),
+    Composite(Vec<(SLoc, u64)>),
 }
 
 #[derive(Clone, Debug)]
-pub struct SSingle<'c> {
-    pub storage: SStorage<'c>,
-    pub offset: BV<'c>,
+pub struct SSingle {
+    pub storage: SStorage,
+    pub offset: BV,
 }
 
 #[derive(Clone, Debug)]
-pub struct SAlt<'c> {
-    pub guard: Bool<'c>,
-    pub singles: Vec<SSingle<'c>>,
+pub struct SAlt {
+    pub guard: Bool,
+    pub singles: Vec<SSingle>,
 }
 
 #[derive(Clone, Debug)]
-pub struct SLoc<'c> {
-    pub alts: Vec<SAlt<'c>>,
+pub struct SLoc {
+    pub alts: Vec<SAlt>,
 }
 
-impl<'c> SLoc<'c> {
-    pub fn one(z: &'c Context, singles: Vec<SSingle<'c>>) -> SLoc<'c> {
+impl SLoc {
+    pub fn one(singles: Vec<SSingle>) -> SLoc {
         SLoc {
             alts: vec![SAlt {
-                guard: tt(z),
+                guard: tt(),
                 singles,
             }],
         }
     }
     /// The location with `delta` added to every single location's offset.
-    pub fn shifted(&self, delta: &BV<'c>) -> SLoc<'c> {
+    pub fn shifted(&self, delta: &BV) -> SLoc {
         SLoc {
             alts: self
                 .alts
@@ -161,13 +160,13 @@ impl<'c> SLoc<'c> {
         }
     }
     /// Every alternative's guard conjoined with `g`.
-    pub fn guarded(&self, g: &Bool<'c>) -> SLoc<'c> {
+    pub fn guarded(&self, g: &Bool) -> SLoc {
         SLoc {
             alts: self
                 .alts
                 .iter()
                 .map(|a| SAlt {
-                    guard: Bool::and(g.get_ctx(), &[g, &a.guard]),
+                    guard: Bool::and(&[g, &a.guard]),
                     singles: a.singles.clone(),
                 })
                 .collect(),
@@ -178,125 +177,119 @@ impl<'c> SLoc<'c> {
 /// One input of an expression (argument, referrer, object): its location,
 /// and when it fails instead (the prover's "failing subexpression" shape).
 #[derive(Clone, Debug)]
-pub struct Input<'c> {
-    pub loc: SLoc<'c>,
-    pub fail: Bool<'c>,
+pub struct Input {
+    pub loc: SLoc,
+    pub fail: Bool,
 }
 
 /// What the expression's context-dependent operations see.
 #[derive(Clone, Debug, Default)]
-pub struct Inputs<'c> {
-    pub args: BTreeMap<u64, Input<'c>>,
-    pub referrer: Option<Input<'c>>,
-    pub object: Option<Input<'c>>,
+pub struct Inputs {
+    pub args: BTreeMap<u64, Input>,
+    pub referrer: Option<Input>,
+    pub object: Option<Input>,
     /// `DIOpPushLane`'s lane, 64 bits.
-    pub lane: Option<BV<'c>>,
+    pub lane: Option<BV>,
 }
 
 /// An entity: its name (with sigil) and initial bits.
 #[derive(Clone, Debug)]
-pub struct Entity<'c> {
+pub struct Entity {
     pub name: String,
-    pub value: BV<'c>,
+    pub value: BV,
 }
 
 /// The memory of one address space: the initial memory, a store of one byte
 /// on top of another memory, or a choice between two memories.
 #[derive(Debug)]
-pub enum SMem<'c> {
+pub enum SMem {
     Initial,
-    Store {
-        under: Rc<SMem<'c>>,
-        addr: BV<'c>,
-        byte: BV<'c>,
-    },
-    Ite(Bool<'c>, Rc<SMem<'c>>, Rc<SMem<'c>>),
+    Store { under: Rc<SMem>, addr: BV, byte: BV },
+    Ite(Bool, Rc<SMem>, Rc<SMem>),
 }
 
 /// A byte of the initial memory the encoding read: its address space, its
 /// address and the variable standing for it.
 #[derive(Clone, Debug)]
-pub struct InitialByte<'c> {
+pub struct InitialByte {
     pub space: u32,
-    pub addr: BV<'c>,
-    pub byte: BV<'c>,
+    pub addr: BV,
+    pub byte: BV,
 }
 
 /// The mutable part of a context: memory per address space (absent: the
 /// initial memory) and entity values (by index).
 #[derive(Clone, Debug)]
-pub struct SState<'c> {
-    pub mem: BTreeMap<u32, Rc<SMem<'c>>>,
-    pub ents: Vec<BV<'c>>,
+pub struct SState {
+    pub mem: BTreeMap<u32, Rc<SMem>>,
+    pub ents: Vec<BV>,
     /// Every byte address a write may have stored to. Two states that grew
     /// from the same initial memory are equal iff they agree there, which
     /// [`same_state`] checks byte by byte.
-    pub written: Vec<(u32, BV<'c>)>,
+    pub written: Vec<(u32, BV)>,
 }
 
 /// A value read: bits, whether the read failed, and whether it met
 /// disagreeing single locations (and did not fail otherwise).
 #[derive(Clone, Debug)]
-pub struct ReadOut<'c> {
-    pub value: BV<'c>,
-    pub err: Bool<'c>,
-    pub incons: Bool<'c>,
+pub struct ReadOut {
+    pub value: BV,
+    pub err: Bool,
+    pub incons: Bool,
 }
 
 /// The encoding of one side: fails when `fail`; otherwise yields `loc` of
 /// type `ty` (`bits` bits). `incons`: some read on the way met disagreeing
 /// single locations (before anything failed).
 #[derive(Clone, Debug)]
-pub struct Side<'c> {
-    pub fail: Bool<'c>,
-    pub incons: Bool<'c>,
+pub struct Side {
+    pub fail: Bool,
+    pub incons: Bool,
     /// `None` when the side fails in every context (a missing input).
-    pub result: Option<SResult<'c>>,
+    pub result: Option<SResult>,
     /// Why the side fails in every context, when it does.
     pub always_fails: Option<String>,
     /// Per operation: the failure flag after it (for counterexamples).
-    pub fail_after: Vec<Bool<'c>>,
+    pub fail_after: Vec<Bool>,
 }
 
 #[derive(Clone, Debug)]
-pub struct SResult<'c> {
-    pub loc: SLoc<'c>,
+pub struct SResult {
+    pub loc: SLoc,
     pub ty: Type,
     pub bits: u64,
     pub fragment: Option<(u64, u64)>,
 }
 
 /// The encoder: the symbolic context shared by the sides of one query.
-pub struct Encoder<'c> {
-    pub z: &'c Context,
+pub struct Encoder {
     pub dl: DataLayout,
     pub types: TypeTable,
     /// Width of offsets (signed bit offsets into any storage).
     pub offw: u32,
-    pub entities: Vec<Entity<'c>>,
+    pub entities: Vec<Entity>,
     /// Conditions under which a value is over-approximated (see module docs).
-    pub approx: RefCell<Vec<Bool<'c>>>,
+    pub approx: RefCell<Vec<Bool>>,
     /// The amount of every shift on integers the encoding built, with the
     /// width of the value shifted: the prover may split a query on an
     /// amount's value (see `prove::shift_cases`).
-    pub shift_amounts: RefCell<Vec<(BV<'c>, u64)>>,
+    pub shift_amounts: RefCell<Vec<(BV, u64)>>,
     /// Every (address space, byte address) the encoding selected from memory.
-    pub touched: RefCell<Vec<(u32, BV<'c>)>>,
+    pub touched: RefCell<Vec<(u32, BV)>>,
     /// `None`: memory is symbolic (a variable per byte read, see the module
     /// docs); `Some`: the bytes of memory known so far (concrete mode, for
     /// checking the encoding), every other byte reading as 0 until it is
     /// known.
     pub concrete_mem: Option<BTreeMap<(u32, num_bigint::BigUint), u8>>,
     /// The bytes read from the initial memory (symbolic mode), in order.
-    initial: RefCell<Vec<InitialByte<'c>>>,
+    initial: RefCell<Vec<InitialByte>>,
     /// The index in `initial` of each (address space, simplified address).
-    initial_at: RefCell<HashMap<(u32, BV<'c>), usize>>,
+    initial_at: RefCell<HashMap<(u32, BV), usize>>,
 }
 
-impl<'c> Encoder<'c> {
-    pub fn new(z: &'c Context, dl: DataLayout, types: TypeTable, offw: u32) -> Self {
+impl Encoder {
+    pub fn new(dl: DataLayout, types: TypeTable, offw: u32) -> Self {
         Encoder {
-            z,
             dl,
             types,
             offw,
@@ -371,7 +364,7 @@ impl<'c> Encoder<'c> {
         (widest.max(ptr + 4) + 24) as u32
     }
 
-    pub fn add_entity(&mut self, name: &str, value: BV<'c>) -> usize {
+    pub fn add_entity(&mut self, name: &str, value: BV) -> usize {
         self.entities.push(Entity {
             name: name.to_string(),
             value,
@@ -379,7 +372,7 @@ impl<'c> Encoder<'c> {
         self.entities.len() - 1
     }
 
-    pub fn initial_state(&self) -> SState<'c> {
+    pub fn initial_state(&self) -> SState {
         SState {
             mem: BTreeMap::new(),
             ents: self.entities.iter().map(|e| e.value.clone()).collect(),
@@ -392,20 +385,19 @@ impl<'c> Encoder<'c> {
     }
 
     /// The byte at `addr` of the initial memory of address space `a`.
-    pub fn initial_byte(&self, a: u32, addr: &BV<'c>) -> BV<'c> {
-        let z = self.z;
+    pub fn initial_byte(&self, a: u32, addr: &BV) -> BV {
         if let Some(bytes) = &self.concrete_mem {
             if let Some(u) = bv::as_biguint(addr) {
                 let b = bytes.get(&(a, u)).copied().unwrap_or(0);
-                return num_u(z, b as u64, 8);
+                return num_u(b as u64, 8);
             }
             // Not a numeral (never so in concrete mode, where every input is
             // fixed, but kept exact): a choice among the known bytes.
-            let mut v = num_u(z, 0, 8);
+            let mut v = num_u(0, 8);
             for ((sp, at), b) in bytes {
                 if *sp == a {
-                    let at = num(z, &BigInt::from(at.clone()), addr.get_size() as u64);
-                    v = addr._eq(&at).ite(&num_u(z, *b as u64, 8), &v);
+                    let at = num(&BigInt::from(at.clone()), addr.get_size() as u64);
+                    v = addr.eq(&at).ite(&num_u(*b as u64, 8), &v);
                 }
             }
             return v;
@@ -417,7 +409,7 @@ impl<'c> Encoder<'c> {
             return self.initial.borrow()[i].byte.clone();
         }
         let mut initial = self.initial.borrow_mut();
-        let byte = BV::new_const(z, format!("mem{a}[{}]", initial.len()), 8);
+        let byte = BV::new_const(format!("mem{a}[{}]", initial.len()), 8);
         self.initial_at
             .borrow_mut()
             .insert(key.clone(), initial.len());
@@ -430,14 +422,14 @@ impl<'c> Encoder<'c> {
     }
 
     /// Every byte read from the initial memory so far (symbolic mode).
-    pub fn initial_bytes(&self) -> Vec<InitialByte<'c>> {
+    pub fn initial_bytes(&self) -> Vec<InitialByte> {
         self.initial.borrow().clone()
     }
 
     /// What makes the bytes read from the initial memory one memory: two
     /// bytes of an address space at equal addresses are equal. Call it after
     /// everything is encoded; the prover assumes the result.
-    pub fn memory_axioms(&self) -> Vec<Bool<'c>> {
+    pub fn memory_axioms(&self) -> Vec<Bool> {
         let initial = self.initial.borrow();
         let mut out = Vec::new();
         for (i, x) in initial.iter().enumerate() {
@@ -445,20 +437,20 @@ impl<'c> Encoder<'c> {
                 if x.space != y.space {
                     continue;
                 }
-                let same = x.addr._eq(&y.addr).simplify();
+                let same = x.addr.eq(&y.addr).simplify();
                 // Addresses that can never coincide (distinct numerals, or
                 // `p + i` and `p + j`) need no axiom.
                 if bv::as_bool(&same) == Some(false) {
                     continue;
                 }
-                out.push(same.implies(&x.byte._eq(&y.byte)));
+                out.push(same.implies(x.byte.eq(&y.byte)));
             }
         }
         out
     }
 
     /// The byte at `addr` of address space `a` in the state `st`.
-    pub fn mem_byte(&self, st: &SState<'c>, a: u32, addr: &BV<'c>) -> BV<'c> {
+    pub fn mem_byte(&self, st: &SState, a: u32, addr: &BV) -> BV {
         match st.mem.get(&a) {
             None => self.initial_byte(a, addr),
             Some(m) => self.select(m, a, addr, &mut HashMap::new()),
@@ -468,13 +460,7 @@ impl<'c> Encoder<'c> {
     /// `m` at `addr`. `memo` holds what shared parts of `m` gave already:
     /// states merged from states that grew from a common one share their
     /// history, and without it the term would be built once per path.
-    fn select(
-        &self,
-        m: &Rc<SMem<'c>>,
-        a: u32,
-        addr: &BV<'c>,
-        memo: &mut HashMap<*const SMem<'c>, BV<'c>>,
-    ) -> BV<'c> {
+    fn select(&self, m: &Rc<SMem>, a: u32, addr: &BV, memo: &mut HashMap<*const SMem, BV>) -> BV {
         let key = Rc::as_ptr(m);
         if let Some(v) = memo.get(&key) {
             return v.clone();
@@ -487,10 +473,10 @@ impl<'c> Encoder<'c> {
                 byte,
             } => {
                 let rest = self.select(under, a, addr, memo);
-                match bv::as_bool(&addr._eq(at)) {
+                match bv::as_bool(&addr.eq(at)) {
                     Some(true) => byte.clone(),
                     Some(false) => rest,
-                    None => addr._eq(at).ite(byte, &rest),
+                    None => addr.eq(at).ite(byte, &rest),
                 }
             }
             SMem::Ite(g, x, y) => {
@@ -502,15 +488,15 @@ impl<'c> Encoder<'c> {
         v
     }
 
-    fn mem(&self, st: &SState<'c>, a: u32) -> Rc<SMem<'c>> {
+    fn mem(&self, st: &SState, a: u32) -> Rc<SMem> {
         st.mem
             .get(&a)
             .cloned()
             .unwrap_or_else(|| Rc::new(SMem::Initial))
     }
 
-    fn off(&self, v: i64) -> BV<'c> {
-        num(self.z, &BigInt::from(v), self.offw as u64)
+    fn off(&self, v: i64) -> BV {
+        num(&BigInt::from(v), self.offw as u64)
     }
 
     fn bitsizeof(&self, t: &Type, op: usize) -> R<u64> {
@@ -522,12 +508,11 @@ impl<'c> Encoder<'c> {
     // ------------------------------------------------------------ reading
 
     /// Reads `k` bits at `loc` (every alternative, every single location).
-    pub fn read(&self, st: &SState<'c>, loc: &SLoc<'c>, k: u64) -> R<ReadOut<'c>> {
+    pub fn read(&self, st: &SState, loc: &SLoc, k: u64) -> R<ReadOut> {
         if k == 0 {
             return unsupported("a read of zero bits");
         }
-        let z = self.z;
-        let mut value: Option<BV<'c>> = None;
+        let mut value: Option<BV> = None;
         let mut errs = Vec::new();
         let mut incs = Vec::new();
         // The last alternative is the default of the ite chain: exactly one
@@ -538,38 +523,37 @@ impl<'c> Encoder<'c> {
                 None => r.value,
                 Some(v) => a.guard.ite(&r.value, &v),
             });
-            errs.push(Bool::and(z, &[&a.guard, &r.err]));
-            incs.push(Bool::and(z, &[&a.guard, &r.incons]));
+            errs.push(Bool::and(&[&a.guard, &r.err]));
+            incs.push(Bool::and(&[&a.guard, &r.incons]));
         }
         let Some(value) = value else {
             return unsupported("a location with no alternative");
         };
         Ok(ReadOut {
             value,
-            err: or(z, &errs),
-            incons: or(z, &incs),
+            err: or(&errs),
+            incons: or(&incs),
         })
     }
 
-    fn read_alt(&self, st: &SState<'c>, a: &SAlt<'c>, k: u64) -> R<ReadOut<'c>> {
-        let z = self.z;
+    fn read_alt(&self, st: &SState, a: &SAlt, k: u64) -> R<ReadOut> {
         if a.singles.is_empty() {
             return Ok(ReadOut {
-                value: bv::zeros(z, k),
-                err: tt(z),
-                incons: ff(z),
+                value: bv::zeros(k),
+                err: tt(),
+                incons: ff(),
             });
         }
         let mut outs = Vec::new();
         for s in &a.singles {
             outs.push(self.read_storage(st, &s.storage, &s.offset, k)?);
         }
-        let err = or(z, &outs.iter().map(|o| o.err.clone()).collect::<Vec<_>>());
+        let err = or(&outs.iter().map(|o| o.err.clone()).collect::<Vec<_>>());
         let mut differ: Vec<Bool> = outs.iter().map(|o| o.incons.clone()).collect();
         for o in &outs[1..] {
-            differ.push(o.value._eq(&outs[0].value).not());
+            differ.push(o.value.eq(&outs[0].value).not());
         }
-        let incons = Bool::and(z, &[&err.not(), &or(z, &differ)]);
+        let incons = Bool::and(&[&err.not(), &or(&differ)]);
         Ok(ReadOut {
             value: outs[0].value.clone(),
             err,
@@ -578,13 +562,10 @@ impl<'c> Encoder<'c> {
     }
 
     /// Whether bits `off .. off+k` lie inside a storage of `size` bits.
-    fn in_bounds(&self, off: &BV<'c>, k: u64, size: &BigInt) -> Bool<'c> {
+    fn in_bounds(&self, off: &BV, k: u64, size: &BigInt) -> Bool {
         let w = self.offw as u64;
-        let end = off.bvadd(&num(self.z, &BigInt::from(k), w));
-        Bool::and(
-            self.z,
-            &[&off.bvsge(&self.off(0)), &end.bvsle(&num(self.z, size, w))],
-        )
+        let end = off.bvadd(num(&BigInt::from(k), w));
+        Bool::and(&[&off.bvsge(self.off(0)), &end.bvsle(num(size, w))])
     }
 
     fn mem_bits(&self, a: u32) -> BigInt {
@@ -609,39 +590,37 @@ impl<'c> Encoder<'c> {
     /// decides, instead of sums of shifted `offw`-bit terms that the SAT
     /// solver must relate through their adders (why SRoA's pieces of a
     /// memory hole timed out). Any other offset is split as before.
-    fn split(&self, a: u32, off: &BV<'c>) -> (BV<'c>, BV<'c>) {
+    fn split(&self, a: u32, off: &BV) -> (BV, BV) {
         let p = self.ptr_bits(a) as u32;
         let mut bases = Vec::new();
         let mut rest = Vec::new();
         bv::summands(off, &mut bases, &mut rest);
         if !bases.is_empty() {
             let w = off.get_size() as u64;
-            let r = rest
-                .iter()
-                .fold(bv::zeros(self.z, w), |acc, t| acc.bvadd(t));
-            let mut addr = resize(&r.bvashr(&self.off(3)), p, false);
+            let r = rest.iter().fold(bv::zeros(w), |acc, t| acc.bvadd(t));
+            let mut addr = resize(&r.bvashr(self.off(3)), p, false);
             for x in &bases {
                 addr = resize(x, p, false).bvadd(&addr);
             }
             return (addr, r.extract(2, 0));
         }
-        let addr = resize(&off.bvashr(&self.off(3)), p, false);
+        let addr = resize(&off.bvashr(self.off(3)), p, false);
         let bit = off.extract(2, 0);
         (addr, bit)
     }
 
     /// How many bytes a `k`-bit access at bit `bit` of its first byte spans
     /// (one more when the bit may not be 0).
-    fn span(&self, bit: &BV<'c>, k: u64) -> u64 {
+    fn span(&self, bit: &BV, k: u64) -> u64 {
         let aligned = bv::as_biguint(bit).is_some_and(|b| b.is_zero());
         k.div_ceil(8) + u64::from(!aligned)
     }
 
-    fn read_bytes(&self, st: &SState<'c>, a: u32, addr: &BV<'c>, n: u64) -> BV<'c> {
+    fn read_bytes(&self, st: &SState, a: u32, addr: &BV, n: u64) -> BV {
         let p = self.ptr_bits(a);
-        let mut out: Option<BV<'c>> = None;
+        let mut out: Option<BV> = None;
         for i in 0..n {
-            let at = addr.bvadd(&num_u(self.z, i, p));
+            let at = addr.bvadd(num_u(i, p));
             self.touched.borrow_mut().push((a, at.clone()));
             let b = self.mem_byte(st, a, &at);
             out = Some(match out {
@@ -652,21 +631,14 @@ impl<'c> Encoder<'c> {
         out.expect("at least one byte")
     }
 
-    fn read_storage(
-        &self,
-        st: &SState<'c>,
-        s: &SStorage<'c>,
-        off: &BV<'c>,
-        k: u64,
-    ) -> R<ReadOut<'c>> {
-        let z = self.z;
-        let fail = |err: Bool<'c>, value: BV<'c>| ReadOut {
+    fn read_storage(&self, st: &SState, s: &SStorage, off: &BV, k: u64) -> R<ReadOut> {
+        let fail = |err: Bool, value: BV| ReadOut {
             value,
             err,
-            incons: ff(z),
+            incons: ff(),
         };
         Ok(match s {
-            SStorage::Undefined | SStorage::ImplicitAddress(_) => fail(tt(z), bv::zeros(z, k)),
+            SStorage::Undefined | SStorage::ImplicitAddress(_) => fail(tt(), bv::zeros(k)),
             SStorage::Memory(a) => {
                 let inb = self.in_bounds(off, k, &self.mem_bits(*a));
                 let (addr, bit) = self.split(*a, off);
@@ -688,10 +660,10 @@ impl<'c> Encoder<'c> {
     }
 
     /// The concrete offsets a composite access must be split over.
-    fn composite_cases(&self, off: &BV<'c>, k: u64, size: u64) -> R<Vec<(Bool<'c>, i64)>> {
+    fn composite_cases(&self, off: &BV, k: u64, size: u64) -> R<Vec<(Bool, i64)>> {
         if let Some(c) = bv::as_signed(off) {
             let c = i64::try_from(c).unwrap_or(i64::MAX);
-            return Ok(vec![(tt(self.z), c)]);
+            return Ok(vec![(tt(), c)]);
         }
         if size > MAX_SYMBOLIC_COMPOSITE_BITS {
             return unsupported(format!(
@@ -699,29 +671,22 @@ impl<'c> Encoder<'c> {
             ));
         }
         Ok((0..=(size.saturating_sub(k)) as i64)
-            .map(|c| (off._eq(&self.off(c)), c))
+            .map(|c| (off.eq(self.off(c)), c))
             .collect())
     }
 
-    fn read_composite(
-        &self,
-        st: &SState<'c>,
-        parts: &[(SLoc<'c>, u64)],
-        off: &BV<'c>,
-        k: u64,
-    ) -> R<ReadOut<'c>> {
-        let z = self.z;
+    fn read_composite(&self, st: &SState, parts: &[(SLoc, u64)], off: &BV, k: u64) -> R<ReadOut> {
         let size: u64 = parts.iter().map(|p| p.1).sum();
         let cases = self.composite_cases(off, k, size)?;
-        let mut value = bv::zeros(z, k);
-        let mut err = tt(z); // no case: out of bounds
-        let mut incons = ff(z);
+        let mut value = bv::zeros(k);
+        let mut err = tt(); // no case: out of bounds
+        let mut incons = ff();
         for (g, c) in cases.into_iter().rev() {
             let r = if c < 0 || c as u64 + k > size {
                 ReadOut {
-                    value: bv::zeros(z, k),
-                    err: tt(z),
-                    incons: ff(z),
+                    value: bv::zeros(k),
+                    err: tt(),
+                    incons: ff(),
                 }
             } else {
                 self.read_composite_at(st, parts, c as u64, k)?
@@ -733,15 +698,8 @@ impl<'c> Encoder<'c> {
         Ok(ReadOut { value, err, incons })
     }
 
-    fn read_composite_at(
-        &self,
-        st: &SState<'c>,
-        parts: &[(SLoc<'c>, u64)],
-        c: u64,
-        k: u64,
-    ) -> R<ReadOut<'c>> {
-        let z = self.z;
-        let mut value: Option<BV<'c>> = None;
+    fn read_composite_at(&self, st: &SState, parts: &[(SLoc, u64)], c: u64, k: u64) -> R<ReadOut> {
+        let mut value: Option<BV> = None;
         let (mut errs, mut incs) = (Vec::new(), Vec::new());
         let mut start = 0u64;
         for (loc, n) in parts {
@@ -754,15 +712,15 @@ impl<'c> Encoder<'c> {
                     Some(v) => r.value.concat(&v),
                 });
                 // A piece read only when the earlier ones did not fail.
-                incs.push(Bool::and(z, &[&or(z, &errs).not(), &r.incons]));
+                incs.push(Bool::and(&[&or(&errs).not(), &r.incons]));
                 errs.push(r.err);
             }
             start += n;
         }
         Ok(ReadOut {
-            value: value.unwrap_or_else(|| bv::zeros(z, k)),
-            err: or(z, &errs),
-            incons: or(z, &incs),
+            value: value.unwrap_or_else(|| bv::zeros(k)),
+            err: or(&errs),
+            incons: or(&incs),
         })
     }
 
@@ -770,20 +728,20 @@ impl<'c> Encoder<'c> {
 
     /// Writes `x` through `loc`: the new state, and whether the write is
     /// refused (then the state does not matter).
-    pub fn write(&self, st: &SState<'c>, loc: &SLoc<'c>, x: &BV<'c>) -> R<(SState<'c>, Bool<'c>)> {
-        let mut out: Option<(SState<'c>, Bool<'c>)> = None;
+    pub fn write(&self, st: &SState, loc: &SLoc, x: &BV) -> R<(SState, Bool)> {
+        let mut out: Option<(SState, Bool)> = None;
         for a in loc.alts.iter().rev() {
             let mut s = st.clone();
             let mut refused = Vec::new();
             if a.singles.is_empty() {
-                refused.push(tt(self.z));
+                refused.push(tt());
             }
             for single in &a.singles {
                 let (s2, r) = self.write_storage(&s, &single.storage, &single.offset, x)?;
                 s = s2;
                 refused.push(r);
             }
-            let r = or(self.z, &refused);
+            let r = or(&refused);
             out = Some(match out {
                 None => (s, r),
                 Some((other, r2)) => (self.merge(&a.guard, &s, &other), a.guard.ite(&r, &r2)),
@@ -793,7 +751,7 @@ impl<'c> Encoder<'c> {
     }
 
     /// `g ? a : b`, component-wise.
-    pub fn merge(&self, g: &Bool<'c>, a: &SState<'c>, b: &SState<'c>) -> SState<'c> {
+    pub fn merge(&self, g: &Bool, a: &SState, b: &SState) -> SState {
         let spaces: std::collections::BTreeSet<u32> =
             a.mem.keys().chain(b.mem.keys()).copied().collect();
         SState {
@@ -819,18 +777,11 @@ impl<'c> Encoder<'c> {
         }
     }
 
-    fn write_storage(
-        &self,
-        st: &SState<'c>,
-        s: &SStorage<'c>,
-        off: &BV<'c>,
-        x: &BV<'c>,
-    ) -> R<(SState<'c>, Bool<'c>)> {
-        let z = self.z;
+    fn write_storage(&self, st: &SState, s: &SStorage, off: &BV, x: &BV) -> R<(SState, Bool)> {
         let k = x.get_size() as u64;
         Ok(match s {
             SStorage::Implicit(_) | SStorage::ImplicitAddress(_) | SStorage::Undefined => {
-                (st.clone(), tt(z))
+                (st.clone(), tt())
             }
             SStorage::Memory(a) => {
                 let inb = self.in_bounds(off, k, &self.mem_bits(*a));
@@ -842,7 +793,7 @@ impl<'c> Encoder<'c> {
                 let mut m2 = self.mem(st, *a);
                 let mut s2 = st.clone();
                 for i in 0..n {
-                    let at = addr.bvadd(&num_u(z, i, p));
+                    let at = addr.bvadd(num_u(i, p));
                     m2 = Rc::new(SMem::Store {
                         under: m2,
                         addr: at.clone(),
@@ -863,10 +814,10 @@ impl<'c> Encoder<'c> {
             SStorage::Composite(parts) => {
                 let size: u64 = parts.iter().map(|p| p.1).sum();
                 let cases = self.composite_cases(off, k, size)?;
-                let mut out = (st.clone(), tt(z));
+                let mut out = (st.clone(), tt());
                 for (g, c) in cases.into_iter().rev() {
                     let (s2, r) = if c < 0 || c as u64 + k > size {
-                        (st.clone(), tt(z))
+                        (st.clone(), tt())
                     } else {
                         self.write_composite_at(st, parts, c as u64, x)?
                     };
@@ -879,11 +830,11 @@ impl<'c> Encoder<'c> {
 
     fn write_composite_at(
         &self,
-        st: &SState<'c>,
-        parts: &[(SLoc<'c>, u64)],
+        st: &SState,
+        parts: &[(SLoc, u64)],
         c: u64,
-        x: &BV<'c>,
-    ) -> R<(SState<'c>, Bool<'c>)> {
+        x: &BV,
+    ) -> R<(SState, Bool)> {
         let k = x.get_size() as u64;
         let mut s = st.clone();
         let mut refused = Vec::new();
@@ -900,17 +851,16 @@ impl<'c> Encoder<'c> {
             }
             start += n;
         }
-        Ok((s, or(self.z, &refused)))
+        Ok((s, or(&refused)))
     }
 
     // --------------------------------------------------------- evaluation
 
     /// The encoding of `e` with the inputs `inp`, reading the state `st`.
-    pub fn eval(&self, e: &Expr, env: &Env, inp: &Inputs<'c>, st: &SState<'c>) -> R<Side<'c>> {
-        let z = self.z;
-        let mut stack: Vec<(SLoc<'c>, Type)> = Vec::new();
-        let mut fail = ff(z);
-        let mut incons = ff(z);
+    pub fn eval(&self, e: &Expr, env: &Env, inp: &Inputs, st: &SState) -> R<Side> {
+        let mut stack: Vec<(SLoc, Type)> = Vec::new();
+        let mut fail = ff();
+        let mut incons = ff();
         let mut fragment: Option<(u64, u64)> = None;
         let mut fail_after = Vec::new();
         for (i, node) in e.ops.iter().enumerate() {
@@ -940,7 +890,7 @@ impl<'c> Encoder<'c> {
             if stack.len() < n {
                 return Err(ill(format!("{} pops {n} entries", op.name())));
             }
-            let inputs: Vec<(SLoc<'c>, Type)> =
+            let inputs: Vec<(SLoc, Type)> =
                 stack.split_off(stack.len() - n).into_iter().rev().collect();
             let tys: Vec<Type> = inputs.iter().map(|x| x.1.clone()).collect();
             let ty = check::result_type(op, e.dialect, &tys, &self.dl, &self.types).map_err(ill)?;
@@ -954,9 +904,9 @@ impl<'c> Encoder<'c> {
             };
             match step.apply(op, &inputs, &ty)? {
                 Applied::Always(why) => {
-                    fail_after.push(tt(z));
+                    fail_after.push(tt());
                     return Ok(Side {
-                        fail: tt(z),
+                        fail: tt(),
                         incons,
                         result: None,
                         always_fails: Some(why),
@@ -964,8 +914,8 @@ impl<'c> Encoder<'c> {
                     });
                 }
                 Applied::Loc { loc, err, inc } => {
-                    incons = Bool::or(z, &[&incons, &Bool::and(z, &[&fail.not(), &inc])]);
-                    fail = Bool::or(z, &[&fail, &err, &inc]);
+                    incons = Bool::or(&[&incons, &Bool::and(&[&fail.not(), &inc])]);
+                    fail = Bool::or(&[&fail, &err, &inc]);
                     fail_after.push(fail.clone());
                     stack.push((loc, ty));
                 }
@@ -998,9 +948,8 @@ impl<'c> Encoder<'c> {
     pub fn concrete_loc(
         &mut self,
         l: &LocDesc,
-        entity_value: &dyn Fn(&str) -> Option<BV<'c>>,
-    ) -> R<SLoc<'c>> {
-        let z = self.z;
+        entity_value: &dyn Fn(&str) -> Option<BV>,
+    ) -> R<SLoc> {
         let mut singles = Vec::new();
         for s in &l.singles {
             let storage = match &s.storage {
@@ -1021,7 +970,7 @@ impl<'c> Encoder<'c> {
                     if value.width() == 0 {
                         return unsupported("an implicit value of zero bits");
                     }
-                    SStorage::Implicit(bv::bits_num(z, value))
+                    SStorage::Implicit(bv::bits_num(value))
                 }
                 Storage::ImplicitAddress { target, .. } => {
                     SStorage::ImplicitAddress(Box::new(self.concrete_loc(target, entity_value)?))
@@ -1037,49 +986,39 @@ impl<'c> Encoder<'c> {
             };
             singles.push(SSingle {
                 storage,
-                offset: num(z, &s.offset, self.offw as u64),
+                offset: num(&s.offset, self.offw as u64),
             });
         }
-        Ok(SLoc::one(z, singles))
+        Ok(SLoc::one(singles))
     }
 }
 
 /// What an operation did.
-enum Applied<'c> {
+enum Applied {
     /// It fails in every context (a missing input).
     Always(String),
     /// Its location, when it failed, and when it met disagreeing single
     /// locations.
-    Loc {
-        loc: SLoc<'c>,
-        err: Bool<'c>,
-        inc: Bool<'c>,
-    },
+    Loc { loc: SLoc, err: Bool, inc: Bool },
 }
 
-struct Step<'a, 'c> {
-    enc: &'a Encoder<'c>,
+struct Step<'a> {
+    enc: &'a Encoder,
     env: &'a Env<'a>,
-    inp: &'a Inputs<'c>,
-    st: &'a SState<'c>,
+    inp: &'a Inputs,
+    st: &'a SState,
     dialect: Dialect,
     i: usize,
 }
 
-fn implicit<'c>(z: &'c Context, offw: u32, v: BV<'c>) -> SLoc<'c> {
-    SLoc::one(
-        z,
-        vec![SSingle {
-            storage: SStorage::Implicit(v),
-            offset: bv::zeros(z, offw as u64),
-        }],
-    )
+fn implicit(offw: u32, v: BV) -> SLoc {
+    SLoc::one(vec![SSingle {
+        storage: SStorage::Implicit(v),
+        offset: bv::zeros(offw as u64),
+    }])
 }
 
-impl<'a, 'c> Step<'a, 'c> {
-    fn z(&self) -> &'c Context {
-        self.enc.z
-    }
+impl<'a> Step<'a> {
     fn ill<T>(&self, m: impl Into<String>) -> R<T> {
         Err(EncodeError::IllFormed {
             op: self.i,
@@ -1089,46 +1028,44 @@ impl<'a, 'c> Step<'a, 'c> {
     fn bits(&self, t: &Type) -> R<u64> {
         self.enc.bitsizeof(t, self.i)
     }
-    fn read(&self, l: &SLoc<'c>, t: &Type) -> R<ReadOut<'c>> {
+    fn read(&self, l: &SLoc, t: &Type) -> R<ReadOut> {
         let k = self.bits(t)?;
         self.enc.read(self.st, l, k)
     }
-    fn ok(&self, loc: SLoc<'c>) -> Applied<'c> {
+    fn ok(&self, loc: SLoc) -> Applied {
         Applied::Loc {
             loc,
-            err: ff(self.z()),
-            inc: ff(self.z()),
+            err: ff(),
+            inc: ff(),
         }
     }
-    fn value(&self, v: BV<'c>, r: &[&ReadOut<'c>], extra_err: Option<Bool<'c>>) -> Applied<'c> {
-        let z = self.z();
-        let mut errs: Vec<Bool<'c>> = r.iter().map(|x| x.err.clone()).collect();
+    fn value(&self, v: BV, r: &[&ReadOut], extra_err: Option<Bool>) -> Applied {
+        let mut errs: Vec<Bool> = r.iter().map(|x| x.err.clone()).collect();
         // Reads happen in order: an inconsistency counts only when the reads
         // before it did not fail.
         let mut incs = Vec::new();
         for (j, x) in r.iter().enumerate() {
-            incs.push(Bool::and(z, &[&or(z, &errs[..j]).not(), &x.incons]));
+            incs.push(Bool::and(&[&or(&errs[..j]).not(), &x.incons]));
         }
-        let inc = or(z, &incs);
+        let inc = or(&incs);
         if let Some(e) = extra_err {
-            errs.push(Bool::and(z, &[&inc.not(), &e]));
+            errs.push(Bool::and(&[&inc.not(), &e]));
         }
         Applied::Loc {
-            loc: implicit(z, self.enc.offw, v),
-            err: or(z, &errs),
+            loc: implicit(self.enc.offw, v),
+            err: or(&errs),
             inc,
         }
     }
-    fn input(&self, x: &Input<'c>) -> Applied<'c> {
+    fn input(&self, x: &Input) -> Applied {
         Applied::Loc {
             loc: x.loc.clone(),
             err: x.fail.clone(),
-            inc: ff(self.z()),
+            inc: ff(),
         }
     }
 
-    fn apply(&self, op: &Op, inputs: &[(SLoc<'c>, Type)], ty: &Type) -> R<Applied<'c>> {
-        let z = self.z();
+    fn apply(&self, op: &Op, inputs: &[(SLoc, Type)], ty: &Type) -> R<Applied> {
         match op {
             Op::Referrer(t) => self.referrer(t),
             Op::Arg(n, t) => self.arg(*n, t),
@@ -1153,7 +1090,7 @@ impl<'a, 'c> Step<'a, 'c> {
                 let r = self.read(&b.0, &b.1)?;
                 let mut d = resize(&r.value, self.enc.offw, true);
                 if !matches!(op, Op::BitOffset(_)) {
-                    d = d.bvshl(&num_u(z, 3, self.enc.offw as u64));
+                    d = d.bvshl(num_u(3, self.enc.offw as u64));
                 }
                 Ok(Applied::Loc {
                     loc: l.0.shifted(&d),
@@ -1188,13 +1125,10 @@ impl<'a, 'c> Step<'a, 'c> {
             Op::Select => self.select(&inputs[0], &inputs[1], &inputs[2]),
             Op::AddrOf(_) => {
                 self.bits(ty)?;
-                Ok(self.ok(SLoc::one(
-                    z,
-                    vec![SSingle {
-                        storage: SStorage::ImplicitAddress(Box::new(inputs[0].0.clone())),
-                        offset: bv::zeros(z, self.enc.offw as u64),
-                    }],
-                )))
+                Ok(self.ok(SLoc::one(vec![SSingle {
+                    storage: SStorage::ImplicitAddress(Box::new(inputs[0].0.clone())),
+                    offset: bv::zeros(self.enc.offw as u64),
+                }])))
             }
             Op::Deref(_) => self.deref(&inputs[0]),
             Op::Read => {
@@ -1235,9 +1169,9 @@ impl<'a, 'c> Step<'a, 'c> {
                 let w = *w;
                 let v = resize(lane, w as u32, false);
                 let fits = if w >= 64 {
-                    tt(z)
+                    tt()
                 } else {
-                    lane.bvlshr(&num_u(z, w, 64))._eq(&num_u(z, 0, 64))
+                    lane.bvlshr(num_u(w, 64)).eq(num_u(0, 64))
                 };
                 Ok(self.value(v, &[], Some(fits.not())))
             }
@@ -1245,17 +1179,14 @@ impl<'a, 'c> Step<'a, 'c> {
         }
     }
 
-    fn composite(&self, parts: Vec<(SLoc<'c>, u64)>) -> SLoc<'c> {
-        SLoc::one(
-            self.z(),
-            vec![SSingle {
-                storage: SStorage::Composite(parts),
-                offset: bv::zeros(self.z(), self.enc.offw as u64),
-            }],
-        )
+    fn composite(&self, parts: Vec<(SLoc, u64)>) -> SLoc {
+        SLoc::one(vec![SSingle {
+            storage: SStorage::Composite(parts),
+            offset: bv::zeros(self.enc.offw as u64),
+        }])
     }
 
-    fn referrer(&self, t: &Type) -> R<Applied<'c>> {
+    fn referrer(&self, t: &Type) -> R<Applied> {
         let tb = self.bits(t)?;
         match &self.env.referrer {
             ReferrerInfo::Forbidden => {
@@ -1284,7 +1215,7 @@ impl<'a, 'c> Step<'a, 'c> {
                 .and_then(|a| a.first())
                 .is_some_and(|a| a.poison)
             {
-                return Ok(self.ok(SLoc::one(self.z(), vec![self.undefined()])));
+                return Ok(self.ok(SLoc::one(vec![self.undefined()])));
             }
             if let Some(x) = self.inp.args.get(&0) {
                 return Ok(self.input(x));
@@ -1293,21 +1224,21 @@ impl<'a, 'c> Step<'a, 'c> {
         Ok(Applied::Always("no referrer".into()))
     }
 
-    fn undefined(&self) -> SSingle<'c> {
+    fn undefined(&self) -> SSingle {
         SSingle {
             storage: SStorage::Undefined,
-            offset: bv::zeros(self.z(), self.enc.offw as u64),
+            offset: bv::zeros(self.enc.offw as u64),
         }
     }
 
-    fn arg(&self, n: u64, t: &Type) -> R<Applied<'c>> {
+    fn arg(&self, n: u64, t: &Type) -> R<Applied> {
         let tb = self.bits(t)?;
         if let Some(args) = self.env.args {
             let Some(a) = usize::try_from(n).ok().and_then(|i| args.get(i)) else {
                 return self.ill("DIOpArg index out of range");
             };
             if a.poison {
-                return Ok(self.ok(SLoc::one(self.z(), vec![self.undefined()])));
+                return Ok(self.ok(SLoc::one(vec![self.undefined()])));
             }
             let ab = match (&a.bits, &a.ty) {
                 (Some(b), _) => Some(*b),
@@ -1324,7 +1255,7 @@ impl<'a, 'c> Step<'a, 'c> {
         })
     }
 
-    fn constant(&self, t: &Type, lit: &Literal) -> R<Applied<'c>> {
+    fn constant(&self, t: &Type, lit: &Literal) -> R<Applied> {
         let l = location::literal_location(t, lit, &self.enc.dl, &self.enc.types).map_err(|m| {
             EncodeError::IllFormed {
                 op: self.i,
@@ -1335,13 +1266,12 @@ impl<'a, 'c> Step<'a, 'c> {
     }
 
     /// A literal's location (implicit, undefined, or a composite of those).
-    fn lit_loc(&self, l: &LocDesc) -> R<SLoc<'c>> {
-        let z = self.z();
+    fn lit_loc(&self, l: &LocDesc) -> R<SLoc> {
         let mut singles = Vec::new();
         for s in &l.singles {
             let storage = match &s.storage {
                 Storage::Implicit { value } if value.width() > 0 => {
-                    SStorage::Implicit(bv::bits_num(z, value))
+                    SStorage::Implicit(bv::bits_num(value))
                 }
                 Storage::Implicit { .. } => return unsupported("a constant of zero bits"),
                 Storage::Undefined => SStorage::Undefined,
@@ -1356,14 +1286,13 @@ impl<'a, 'c> Step<'a, 'c> {
             };
             singles.push(SSingle {
                 storage,
-                offset: num(z, &s.offset, self.enc.offw as u64),
+                offset: num(&s.offset, self.enc.offw as u64),
             });
         }
-        Ok(SLoc::one(z, singles))
+        Ok(SLoc::one(singles))
     }
 
-    fn convert(&self, (l, from): &(SLoc<'c>, Type), to: &Type) -> R<Applied<'c>> {
-        let z = self.z();
+    fn convert(&self, (l, from): &(SLoc, Type), to: &Type) -> R<Applied> {
         let r = self.read(l, from)?;
         let v = &r.value;
         match (from, to) {
@@ -1403,10 +1332,9 @@ impl<'a, 'c> Step<'a, 'c> {
                 // fresh value, because APFloat is deterministic: the same NaN
                 // converted on both sides of a rule gives the same bits.
                 let f = z3::FuncDecl::new(
-                    z,
                     format!("nanconv.{}.{}.{}.{}", fa.0, fa.1, fb.0, fb.1),
-                    &[&z3::Sort::bitvector(z, fa.0 + fa.1)],
-                    &z3::Sort::bitvector(z, fb.0 + fb.1),
+                    &[&z3::Sort::bitvector(fa.0 + fa.1)],
+                    &z3::Sort::bitvector(fb.0 + fb.1),
                 );
                 let fresh = f
                     .apply(&[v])
@@ -1415,7 +1343,7 @@ impl<'a, 'c> Step<'a, 'c> {
                 self.enc
                     .approx
                     .borrow_mut()
-                    .push(Bool::and(z, &[&r.err.not(), &nan]));
+                    .push(Bool::and(&[&r.err.not(), &nan]));
                 let y = nan.ite(&fresh, &bv::bits_of_fp(&bv::fp_convert(&x, fb)));
                 Ok(self.value(y, &[&r], None))
             }
@@ -1428,8 +1356,7 @@ impl<'a, 'c> Step<'a, 'c> {
         }
     }
 
-    fn deref(&self, (l, t): &(SLoc<'c>, Type)) -> R<Applied<'c>> {
-        let z = self.z();
+    fn deref(&self, (l, t): &(SLoc, Type)) -> R<Applied> {
         // The implicit-address shortcut, per alternative.
         let mut alts = Vec::new();
         let mut shortcut = Vec::new();
@@ -1439,15 +1366,12 @@ impl<'a, 'c> Step<'a, 'c> {
                 offset,
             }] = a.singles.as_slice()
             {
-                let g = Bool::and(
-                    z,
-                    &[&a.guard, &offset._eq(&bv::zeros(z, self.enc.offw as u64))],
-                );
+                let g = Bool::and(&[&a.guard, &offset.eq(bv::zeros(self.enc.offw as u64))]);
                 alts.extend(target.guarded(&g).alts);
                 shortcut.push(g);
             }
         }
-        let short = or(z, &shortcut);
+        let short = or(&shortcut);
         if bv::as_bool(&short) == Some(true) {
             return Ok(self.ok(SLoc { alts }));
         }
@@ -1455,7 +1379,7 @@ impl<'a, 'c> Step<'a, 'c> {
             return self.ill("DIOpDeref of a non-pointer");
         };
         let r = self.read(l, t)?;
-        let addr = resize(&r.value, self.enc.offw, false).bvshl(&num_u(z, 3, self.enc.offw as u64));
+        let addr = resize(&r.value, self.enc.offw, false).bvshl(num_u(3, self.enc.offw as u64));
         alts.push(SAlt {
             guard: short.not(),
             singles: vec![SSingle {
@@ -1465,18 +1389,12 @@ impl<'a, 'c> Step<'a, 'c> {
         });
         Ok(Applied::Loc {
             loc: SLoc { alts },
-            err: Bool::and(z, &[&short.not(), &r.err]),
-            inc: Bool::and(z, &[&short.not(), &r.incons]),
+            err: Bool::and(&[&short.not(), &r.err]),
+            inc: Bool::and(&[&short.not(), &r.incons]),
         })
     }
 
-    fn select(
-        &self,
-        l1: &(SLoc<'c>, Type),
-        l0: &(SLoc<'c>, Type),
-        lm: &(SLoc<'c>, Type),
-    ) -> R<Applied<'c>> {
-        let z = self.z();
+    fn select(&self, l1: &(SLoc, Type), l0: &(SLoc, Type), lm: &(SLoc, Type)) -> R<Applied> {
         let Type::Vector { len: n, elem } = &l1.1 else {
             return self.ill("DIOpSelect of a non-vector");
         };
@@ -1493,8 +1411,8 @@ impl<'a, 'c> Step<'a, 'c> {
         let w = self.bits(elem)?;
         let mut parts = Vec::new();
         for i in 0..*n {
-            let bit = m.value.extract(i as u32, i as u32)._eq(&num_u(z, 1, 1));
-            let d = num_u(z, i * w, self.enc.offw as u64);
+            let bit = m.value.extract(i as u32, i as u32).eq(num_u(1, 1));
+            let d = num_u(i * w, self.enc.offw as u64);
             let mut alts = l1.0.shifted(&d).guarded(&bit).alts;
             alts.extend(l0.0.shifted(&d).guarded(&bit.not()).alts);
             parts.push((SLoc { alts }, w));
@@ -1506,8 +1424,7 @@ impl<'a, 'c> Step<'a, 'c> {
         })
     }
 
-    fn binary(&self, op: &Op, l1: &(SLoc<'c>, Type), l2: &(SLoc<'c>, Type)) -> R<Applied<'c>> {
-        let z = self.z();
+    fn binary(&self, op: &Op, l1: &(SLoc, Type), l2: &(SLoc, Type)) -> R<Applied> {
         let r1 = self.read(&l1.0, &l1.1)?;
         let r2 = self.read(&l2.0, &l2.1)?;
         let (lanes, scalar) = match &l1.1 {
@@ -1518,7 +1435,7 @@ impl<'a, 'c> Step<'a, 'c> {
         if w == 0 {
             return unsupported("arithmetic on zero-bit lanes");
         }
-        let mut out: Option<BV<'c>> = None;
+        let mut out: Option<BV> = None;
         let mut div0 = Vec::new();
         for i in 0..lanes {
             let (hi, lo) = (((i + 1) * w - 1) as u32, (i * w) as u32);
@@ -1532,24 +1449,16 @@ impl<'a, 'c> Step<'a, 'c> {
         let Some(v) = out else {
             return unsupported("a vector of no lanes");
         };
-        let e = or(z, &div0);
+        let e = or(&div0);
         Ok(self.value(v, &[&r1, &r2], Some(e)))
     }
 
     /// `v2 op v1` on one lane of type `t`.
-    fn lane(
-        &self,
-        op: &Op,
-        t: &Type,
-        v2: &BV<'c>,
-        v1: &BV<'c>,
-        div0: &mut Vec<Bool<'c>>,
-    ) -> R<BV<'c>> {
-        let z = self.z();
+    fn lane(&self, op: &Op, t: &Type, v2: &BV, v1: &BV, div0: &mut Vec<Bool>) -> R<BV> {
         let name = op.name();
         match t {
             Type::Int(w) => {
-                let zero = num_u(z, 0, *w);
+                let zero = num_u(0, *w);
                 if matches!(op, Op::Shr | Op::LShr | Op::AShr | Op::Shl) {
                     self.enc.shift_amounts.borrow_mut().push((v1.clone(), *w));
                 }
@@ -1558,11 +1467,11 @@ impl<'a, 'c> Step<'a, 'c> {
                     Op::Sub => v2.bvsub(v1),
                     Op::Mul => v2.bvmul(v1),
                     Op::Div => {
-                        div0.push(v1._eq(&zero));
+                        div0.push(v1.eq(&zero));
                         v2.bvsdiv(v1)
                     }
                     Op::Mod => {
-                        div0.push(v1._eq(&zero));
+                        div0.push(v1.eq(&zero));
                         v2.bvsrem(v1)
                     }
                     Op::And => v2.bvand(v1),
@@ -1595,15 +1504,14 @@ impl<'a, 'c> Step<'a, 'c> {
 /// Whether two states grown by writes from the same initial state are equal:
 /// the same bytes at every address either may have written, and the same
 /// entities.
-pub fn same_state<'c>(enc: &Encoder<'c>, a: &SState<'c>, b: &SState<'c>) -> Bool<'c> {
-    let z = enc.z;
-    let mut eqs: Vec<Bool<'c>> = Vec::new();
+pub fn same_state(enc: &Encoder, a: &SState, b: &SState) -> Bool {
+    let mut eqs: Vec<Bool> = Vec::new();
     for (s, addr) in a.written.iter().chain(&b.written) {
         let (x, y) = (enc.mem_byte(a, *s, addr), enc.mem_byte(b, *s, addr));
-        eqs.push(x._eq(&y));
+        eqs.push(x.eq(&y));
     }
-    eqs.extend(a.ents.iter().zip(&b.ents).map(|(x, y)| x._eq(y)));
-    and(z, &eqs)
+    eqs.extend(a.ents.iter().zip(&b.ents).map(|(x, y)| x.eq(y)));
+    and(&eqs)
 }
 
 #[cfg(test)]
@@ -1618,20 +1526,19 @@ mod tests {
     /// checked by Z3 for 64- and 32-bit pointers.
     #[test]
     fn split_of_a_concat_offset_is_exact() {
-        let z = Context::new(&z3::Config::new());
         let offw = 92;
-        let enc = Encoder::new(&z, DataLayout::llvm_default(), TypeTable::default(), offw);
-        let x = BV::new_const(&z, "x", offw - 3);
-        let y = BV::new_const(&z, "y", 3);
-        let c = BV::new_const(&z, "c", 32);
-        let d = BV::new_const(&z, "d", offw - 3);
+        let enc = Encoder::new(DataLayout::llvm_default(), TypeTable::default(), offw);
+        let x = BV::new_const("x", offw - 3);
+        let y = BV::new_const("y", 3);
+        let c = BV::new_const("c", 32);
+        let d = BV::new_const("d", offw - 3);
         let offs = [
             x.concat(&y),
-            x.concat(&y).bvadd(&c.sign_ext(offw - 32)),
+            x.concat(&y).bvadd(c.sign_ext(offw - 32)),
             x.concat(&y)
-                .bvadd(&c.sign_ext(offw - 32))
-                .bvadd(&num_u(&z, 1234567, offw as u64))
-                .bvadd(&d.concat(&num_u(&z, 0, 3))),
+                .bvadd(c.sign_ext(offw - 32))
+                .bvadd(num_u(1234567, offw as u64))
+                .bvadd(d.concat(num_u(0, 3))),
         ];
         for a in [0u32, 5] {
             let p = enc.ptr_bits(a) as u32;
@@ -1640,14 +1547,31 @@ mod tests {
                 bv::summands(off, &mut bases, &mut rest);
                 assert!(!bases.is_empty(), "{off}: the concat form is recognised");
                 let (addr, bit) = enc.split(a, off);
-                let plain = resize(&off.bvashr(&enc.off(3)), p, false);
-                let s = Solver::new(&z);
-                s.assert(&Bool::or(
-                    &z,
-                    &[&addr._eq(&plain).not(), &bit._eq(&off.extract(2, 0)).not()],
-                ));
+                let plain = resize(&off.bvashr(enc.off(3)), p, false);
+                let s = Solver::new();
+                s.assert(Bool::or(&[
+                    &addr.eq(&plain).not(),
+                    &bit.eq(off.extract(2, 0)).not(),
+                ]));
                 assert_eq!(s.check(), SatResult::Unsat, "{off} in address space {a}");
             }
         }
+    }
+
+    /// The prover recognises `bvadd`, `concat` (here, `summands`), `and` and
+    /// `=` (`prove::pinned`) by name: the names the linked Z3 gives them.
+    #[test]
+    fn builtins_are_recognised_by_name() {
+        let x = BV::new_const("x", 8);
+        let y = BV::new_const("y", 8);
+        let p = Bool::new_const("p");
+        assert_eq!(bv::app_name(&x.bvadd(&y)).as_deref(), Some("bvadd"));
+        assert_eq!(bv::app_name(&x.concat(&y)).as_deref(), Some("concat"));
+        assert_eq!(bv::app_name(&x.eq(&y)).as_deref(), Some("="));
+        assert_eq!(
+            bv::app_name(&Bool::and(&[&p, &x.eq(&y)])).as_deref(),
+            Some("and")
+        );
+        assert_eq!(bv::app_name(&x).as_deref(), Some("x"));
     }
 }

@@ -5,15 +5,14 @@ use super::bv::{self, fp_format, num};
 use super::EncodeError;
 use diopter_rules::instance::{BinOp, FloatTermOp, ResizeOp, Term, UnOp};
 use diopter_semantics::value::FloatKind;
-use z3::ast::{Ast, BV};
-use z3::Context;
+use z3::ast::BV;
 
 fn unsupported<T>(m: impl Into<String>) -> Result<T, EncodeError> {
     Err(EncodeError::Unsupported(m.into()))
 }
 
-fn boolean<'c>(z: &'c Context, b: z3::ast::Bool<'c>) -> BV<'c> {
-    b.ite(&bv::num_u(z, 1, 1), &bv::num_u(z, 0, 1))
+fn boolean(b: z3::ast::Bool) -> BV {
+    b.ite(&bv::num_u(1, 1), &bv::num_u(0, 1))
 }
 
 fn format_of(kind: &str) -> Result<(u32, u32), EncodeError> {
@@ -24,12 +23,8 @@ fn format_of(kind: &str) -> Result<(u32, u32), EncodeError> {
 }
 
 /// The value of `t`, with `hole(k)` giving constant hole `k`'s bits.
-pub fn encode<'c>(
-    z: &'c Context,
-    t: &Term,
-    hole: &dyn Fn(usize) -> Option<BV<'c>>,
-) -> Result<BV<'c>, EncodeError> {
-    let go = |t: &Term| encode(z, t, hole);
+pub fn encode(t: &Term, hole: &dyn Fn(usize) -> Option<BV>) -> Result<BV, EncodeError> {
+    let go = |t: &Term| encode(t, hole);
     Ok(match t {
         Term::Hole(k) => match hole(*k) {
             Some(v) => v,
@@ -39,7 +34,7 @@ pub fn encode<'c>(
             if *width == 0 {
                 return unsupported("a zero-width literal in a term");
             }
-            num(z, value, *width)
+            num(value, *width)
         }
         Term::Un(op, a) => {
             let a = go(a)?;
@@ -69,12 +64,12 @@ pub fn encode<'c>(
                 BinOp::Shl => a.bvshl(&b),
                 BinOp::LShr => a.bvlshr(&b),
                 BinOp::AShr => a.bvashr(&b),
-                BinOp::Eq => boolean(z, a._eq(&b)),
-                BinOp::Ne => boolean(z, a._eq(&b).not()),
-                BinOp::Ult => boolean(z, a.bvult(&b)),
-                BinOp::Ule => boolean(z, a.bvule(&b)),
-                BinOp::Slt => boolean(z, a.bvslt(&b)),
-                BinOp::Sle => boolean(z, a.bvsle(&b)),
+                BinOp::Eq => boolean(a.eq(&b)),
+                BinOp::Ne => boolean(a.eq(&b).not()),
+                BinOp::Ult => boolean(a.bvult(&b)),
+                BinOp::Ule => boolean(a.bvule(&b)),
+                BinOp::Slt => boolean(a.bvslt(&b)),
+                BinOp::Sle => boolean(a.bvsle(&b)),
             }
         }
         Term::Resize(op, w, a) => {
@@ -90,11 +85,11 @@ pub fn encode<'c>(
         }
         Term::Ite(c, a, b) => {
             let (c, a, b) = (go(c)?, go(a)?, go(b)?);
-            c._eq(&bv::num_u(z, 1, c.get_size() as u64)).ite(&a, &b)
+            c.eq(bv::num_u(1, c.get_size() as u64)).ite(&a, &b)
         }
         Term::Float { op, kind, args } => {
             let f = format_of(kind)?;
-            let args: Vec<BV<'c>> = args.iter().map(go).collect::<Result<_, _>>()?;
+            let args: Vec<BV> = args.iter().map(go).collect::<Result<_, _>>()?;
             let arg = |i: usize| {
                 args.get(i)
                     .cloned()
@@ -120,11 +115,10 @@ pub fn encode<'c>(
                     // folding rules exclude.
                     bv::bits_of_fp(&bv::fp_convert(&bv::fp_of_bits(&arg(0)?, f), g))
                 }
-                FloatTermOp::IsNaN => boolean(z, bv::fp_is_nan(&bv::fp_of_bits(&arg(0)?, f))),
-                FloatTermOp::FitsSInt { width } => boolean(
-                    z,
-                    bv::fp_to_sint(&bv::fp_of_bits(&arg(0)?, f), *width as u32).1,
-                ),
+                FloatTermOp::IsNaN => boolean(bv::fp_is_nan(&bv::fp_of_bits(&arg(0)?, f))),
+                FloatTermOp::FitsSInt { width } => {
+                    boolean(bv::fp_to_sint(&bv::fp_of_bits(&arg(0)?, f), *width as u32).1)
+                }
             }
         }
     })

@@ -177,18 +177,18 @@ pub struct Outcome {
 }
 
 /// One hole's symbolic input and what the counterexample needs of it.
-pub(crate) struct HoleInput<'c> {
-    pub input: Input<'c>,
+pub(crate) struct HoleInput {
+    pub input: Input,
     /// `None` for constant holes (always implicit).
-    pub selector: Option<BV<'c>>,
+    pub selector: Option<BV>,
     pub ty: Type,
 }
 
 const SEL_BITS: u32 = 4;
 
-fn sel_is<'c>(sel: &BV<'c>, s: Shape) -> Bool<'c> {
+fn sel_is(sel: &BV, s: Shape) -> Bool {
     let i = Shape::ALL.iter().position(|x| *x == s).expect("a shape") as u64;
-    sel._eq(&bv::num_u(sel.get_ctx(), i, SEL_BITS as u64))
+    sel.eq(bv::num_u(i, SEL_BITS as u64))
 }
 
 /// Whether the shape takes part: all of them, unless the environment
@@ -206,19 +206,18 @@ fn shape_enabled(s: Shape) -> bool {
 }
 
 /// The input of a value hole: one alternative per shape.
-fn value_hole<'c>(
-    enc: &mut Encoder<'c>,
+fn value_hole(
+    enc: &mut Encoder,
     name: &str,
     ty: &Type,
     n: u64,
     only: Option<Shape>,
     phase_value: Option<u64>,
-    cons: &mut Vec<Bool<'c>>,
-) -> Result<HoleInput<'c>, EncodeError> {
-    let z = enc.z;
+    cons: &mut Vec<Bool>,
+) -> Result<HoleInput, EncodeError> {
     let offw = enc.offw;
-    let sel = BV::new_const(z, format!("{name}.shape"), SEL_BITS);
-    cons.push(sel.bvult(&bv::num_u(z, Shape::ALL.len() as u64, SEL_BITS as u64)));
+    let sel = BV::new_const(format!("{name}.shape"), SEL_BITS);
+    cons.push(sel.bvult(bv::num_u(Shape::ALL.len() as u64, SEL_BITS as u64)));
     // Every offset into memory is `concat(bytes, phase)`: a byte offset and
     // the bit within the byte, the same `offw`-bit range as one variable
     // (every value is one concat). The encoding then writes the hole's byte
@@ -229,11 +228,11 @@ fn value_hole<'c>(
     // phase), so sharing loses no context. `phase_value`: the phase is that
     // numeral instead (a case of `decide_in`'s split).
     let phase = match phase_value {
-        Some(v) => bv::num_u(z, v & 7, 3),
-        None => BV::new_const(z, format!("{name}.phase"), 3),
+        Some(v) => bv::num_u(v & 7, 3),
+        None => BV::new_const(format!("{name}.phase"), 3),
     };
-    let mem_off = |what: String| BV::new_const(z, what, offw - 3).concat(&phase);
-    let zero = || bv::zeros(z, offw as u64);
+    let mem_off = |what: String| BV::new_const(what, offw - 3).concat(&phase);
+    let zero = || bv::zeros(offw as u64);
     let single = |storage, offset| SSingle { storage, offset };
     let mut alts = Vec::new();
     if let Some(s) = only {
@@ -257,15 +256,15 @@ fn value_hole<'c>(
                 )]
             }
             Shape::Entity => {
-                let v = BV::new_const(z, format!("%{name}"), (n + 16) as u32);
+                let v = BV::new_const(format!("%{name}"), (n + 16) as u32);
                 let i = enc.add_entity(&format!("%{name}"), v);
                 vec![single(
                     SStorage::Entity(i),
-                    BV::new_const(z, format!("{name}.eoff"), offw),
+                    BV::new_const(format!("{name}.eoff"), offw),
                 )]
             }
             Shape::Implicit => vec![single(
-                SStorage::Implicit(BV::new_const(z, format!("{name}.value"), n as u32)),
+                SStorage::Implicit(BV::new_const(format!("{name}.value"), n as u32)),
                 zero(),
             )],
             Shape::Undefined => vec![single(SStorage::Undefined, zero())],
@@ -274,13 +273,10 @@ fn value_hole<'c>(
                     cons.push(g.not());
                     continue;
                 }
-                let target = SLoc::one(
-                    z,
-                    vec![single(
-                        SStorage::Memory(0),
-                        mem_off(format!("{name}.target")),
-                    )],
-                );
+                let target = SLoc::one(vec![single(
+                    SStorage::Memory(0),
+                    mem_off(format!("{name}.target")),
+                )]);
                 vec![single(SStorage::ImplicitAddress(Box::new(target)), zero())]
             }
             Shape::Composite => {
@@ -289,25 +285,25 @@ fn value_hole<'c>(
                     continue;
                 }
                 let lo = n.div_ceil(2);
-                let v = BV::new_const(z, format!("%{name}.hi"), (n - lo) as u32);
+                let v = BV::new_const(format!("%{name}.hi"), (n - lo) as u32);
                 let i = enc.add_entity(&format!("%{name}.hi"), v);
-                let p0 = SLoc::one(
-                    z,
-                    vec![single(SStorage::Memory(0), mem_off(format!("{name}.coff")))],
-                );
-                let p1 = SLoc::one(z, vec![single(SStorage::Entity(i), zero())]);
+                let p0 = SLoc::one(vec![single(
+                    SStorage::Memory(0),
+                    mem_off(format!("{name}.coff")),
+                )]);
+                let p1 = SLoc::one(vec![single(SStorage::Entity(i), zero())]);
                 vec![single(
                     SStorage::Composite(vec![(p0, lo), (p1, n - lo)]),
                     zero(),
                 )]
             }
             Shape::TwoSingles => {
-                let v = BV::new_const(z, format!("%{name}.twin"), n as u32);
+                let v = BV::new_const(format!("%{name}.twin"), n as u32);
                 let i = enc.add_entity(&format!("%{name}.twin"), v.clone());
                 let m = single(SStorage::Memory(0), mem_off(format!("{name}.moff")));
                 // Consistent: the memory holds the entity's bits.
-                let r = enc.read(&enc.initial_state(), &SLoc::one(z, vec![m.clone()]), n)?;
-                cons.push(g.implies(&Bool::and(z, &[&r.err.not(), &r.value._eq(&v)])));
+                let r = enc.read(&enc.initial_state(), &SLoc::one(vec![m.clone()]), n)?;
+                cons.push(g.implies(Bool::and(&[&r.err.not(), &r.value.eq(&v)])));
                 vec![m, single(SStorage::Entity(i), zero())]
             }
             Shape::Failing => vec![],
@@ -339,12 +335,11 @@ fn value_hole<'c>(
 /// has 24 bits to spare over every pointer's address range and every type's
 /// width, so an offset beyond the bound is outside every storage, and no
 /// constant offset of the expression brings it back.
-fn bound_offsets<'c>(s: &SSingle<'c>, offw: u32, cons: &mut Vec<Bool<'c>>) {
-    let z = s.offset.get_ctx();
+fn bound_offsets(s: &SSingle, offw: u32, cons: &mut Vec<Bool>) {
     let limit = num_bigint::BigInt::from(1) << (offw - 8);
-    cons.push(s.offset.bvsge(&bv::num(z, &-limit.clone(), offw as u64)));
-    cons.push(s.offset.bvslt(&bv::num(z, &limit, offw as u64)));
-    let parts: Vec<&SLoc<'c>> = match &s.storage {
+    cons.push(s.offset.bvsge(bv::num(&-limit.clone(), offw as u64)));
+    cons.push(s.offset.bvslt(bv::num(&limit, offw as u64)));
+    let parts: Vec<&SLoc> = match &s.storage {
         SStorage::ImplicitAddress(target) => vec![&**target],
         SStorage::Composite(parts) => parts.iter().map(|(l, _)| l).collect(),
         _ => Vec::new(),
@@ -361,20 +356,20 @@ fn bound_offsets<'c>(s: &SSingle<'c>, offw: u32, cons: &mut Vec<Bool<'c>>) {
 /// Records in `out` each `(var, numeral)` that `b` (simplified) asserts as
 /// `var = numeral` or `numeral = var`, at its top or in a top conjunction,
 /// for `var` among `vars` and not yet in `out`.
-fn pinned<'c>(b: &Bool<'c>, vars: &[BV<'c>], out: &mut Vec<(BV<'c>, BV<'c>)>) {
-    if !b.is_app() {
+fn pinned(b: &Bool, vars: &[BV], out: &mut Vec<(BV, BV)>) {
+    let Some(name) = bv::app_name(b) else {
         return;
-    }
+    };
     let kids = b.children();
-    match b.decl().kind() {
-        z3::DeclKind::AND => {
+    match name.as_str() {
+        "and" => {
             for k in kids {
                 if let Some(k) = k.as_bool() {
                     pinned(&k, vars, out);
                 }
             }
         }
-        z3::DeclKind::EQ if kids.len() == 2 => {
+        "=" if kids.len() == 2 => {
             let (Some(x), Some(y)) = (kids[0].as_bv(), kids[1].as_bv()) else {
                 return;
             };
@@ -396,38 +391,38 @@ fn first_type(exprs: &[&Expr], want: fn(&Op) -> Option<&Type>) -> Option<Type> {
     exprs.iter().flat_map(|e| e.ops()).find_map(want).cloned()
 }
 
-pub(crate) struct Query<'c> {
-    pub enc: Encoder<'c>,
-    pub holes: Vec<HoleInput<'c>>,
-    pub referrer: Option<HoleInput<'c>>,
-    pub object: Option<HoleInput<'c>>,
-    pub inputs: Inputs<'c>,
-    pub write: Option<BV<'c>>,
-    pub constraints: Vec<Bool<'c>>,
+pub(crate) struct Query {
+    pub enc: Encoder,
+    pub holes: Vec<HoleInput>,
+    pub referrer: Option<HoleInput>,
+    pub object: Option<HoleInput>,
+    pub inputs: Inputs,
+    pub write: Option<BV>,
+    pub constraints: Vec<Bool>,
     /// Each value hole's bits as read from its location (a term over the
     /// hole's storage shapes and memory), with a fresh variable that may
     /// stand for it in lemmas: see `decide_in`.
-    pub abstractions: Vec<(BV<'c>, BV<'c>)>,
+    pub abstractions: Vec<(BV, BV)>,
     /// The part of `constraints` about constant holes alone (their
     /// definitions and the preconditions): enough for lemmas about offsets
     /// and constants, and far smaller.
-    pub const_constraints: Vec<Bool<'c>>,
+    pub const_constraints: Vec<Bool>,
     /// Constant holes whose definition is a numeral, with that numeral: every
     /// query substitutes them (and asserts the equality, for the model), so
     /// that offsets the expression adds are numerals once simplified.
-    pub const_fixed: Vec<(BV<'c>, BV<'c>)>,
-    pub mismatch: Bool<'c>,
+    pub const_fixed: Vec<(BV, BV)>,
+    pub mismatch: Bool,
     /// The part of `mismatch` about failure alone.
-    pub fail_mismatch: Bool<'c>,
+    pub fail_mismatch: Bool,
     /// Both succeed and their locations differ (in some offset, value or
     /// shape); `None` when their structures differ.
-    pub differs_as_location: Option<Bool<'c>>,
+    pub differs_as_location: Option<Bool>,
 }
 
 /// Equal locations, when `a` and `b` have the same structure (alternatives,
 /// storage kinds, parts): their guards, offsets and implicit values are
 /// equal. `None` when the structures differ.
-fn same_location<'c>(z: &'c z3::Context, a: &SLoc<'c>, b: &SLoc<'c>) -> Option<Bool<'c>> {
+fn same_location(a: &SLoc, b: &SLoc) -> Option<Bool> {
     if a.alts.len() != b.alts.len() {
         return None;
     }
@@ -436,32 +431,32 @@ fn same_location<'c>(z: &'c z3::Context, a: &SLoc<'c>, b: &SLoc<'c>) -> Option<B
         if x.singles.len() != y.singles.len() {
             return None;
         }
-        eqs.push(x.guard._eq(&y.guard));
+        eqs.push(x.guard.eq(&y.guard));
         for (p, q) in x.singles.iter().zip(&y.singles) {
-            eqs.push(p.offset._eq(&q.offset));
+            eqs.push(p.offset.eq(&q.offset));
             match (&p.storage, &q.storage) {
                 (SStorage::Memory(m), SStorage::Memory(n)) if m == n => {}
                 (SStorage::Entity(m), SStorage::Entity(n)) if m == n => {}
                 (SStorage::Undefined, SStorage::Undefined) => {}
                 (SStorage::Implicit(v), SStorage::Implicit(w)) if v.get_size() == w.get_size() => {
-                    eqs.push(v._eq(w))
+                    eqs.push(v.eq(w))
                 }
                 (SStorage::ImplicitAddress(t), SStorage::ImplicitAddress(u)) => {
-                    eqs.push(same_location(z, t, u)?)
+                    eqs.push(same_location(t, u)?)
                 }
                 (SStorage::Composite(ps), SStorage::Composite(qs)) if ps.len() == qs.len() => {
                     for ((pl, pn), (ql, qn)) in ps.iter().zip(qs) {
                         if pn != qn {
                             return None;
                         }
-                        eqs.push(same_location(z, pl, ql)?);
+                        eqs.push(same_location(pl, ql)?);
                     }
                 }
                 _ => return None,
             }
         }
     }
-    Some(bv::and(z, &eqs))
+    Some(bv::and(&eqs))
 }
 
 pub(crate) fn arg_infos(inst: &Instance) -> Vec<ArgInfo> {
@@ -491,13 +486,12 @@ pub(crate) fn env<'a>(inst: &'a Instance, dl: &'a DataLayout, args: &'a [ArgInfo
 /// every shape), building no other alternative, and fixes its phase (`None`:
 /// a variable). `pins`: constant holes' values (`.value` variables) to
 /// build as the given numerals (from another query's `const_fixed`).
-fn build<'c>(
-    z: &'c z3::Context,
+fn build(
     inst: &Instance,
     dl: &DataLayout,
     only: Option<&[(Option<Shape>, Option<u64>)]>,
-    pins: &[(BV<'c>, BV<'c>)],
-) -> Result<Query<'c>, EncodeError> {
+    pins: &[(BV, BV)],
+) -> Result<Query, EncodeError> {
     let mut nth = 0usize;
     let mut only_next = || {
         let s = only
@@ -520,7 +514,7 @@ fn build<'c>(
     extra.extend(referrer_ty.iter().cloned());
     extra.extend(object_ty.iter().cloned());
     let offw = Encoder::offset_width(dl, &inst.types, &[&inst.lhs, &inst.rhs], &extra);
-    let mut enc = Encoder::new(z, dl.clone(), inst.types.clone(), offw);
+    let mut enc = Encoder::new(dl.clone(), inst.types.clone(), offw);
     let mut cons = Vec::new();
     let size = |t: &Type| -> Result<u64, EncodeError> {
         match dl.bitsizeof(t, &inst.types) {
@@ -544,21 +538,18 @@ fn build<'c>(
                 value_hole(&mut enc, &h.name, &h.ty, n, o, ph, &mut cons)?
             }
             HoleKind::Const => {
-                let v = BV::new_const(z, format!("{}.value", h.name), n as u32);
+                let v = BV::new_const(format!("{}.value", h.name), n as u32);
                 let v = match pins.iter().find(|(x, _)| *x == v) {
                     Some((_, numeral)) => numeral.clone(),
                     None => v,
                 };
                 HoleInput {
                     input: Input {
-                        loc: SLoc::one(
-                            z,
-                            vec![SSingle {
-                                storage: SStorage::Implicit(v),
-                                offset: bv::zeros(z, offw as u64),
-                            }],
-                        ),
-                        fail: bv::ff(z),
+                        loc: SLoc::one(vec![SSingle {
+                            storage: SStorage::Implicit(v),
+                            offset: bv::zeros(offw as u64),
+                        }]),
+                        fail: bv::ff(),
                     },
                     selector: None,
                     ty: h.ty.clone(),
@@ -570,9 +561,9 @@ fn build<'c>(
     }
     let mut special = |name: &str,
                        t: &Option<Type>,
-                       enc: &mut Encoder<'c>,
-                       cons: &mut Vec<Bool<'c>>|
-     -> Result<Option<HoleInput<'c>>, EncodeError> {
+                       enc: &mut Encoder,
+                       cons: &mut Vec<Bool>|
+     -> Result<Option<HoleInput>, EncodeError> {
         match t {
             None => Ok(None),
             Some(t) => {
@@ -585,10 +576,10 @@ fn build<'c>(
     let object = special("object", &object_ty, &mut enc, &mut cons)?;
     inputs.referrer = referrer.as_ref().map(|h| h.input.clone());
     inputs.object = object.as_ref().map(|h| h.input.clone());
-    inputs.lane = Some(BV::new_const(z, "lane", 64));
+    inputs.lane = Some(BV::new_const("lane", 64));
 
     // Constant holes: definitions and preconditions.
-    let const_value = |holes: &[HoleInput<'c>], k: usize| -> Option<BV<'c>> {
+    let const_value = |holes: &[HoleInput], k: usize| -> Option<BV> {
         let h = inst.holes.get(k)?;
         if h.kind != HoleKind::Const {
             return None;
@@ -608,9 +599,9 @@ fn build<'c>(
         }
     };
     let mut const_cons = Vec::new();
-    let mut const_fixed: Vec<(BV<'c>, BV<'c>)> = Vec::new();
+    let mut const_fixed: Vec<(BV, BV)> = Vec::new();
     for (k, t) in &inst.defs {
-        let v = smt::term::encode(z, t, &|j| const_value(&holes, j))?;
+        let v = smt::term::encode(t, &|j| const_value(&holes, j))?;
         let Some(c) = const_value(&holes, *k) else {
             return Err(EncodeError::Unsupported(format!(
                 "a definition of hole {k}, which is not a constant"
@@ -632,29 +623,26 @@ fn build<'c>(
         // equation stay only when another definition names the hole (it may
         // have been encoded with the variable already).
         if inst.defs.iter().any(|(_, u)| mentions(u, *k)) {
-            const_cons.push(c._eq(&v));
+            const_cons.push(c.eq(&v));
         }
         let input = Input {
-            loc: SLoc::one(
-                z,
-                vec![SSingle {
-                    storage: SStorage::Implicit(v),
-                    offset: bv::zeros(z, offw as u64),
-                }],
-            ),
-            fail: bv::ff(z),
+            loc: SLoc::one(vec![SSingle {
+                storage: SStorage::Implicit(v),
+                offset: bv::zeros(offw as u64),
+            }]),
+            fail: bv::ff(),
         };
         inputs.args.insert(*k as u64, input.clone());
         holes[*k].input = input;
     }
     for p in &inst.pre {
-        let v = smt::term::encode(z, p, &|j| const_value(&holes, j))?;
-        const_cons.push(v._eq(&bv::num_u(z, 1, v.get_size() as u64)));
+        let v = smt::term::encode(p, &|j| const_value(&holes, j))?;
+        const_cons.push(v.eq(bv::num_u(1, v.get_size() as u64)));
     }
     // Constants the definitions and preconditions pin to a numeral (`?o1 ==
     // width(P1)`): `const = numeral`, or a conjunction holding one.
     // (A computed constant's entry is its term; only the others' variables can be pinned.)
-    let const_vars: Vec<BV<'c>> = (0..inst.holes.len())
+    let const_vars: Vec<BV> = (0..inst.holes.len())
         .filter_map(|k| const_value(&holes, k))
         .collect();
     for c in &const_cons {
@@ -667,7 +655,7 @@ fn build<'c>(
     for (h, hi) in inst.holes.iter().zip(&holes) {
         if h.kind == HoleKind::Expr {
             let r = enc.read(&st, &hi.input.loc, size(&h.ty)?)?;
-            let v = BV::fresh_const(z, &format!("{}.bits", h.name), r.value.get_size());
+            let v = BV::fresh_const(&format!("{}.bits", h.name), r.value.get_size());
             abstractions.push((r.value, v));
         }
     }
@@ -678,8 +666,8 @@ fn build<'c>(
     cons.push(rhs.incons.not());
 
     let (ok_l, ok_r) = (lhs.fail.not(), rhs.fail.not());
-    let both = Bool::and(z, &[&ok_l, &ok_r]);
-    let mut diffs = vec![lhs.fail._eq(&rhs.fail).not()];
+    let both = Bool::and(&[&ok_l, &ok_r]);
+    let mut diffs = vec![lhs.fail.eq(&rhs.fail).not()];
     let mut write = None;
     if let (Some(l), Some(r)) = (&lhs.result, &rhs.result) {
         if l.ty != r.ty || l.bits != r.bits || l.fragment != r.fragment {
@@ -687,38 +675,29 @@ fn build<'c>(
         } else if l.bits > 0 {
             let rl = enc.read(&st, &l.loc, l.bits)?;
             let rr = enc.read(&st, &r.loc, r.bits)?;
-            cons.push(Bool::and(z, &[&ok_l, &rl.incons]).not());
-            cons.push(Bool::and(z, &[&ok_r, &rr.incons]).not());
-            let read_diff = Bool::or(
-                z,
-                &[
-                    &rl.err._eq(&rr.err).not(),
-                    &Bool::and(z, &[&rl.err.not(), &rl.value._eq(&rr.value).not()]),
-                ],
-            );
-            diffs.push(Bool::and(z, &[&both, &read_diff]));
-            let w = BV::new_const(z, "written", l.bits as u32);
+            cons.push(Bool::and(&[&ok_l, &rl.incons]).not());
+            cons.push(Bool::and(&[&ok_r, &rr.incons]).not());
+            let read_diff = Bool::or(&[
+                &rl.err.eq(&rr.err).not(),
+                &Bool::and(&[&rl.err.not(), &rl.value.eq(&rr.value).not()]),
+            ]);
+            diffs.push(Bool::and(&[&both, &read_diff]));
+            let w = BV::new_const("written", l.bits as u32);
             let (sl, refl) = enc.write(&st, &l.loc, &w)?;
             let (sr, refr) = enc.write(&st, &r.loc, &w)?;
             let states = smt::same_state(&enc, &sl, &sr).not();
-            let accepted_both = Bool::and(z, &[&refl.not(), &refr.not()]);
+            let accepted_both = Bool::and(&[&refl.not(), &refr.not()]);
             let write_diff = match inst.relation {
-                Relation::Equivalent => Bool::or(
-                    z,
-                    &[
-                        &refl._eq(&refr).not(),
-                        &Bool::and(z, &[&accepted_both, &states]),
-                    ],
-                ),
-                Relation::ReadOnly => Bool::or(
-                    z,
-                    &[
-                        &Bool::and(z, &[&refl, &refr.not()]),
-                        &Bool::and(z, &[&accepted_both, &states]),
-                    ],
-                ),
+                Relation::Equivalent => Bool::or(&[
+                    &refl.eq(&refr).not(),
+                    &Bool::and(&[&accepted_both, &states]),
+                ]),
+                Relation::ReadOnly => Bool::or(&[
+                    &Bool::and(&[&refl, &refr.not()]),
+                    &Bool::and(&[&accepted_both, &states]),
+                ]),
             };
-            diffs.push(Bool::and(z, &[&both, &write_diff]));
+            diffs.push(Bool::and(&[&both, &write_diff]));
             write = Some(w);
         }
     }
@@ -726,12 +705,12 @@ fn build<'c>(
     // and values make reads and writes agree: see `decide`.
     let same_loc = match (&lhs.result, &rhs.result) {
         (Some(l), Some(r)) if l.ty == r.ty && l.fragment == r.fragment => {
-            same_location(z, &l.loc, &r.loc).map(|eq| Bool::and(z, &[&both, &eq.not()]))
+            same_location(&l.loc, &r.loc).map(|eq| Bool::and(&[&both, &eq.not()]))
         }
         _ => None,
     };
-    let fail_mismatch = bv::or(z, &diffs[..1]);
-    let mismatch = bv::or(z, &diffs);
+    let fail_mismatch = bv::or(&diffs[..1]);
+    let mismatch = bv::or(&diffs);
     // Last, once every read of the initial memory is encoded.
     cons.extend(enc.memory_axioms());
     Ok(Query {
@@ -789,22 +768,18 @@ fn decide(inst: &Instance, cfg: &ProveConfig) -> Verdict {
             first_message(&d)
         ));
     }
-    CONTEXT.with(|z| decide_in(z, inst, &dl, cfg))
+    // Every query runs on the z3 crate's context of this thread, created by
+    // the thread's first query and reused by every later one: creating a
+    // context costs more than deciding most instances. Queries share nothing
+    // else (each has its own solver), and a term no query holds any more is
+    // freed by Z3's reference counting. Counterexamples need models, so model
+    // generation is set on whichever context is the thread's now (a caller's
+    // `z3::with_z3_config` may have put one with it off in place).
+    z3::Context::thread_local().update_bool_param_value("model", true);
+    decide_in(inst, &dl, cfg)
 }
 
-thread_local! {
-    /// One Z3 context per thread, reused by every query the thread decides:
-    /// creating a context costs more than deciding most instances. Queries
-    /// share nothing else (each has its own solver), and a term no query
-    /// holds any more is freed by Z3's reference counting.
-    static CONTEXT: z3::Context = {
-        let mut zc = z3::Config::new();
-        zc.set_model_generation(true);
-        z3::Context::new(&zc)
-    };
-}
-
-fn decide_in(z: &z3::Context, inst: &Instance, dl: &DataLayout, cfg: &ProveConfig) -> Verdict {
+fn decide_in(inst: &Instance, dl: &DataLayout, cfg: &ProveConfig) -> Verdict {
     // Split first only with one value hole: with more, the combinations of
     // shapes and phases multiply (81 shapes x 64 phases for two), and the
     // query over every shape (with the lemma below) decides such instances
@@ -827,15 +802,15 @@ fn decide_in(z: &z3::Context, inst: &Instance, dl: &DataLayout, cfg: &ProveConfi
                 .any(|o| matches!(o, Op::TypeObject(_))),
         );
     if cfg.split_first && value_holes == 1 {
-        return decide_split(z, inst, dl, cfg);
+        return decide_split(inst, dl, cfg);
     }
-    let q = match build(z, inst, dl, None, &[]) {
+    let q = match build(inst, dl, None, &[]) {
         Ok(q) => q,
         Err(EncodeError::Unsupported(m)) => return Verdict::Unknown(format!("not encodable: {m}")),
         Err(e @ EncodeError::IllFormed { .. }) => return Verdict::Invalid(e.to_string()),
     };
-    let constraints = bv::and(z, &q.constraints);
-    let mut formula = bv::and(z, &[constraints.clone(), q.mismatch.clone()]);
+    let constraints = bv::and(&q.constraints);
+    let mut formula = bv::and(&[constraints.clone(), q.mismatch.clone()]);
     // A cheap lemma first: when both sides yield locations of the same
     // structure that are provably equal whenever both succeed (pure
     // bit-vector arithmetic on offsets and constants, no memory), reads and
@@ -850,25 +825,25 @@ fn decide_in(z: &z3::Context, inst: &Instance, dl: &DataLayout, cfg: &ProveConfi
         // memory and pick shapes are gone.
         let pairs: Vec<(&BV, &BV)> = q.abstractions.iter().map(|(a, b)| (a, b)).collect();
         let d = d.substitute(&pairs);
-        let lemma = bv::and(z, &[bv::and(z, &q.const_constraints), d]);
+        let lemma = bv::and(&[bv::and(&q.const_constraints), d]);
         // Half the time: a lemma that holds settles the instance at once.
         // A lemma about shifts by symbolic amounts is split on an amount
         // instead (see `shift_cases`), and the split gets the whole time:
         // each case is small, but there are as many as the shift is wide.
-        let cases = shift_cases(z, &q, &pairs);
+        let cases = shift_cases(&q, &pairs);
         let proved = if cases.is_empty() {
             matches!(
-                solve(z, &lemma, &q.const_fixed, (cfg.timeout_ms / 2).max(1), &q),
+                solve(&lemma, &q.const_fixed, (cfg.timeout_ms / 2).max(1), &q),
                 Solved::Unsat
             )
         } else {
             matches!(
-                solve_cases(z, &lemma, &cases, &q.const_fixed, cfg.timeout_ms.max(1), &q),
+                solve_cases(&lemma, &cases, &q.const_fixed, cfg.timeout_ms.max(1), &q),
                 Solved::Unsat
             )
         };
         if proved {
-            formula = bv::and(z, &[constraints.clone(), q.fail_mismatch.clone()]);
+            formula = bv::and(&[constraints.clone(), q.fail_mismatch.clone()]);
         }
     }
     // Often the sides' terms coincide once simplified (both fail alike, read
@@ -881,7 +856,7 @@ fn decide_in(z: &z3::Context, inst: &Instance, dl: &DataLayout, cfg: &ProveConfi
     // First one query over every shape at once, with a quarter of the time:
     // most instances are decided so.
     let first = (cfg.timeout_ms / 4).max(1);
-    let why = match solve(z, &formula, &q.const_fixed, first, &q) {
+    let why = match solve(&formula, &q.const_fixed, first, &q) {
         Solved::Unsat => return Verdict::Proved,
         Solved::Model(m) => return refutation(inst, dl, &q, &m),
         Solved::Gave(why) => {
@@ -920,7 +895,7 @@ fn decide_in(z: &z3::Context, inst: &Instance, dl: &DataLayout, cfg: &ProveConfi
         let mut fixed: Vec<(BV, BV)> = sels
             .iter()
             .zip(&idx)
-            .map(|(sel, &i)| ((*sel).clone(), bv::num_u(z, shapes[i], SEL_BITS as u64)))
+            .map(|(sel, &i)| ((*sel).clone(), bv::num_u(shapes[i], SEL_BITS as u64)))
             .collect();
         fixed.extend(q.const_fixed.iter().cloned());
         let now = Instant::now();
@@ -931,7 +906,7 @@ fn decide_in(z: &z3::Context, inst: &Instance, dl: &DataLayout, cfg: &ProveConfi
             ));
         }
         let budget = ((deadline - now).as_millis() as u64 / left).max(1) as u32;
-        match solve(z, &formula, &fixed, budget, &q) {
+        match solve(&formula, &fixed, budget, &q) {
             Solved::Unsat => {}
             Solved::Model(m) => return refutation(inst, dl, &q, &m),
             Solved::Gave(_) => unknown += 1,
@@ -945,9 +920,9 @@ fn decide_in(z: &z3::Context, inst: &Instance, dl: &DataLayout, cfg: &ProveConfi
 
 /// One case of a case split: a condition, and a term the condition fixes to
 /// a numeral (substituted before solving, so that simplification sees it).
-struct Case<'c> {
-    fixes: Option<(BV<'c>, BV<'c>)>,
-    cond: Bool<'c>,
+struct Case {
+    fixes: Option<(BV, BV)>,
+    cond: Bool,
 }
 
 /// An exhaustive case split on a shift amount, for queries whose shifts by
@@ -964,11 +939,7 @@ struct Case<'c> {
 /// unsatisfiable in every case, and a model of a case is a model of the
 /// formula. No cases (no symbolic shift amount, or a shift wider than
 /// [`MAX_SHIFT_CASES`]) means no split.
-fn shift_cases<'c>(
-    z: &'c z3::Context,
-    q: &Query<'c>,
-    pairs: &[(&BV<'c>, &BV<'c>)],
-) -> Vec<Case<'c>> {
+fn shift_cases(q: &Query, pairs: &[(&BV, &BV)]) -> Vec<Case> {
     let amounts = q.enc.shift_amounts.borrow();
     let Some((t, w)) = amounts
         .iter()
@@ -981,17 +952,17 @@ fn shift_cases<'c>(
         return Vec::new();
     }
     let n = t.get_size() as u64;
-    let mut cases: Vec<Case<'c>> = (0..w)
+    let mut cases: Vec<Case> = (0..w)
         .map(|k| {
-            let k = bv::num_u(z, k, n);
+            let k = bv::num_u(k, n);
             Case {
-                cond: t._eq(&k),
+                cond: t.eq(&k),
                 fixes: Some((t.clone(), k)),
             }
         })
         .collect();
     cases.push(Case {
-        cond: t.bvuge(&bv::num_u(z, w, n)),
+        cond: t.bvuge(bv::num_u(w, n)),
         fixes: None,
     });
     cases
@@ -1006,14 +977,13 @@ const MAX_SHIFT_CASES: u64 = 129;
 /// cases differ widely in difficulty (a shift by a small fixed amount leaves
 /// more to decide than one by a large amount), and once one case gives up
 /// the formula is not proved, so the rest are not tried.
-fn solve_cases<'c>(
-    z: &'c z3::Context,
-    formula: &Bool<'c>,
-    cases: &[Case<'c>],
-    fixed: &[(BV<'c>, BV<'c>)],
+fn solve_cases(
+    formula: &Bool,
+    cases: &[Case],
+    fixed: &[(BV, BV)],
     timeout_ms: u32,
-    q: &Query<'c>,
-) -> Solved<'c> {
+    q: &Query,
+) -> Solved {
     let deadline = Instant::now() + std::time::Duration::from_millis(timeout_ms as u64);
     // Simplified once, so that the amounts (simplified) occur in it as such.
     let formula = formula.simplify();
@@ -1022,7 +992,7 @@ fn solve_cases<'c>(
             Some((t, k)) => formula.substitute(&[(t, k)]),
             None => formula.clone(),
         };
-        let f = Bool::and(z, &[&f, &c.cond]).simplify();
+        let f = Bool::and(&[&f, &c.cond]).simplify();
         if f.as_bool() == Some(false) {
             continue;
         }
@@ -1034,7 +1004,7 @@ fn solve_cases<'c>(
             ));
         }
         let budget = (deadline - now).as_millis().max(1) as u32;
-        match solve(z, &f, fixed, budget, q) {
+        match solve(&f, fixed, budget, q) {
             Solved::Unsat => {}
             other => return other,
         }
@@ -1055,9 +1025,9 @@ fn shape_applies(s: Shape, ty: &Type, n: u64) -> bool {
 /// of shapes (`solve_combo`), with the whole time, and no query over every
 /// shape. The constants pinned to numerals and the selectors come from a
 /// query built with every value hole implicit (cheap: no memory).
-fn decide_split(z: &z3::Context, inst: &Instance, dl: &DataLayout, cfg: &ProveConfig) -> Verdict {
+fn decide_split(inst: &Instance, dl: &DataLayout, cfg: &ProveConfig) -> Verdict {
     let implicit = vec![(Some(Shape::Implicit), None); 64];
-    let probe = match build(z, inst, dl, Some(&implicit), &[]) {
+    let probe = match build(inst, dl, Some(&implicit), &[]) {
         Ok(q) => q,
         Err(EncodeError::Unsupported(m)) => return Verdict::Unknown(format!("not encodable: {m}")),
         Err(e @ EncodeError::IllFormed { .. }) => return Verdict::Invalid(e.to_string()),
@@ -1108,11 +1078,11 @@ fn decide_split(z: &z3::Context, inst: &Instance, dl: &DataLayout, cfg: &ProveCo
                 .zip(&combo)
                 .filter_map(|(h, s)| {
                     let i = Shape::ALL.iter().position(|x| x == s)? as u64;
-                    Some((h.selector.clone()?, bv::num_u(z, i, SEL_BITS as u64)))
+                    Some((h.selector.clone()?, bv::num_u(i, SEL_BITS as u64)))
                 })
                 .collect();
             fixed.extend(probe.const_fixed.iter().cloned());
-            match solve_combo(z, inst, dl, &probe.const_fixed, &combo, &fixed, budget) {
+            match solve_combo(inst, dl, &probe.const_fixed, &combo, &fixed, budget) {
                 Err(v) => return v,
                 Ok(None) => {}
                 Ok(Some(_)) => unknown += 1,
@@ -1178,13 +1148,12 @@ fn q_bits(q: &Query, h: &HoleInput) -> u64 {
 /// consistency with one memory, holds for some values of their own
 /// variables in any model), and a phase is 3 bits, all 8 values tried.
 /// With more than [`MAX_PHASE_SPLIT`] cases the combination gives up.
-fn solve_combo<'c>(
-    z: &'c z3::Context,
+fn solve_combo(
     inst: &Instance,
     dl: &DataLayout,
-    pins: &[(BV<'c>, BV<'c>)],
+    pins: &[(BV, BV)],
     combo: &[Shape],
-    fixed: &[(BV<'c>, BV<'c>)],
+    fixed: &[(BV, BV)],
     budget_ms: u64,
 ) -> Result<Option<String>, Verdict> {
     let start = Instant::now();
@@ -1214,15 +1183,15 @@ fn solve_combo<'c>(
             .collect();
         let spent = start.elapsed().as_millis() as u64;
         let share = (budget_ms.saturating_sub(spent) / (cases - case) as u64).max(1);
-        let r = match build(z, inst, dl, Some(&only), pins) {
+        let r = match build(inst, dl, Some(&only), pins) {
             Ok(r) => r,
             Err(EncodeError::Unsupported(m)) => return Ok(Some(format!("not encodable: {m}"))),
             Err(e @ EncodeError::IllFormed { .. }) => return Err(Verdict::Invalid(e.to_string())),
         };
-        let f = bv::and(z, &[bv::and(z, &r.constraints), r.mismatch.clone()]);
+        let f = bv::and(&[bv::and(&r.constraints), r.mismatch.clone()]);
         let mut all = fixed.to_vec();
         all.extend(r.const_fixed.iter().cloned());
-        match solve(z, &f, &all, share as u32, &r) {
+        match solve(&f, &all, share as u32, &r) {
             Solved::Unsat => {}
             Solved::Model(m) => return Err(refutation(inst, dl, &r, &m)),
             Solved::Gave(why) => gave = Some(why),
@@ -1238,9 +1207,9 @@ const MAX_PHASE_SPLIT: usize = 64;
 /// At most this many shape combinations are tried one by one.
 const MAX_SPLIT: u64 = 81;
 
-enum Solved<'c> {
+enum Solved {
     Unsat,
-    Model(z3::Model<'c>),
+    Model(z3::Model),
     /// Z3 gave up; `final:` when splitting further cannot help.
     Gave(String),
 }
@@ -1248,24 +1217,18 @@ enum Solved<'c> {
 /// One query: `formula` with the selectors of `fixed` set, within
 /// `timeout_ms`. A model that rests on an over-approximated value (see
 /// `smt`) is not returned: the query is repeated without such models.
-fn solve<'c>(
-    z: &'c z3::Context,
-    formula: &Bool<'c>,
-    fixed: &[(BV<'c>, BV<'c>)],
-    timeout_ms: u32,
-    q: &Query<'c>,
-) -> Solved<'c> {
-    let solver = Solver::new(z);
-    let mut p = Params::new(z);
+fn solve(formula: &Bool, fixed: &[(BV, BV)], timeout_ms: u32, q: &Query) -> Solved {
+    let solver = Solver::new();
+    let mut p = Params::new();
     p.set_u32("timeout", timeout_ms.max(1));
     solver.set_params(&p);
     if fixed.is_empty() {
         solver.assert(formula);
     } else {
         let pairs: Vec<(&BV, &BV)> = fixed.iter().map(|(a, b)| (a, b)).collect();
-        solver.assert(&formula.substitute(&pairs).simplify());
+        solver.assert(formula.substitute(&pairs).simplify());
     }
-    let approx = bv::or(z, &q.enc.approx.borrow());
+    let approx = bv::or(&q.enc.approx.borrow());
     match solver.check() {
         SatResult::Unsat => Solved::Unsat,
         SatResult::Unknown => Solved::Gave(
@@ -1286,7 +1249,7 @@ fn solve<'c>(
             }
             // Look for a counterexample that does not rest on an
             // over-approximated NaN payload.
-            solver.assert(&approx.not());
+            solver.assert(approx.not());
             match solver.check() {
                 SatResult::Sat => match solver.get_model() {
                     Some(m) => Solved::Model(m),

@@ -15,6 +15,7 @@ mod report_cmd;
 mod run_cmd;
 mod simplify_cmd;
 mod transform_cmd;
+mod validate_cmd;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
@@ -100,6 +101,10 @@ enum Command {
     /// An overnight fuzzing campaign: the cargo-fuzz targets in fork mode, each artifact replayed, deduplicated and minimized, a report with plots under reports/campaigns/.
     #[command(after_help = campaign_cmd::CAMPAIGN_HELP)]
     Campaign(campaign_cmd::Args),
+    /// Translation validation: does a pass's updated expression refine the
+    /// one before, given how the pass changed the operands?
+    #[command(after_help = validate_cmd_help())]
+    Validate(validate_cmd::Args),
     /// Print the stack-effect specification of every operation, as diopter parsed it.
     Specs {
         #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -126,6 +131,7 @@ fn main() -> ExitCode {
         Command::Run(a) => run_cmd::run(&a),
         Command::Report(a) => report_cmd::run(&a),
         Command::Campaign(a) => campaign_cmd::run(&a),
+        Command::Validate(a) => validate_cmd::run(&a),
         Command::Specs { format } => print_specs(format),
     }
 }
@@ -163,4 +169,13 @@ fn print_specs(format: Format) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// `diopter validate --help`: the command and the pair file format.
+fn validate_cmd_help() -> String {
+    format!(
+        "{}\n{}",
+        validate_cmd::VALIDATE_HELP,
+        diopter_smt::validate::FORMAT_HELP
+    )
 }

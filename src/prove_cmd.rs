@@ -457,7 +457,7 @@ pub fn run(a: &Args) -> ExitCode {
                 "index": k,
                 "name": r.name,
                 "origin": r.origin.to_string(),
-                "relation": match r.relation { Relation::Equivalent => "equivalent", Relation::ReadOnly => "read-only" },
+                "relation": match r.relation { Relation::Equivalent => "equivalent", Relation::ReadOnly => "read-only", Relation::Lossy => "lossy" },
                 "expect": if r.expect_refuted() { "refuted" } else { "holds" },
                 "kind": if r.lemma { "lemma" } else { "rule" },
                 "simplifier": match r.not_applied() {

@@ -20,6 +20,9 @@ WHAT IT WRITES (each .md with a .json twin)
   conformance  `diopter check corpus/` verdicts per directory, AMD verifier
                expectations, print/parse round trips of every expression
   benchmarks   criterion's last estimates, or \"not run\"
+  validation   `diopter validate corpus/amd/amd-rewrites.map`: a verdict for
+               every row of AMD's before/after pairs, with the explanations of
+               corpus/amd/validation-findings.md
   README.md    the index, with the campaign reports under campaigns/ and
                the minimizer measurement (minimizer.md)";
 
@@ -277,6 +280,27 @@ pub fn regenerate(dir: &Path) -> Vec<Step> {
     put(&c, ok, &mut steps);
     put(&report::errata(&root), true, &mut steps);
     put(&report::benchmark_report(&root), true, &mut steps);
+    // Translation validation of AMD's updates: refutations are findings
+    // (explained in the report), an encoding bug is a failure.
+    match crate::validate_cmd::write_report(&root, dir) {
+        Ok(line) => {
+            steps.push(Step {
+                name: "validation".into(),
+                ok: line.contains(", 0 encoding bug"),
+                line: format!("{}/validation.md: {line}", dir.display()),
+            });
+            index.push((
+                "validation.md".into(),
+                "Translation validation of AMD's DIOp updates (`diopter validate`)".into(),
+                line,
+            ));
+        }
+        Err(e) => steps.push(Step {
+            name: "validation".into(),
+            ok: false,
+            line: format!("validation: {e}"),
+        }),
+    }
     // Reports other commands write: listed when present, with their
     // summary line where they have one (the line holding `marker`).
     for (file, title, marker) in [

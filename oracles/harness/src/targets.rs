@@ -223,3 +223,178 @@ pub fn check_eval(data: &[u8]) -> Result<(), String> {
         }
     }
 }
+
+/// `validate_diff`: `diopter validate` against the reference interpreter.
+/// A generated case's expression is the before-expression; an AMD-style
+/// update of its operand 0 (`data` picks which) makes the after-expression:
+/// a salvage of `add`/`sub`/`mul`/`shl`/`lshr`/`ashr` by a constant (an
+/// integer operand), or the fold of an address-space cast (an opaque
+/// pointer operand in address space 0 becomes `ptr addrspace(1)` with
+/// `DIOpConvert(ptr)`). The update is correct, or deliberately wrong (the
+/// after-expression uses another constant or operation than the mapping
+/// says, or `DIOpReinterpret` where the cast is a conversion). Findings:
+/// an encoding bug; a correct update not judged equivalent; a pair judged
+/// equivalent or a refinement that the reference interpreter tells apart
+/// (under the lossy relation) in random contexts.
+pub fn validate_diff(data: &[u8]) -> Result<(), String> {
+    use diopter_rules::empirical;
+    use diopter_rules::instance::Relation;
+    use diopter_semantics::ast::{Dialect, Literal, OpNode, Span};
+    use diopter_smt::prove::ProveConfig;
+    use diopter_smt::validate::{self, MapRhs, Pair, Verdict as V};
+
+    let mut u = Unstructured::new(data);
+    let Ok(case) = Case::arbitrary(&mut u) else {
+        return Ok(());
+    };
+    let kind: u8 = u.arbitrary().unwrap_or(0);
+    let wrong: bool = u.arbitrary().unwrap_or(false);
+    let c: i8 = u.arbitrary().unwrap_or(1);
+    let trial_seed: u64 = u.arbitrary().unwrap_or(0);
+    let before = case.bare.clone();
+    let Some(args) = before.args.clone() else {
+        return Ok(());
+    };
+    if before.expr.dialect != Dialect::DiExpression
+        || args.first().is_none_or(|a| a.poison)
+        || before
+            .expr
+            .ops()
+            .any(|o| matches!(o, Op::Referrer(_) | Op::TypeObject(_)))
+    {
+        return Ok(());
+    }
+    let ty = args[0].ty.clone();
+    let ops = [Op::Add, Op::Sub, Op::Mul, Op::Shl, Op::LShr, Op::AShr];
+    // (new type of operand 0, the mapping, what the after-expression puts
+    // in place of operand 0)
+    let (new_ty, map, repl) = match &ty {
+        Type::Int(w) if *w >= 2 && *w <= 64 => {
+            let op = ops[(kind as usize / 2) % ops.len()].clone();
+            let k = |v: i64| Op::Constant(ty.clone(), Literal::Int(v.into()));
+            let map = vec![Op::Arg(0, ty.clone()), k(c as i64), op.clone()];
+            let repl = if !wrong {
+                map.clone()
+            } else if kind.is_multiple_of(2) {
+                vec![Op::Arg(0, ty.clone()), k(c as i64 + 1), op]
+            } else {
+                let other = ops[(kind as usize / 2 + 1) % ops.len()].clone();
+                vec![Op::Arg(0, ty.clone()), k(c as i64), other]
+            };
+            (ty.clone(), map, repl)
+        }
+        Type::Ptr {
+            addrspace: 0,
+            pointee: None,
+        } => {
+            let p1 = Type::Ptr {
+                addrspace: 1,
+                pointee: None,
+            };
+            let map = vec![Op::Arg(0, p1.clone()), Op::Convert(ty.clone())];
+            let repl = if wrong {
+                vec![Op::Arg(0, p1.clone()), Op::Reinterpret(ty.clone())]
+            } else {
+                map.clone()
+            };
+            (p1, map, repl)
+        }
+        _ => return Ok(()),
+    };
+    let node = |op: Op| OpNode {
+        op,
+        span: Span::default(),
+    };
+    let mut after = before.clone();
+    after.expr.ops = Vec::new();
+    for n in &before.expr.ops {
+        match &n.op {
+            Op::Arg(0, t) => {
+                after.expr.ops.extend(repl.iter().cloned().map(node));
+                if *t != ty {
+                    after.expr.ops.push(node(Op::Reinterpret(t.clone())));
+                }
+            }
+            _ => after.expr.ops.push(n.clone()),
+        }
+    }
+    let mut new_args = args.clone();
+    new_args[0].ty = new_ty;
+    after.args = Some(new_args);
+    let mut mapping = vec![(
+        0u64,
+        MapRhs::Expr(diopter_semantics::ast::Expr::new(
+            Dialect::DiExpression,
+            map,
+        )),
+        Span::default(),
+    )];
+    for (k, a) in args.iter().enumerate().skip(1) {
+        mapping.push((
+            k as u64,
+            MapRhs::Expr(diopter_semantics::ast::Expr::new(
+                Dialect::DiExpression,
+                vec![Op::Arg(k as u64, a.ty.clone())],
+            )),
+            Span::default(),
+        ));
+    }
+    let pair = Pair {
+        name: "fuzz".into(),
+        before,
+        after: Some(after),
+        map: mapping,
+        dl: case.ctx.datalayout.clone(),
+        notes: Vec::new(),
+        source: None,
+        span: Span::default(),
+    };
+    if validate::check_pair(&pair, &case.types).is_err() {
+        return Ok(());
+    }
+    let shown = || {
+        format!(
+            "before: {}\nafter:  {}\nupdate: {}",
+            print_bare(&pair.before),
+            pair.after.as_ref().map(print_bare).unwrap_or_default(),
+            if wrong { "wrong" } else { "correct" }
+        )
+    };
+    let cfg = ProveConfig {
+        timeout_ms: 2_000,
+        ..ProveConfig::default()
+    };
+    let o = validate::validate(&pair, &case.types, &cfg);
+    match &o.verdict {
+        V::EncodingBug(m) => return Err(format!("encoding bug\n{}\n{m}", shown())),
+        V::Refuted(c) if !wrong => {
+            return Err(format!(
+                "a correct update is refuted\n{}\n{}",
+                shown(),
+                c.render()
+            ))
+        }
+        V::Refinement(_) if !wrong => {
+            // The after-expression is the substituted before-expression.
+            return Err(format!(
+                "a correct update is not judged equivalent: {}\n{}",
+                o.verdict.label(),
+                shown()
+            ));
+        }
+        V::Equivalent | V::Refinement(_) => {
+            let Some(inst) = validate::instance(&pair, &case.types, Relation::Lossy) else {
+                return Ok(());
+            };
+            if let Err(c) = empirical::check_instance_in(&inst, 64, trial_seed, false, &pair.dl) {
+                return Err(format!(
+                    "judged {} but the reference interpreter tells the sides apart\n{}\n{c}",
+                    o.verdict.label(),
+                    shown()
+                ));
+            }
+        }
+        V::Refuted(_) | V::Unknown { .. } => {}
+    }
+    Ok(())
+}

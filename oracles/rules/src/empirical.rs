@@ -46,6 +46,22 @@ pub fn relate(lhs: &Observation, rhs: &Observation, rel: Relation) -> Verdict {
         };
     }
     let mut r = rhs.clone();
+    if rel == Relation::Lossy {
+        // The right side may lose what the left side gives: a failing right
+        // side, a refused read or a refused write stand for the left side's.
+        let gives_nothing = r.outcome.is_err()
+            || (matches!(r.read, None | Some(Err(_))) && matches!(r.write, None | Some(Err(_))));
+        if gives_nothing {
+            r = lhs.clone();
+        } else if lhs.outcome.is_ok() {
+            if matches!(r.read, Some(Err(_))) {
+                r.read = lhs.read.clone();
+            }
+            if matches!(r.write, Some(Err(_))) {
+                r.write = lhs.write.clone();
+            }
+        }
+    }
     match (&lhs.outcome, &mut r.outcome) {
         // "both fail": which error, and where, is not part of equivalence
         // (a resource limit on either side still skips, in `classify`).
@@ -63,7 +79,9 @@ pub fn relate(lhs: &Observation, rhs: &Observation, rel: Relation) -> Verdict {
             }
             match (&lhs.write, &mut r.write) {
                 (Some(Err(x)), Some(Err(y))) => *y = x.clone(),
-                (Some(Ok(x)), Some(w @ Err(_))) if rel == Relation::ReadOnly => *w = Ok(x.clone()),
+                (Some(Ok(x)), Some(w @ Err(_))) if rel != Relation::Equivalent => {
+                    *w = Ok(x.clone())
+                }
                 _ => {}
             }
         }
@@ -144,7 +162,24 @@ pub fn check_instance_with(
     seed: u64,
     same_location: bool,
 ) -> Result<Tally, Counterexample> {
-    let dl = DataLayout::llvm_default();
+    check_instance_in(
+        inst,
+        trials,
+        seed,
+        same_location,
+        &DataLayout::llvm_default(),
+    )
+}
+
+/// [`check_instance_with`] under the data layout `dl`.
+pub fn check_instance_in(
+    inst: &Instance,
+    trials: usize,
+    seed: u64,
+    same_location: bool,
+    dl: &DataLayout,
+) -> Result<Tally, Counterexample> {
+    let dl = dl.clone();
     let lhs_bare = side_bare(inst, &inst.lhs);
     let rhs_bare = side_bare(inst, &inst.rhs);
     let print = |b: &Bare| diopter_semantics::syntax::print_bare(b);

@@ -33,6 +33,13 @@ pub enum Relation {
     /// may refuse a write the left side accepts (it must not accept a write
     /// the left side refuses, nor write differently).
     ReadOnly,
+    /// Translation validation (`diopter validate`): the right side (a
+    /// compiler's updated expression) may lose information: fail, read
+    /// nothing, or refuse a write, wherever the left side succeeds. It must
+    /// never give a value the left side does not (a value where the left
+    /// side fails, a different type, different bits), nor accept a write the
+    /// left side refuses or write differently. No rule file declares it.
+    Lossy,
 }
 
 /// What a hole stands for.

@@ -54,6 +54,7 @@ pub mod bv;
 pub mod concrete;
 pub mod prove;
 pub mod term;
+pub mod validate;
 
 use bv::{and, ff, fp_format, num, num_u, or, resize, tt};
 use diopter_semantics::ast::{Dialect, Expr, Literal, Op};

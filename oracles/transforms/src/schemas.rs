@@ -277,6 +277,7 @@ fn relation(r: &Rule) -> &'static str {
     match r.relation {
         Relation::Equivalent => "=>",
         Relation::ReadOnly => "=>ro",
+        Relation::Lossy => "lossy",
     }
 }
 

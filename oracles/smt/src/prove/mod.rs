@@ -667,8 +667,25 @@ fn build(
 
     let (ok_l, ok_r) = (lhs.fail.not(), rhs.fail.not());
     let both = Bool::and(&[&ok_l, &ok_r]);
-    let mut diffs = vec![lhs.fail.eq(&rhs.fail).not()];
+    let lossy = inst.relation == Relation::Lossy;
+    // The failure part first (`fail_mismatch` is `diffs[0]`). For `Lossy`:
+    // the left side fails while the right side gives something, a value
+    // read or an accepted write.
+    let mut diffs = Vec::new();
     let mut write = None;
+    if !lossy {
+        diffs.push(lhs.fail.eq(&rhs.fail).not());
+    } else if let Some(r) = rhs.result.as_ref().filter(|r| r.bits > 0) {
+        let w = BV::new_const("written", r.bits as u32);
+        let rr = enc.read(&st, &r.loc, r.bits)?;
+        cons.push(Bool::and(&[&ok_r, &rr.incons]).not());
+        let (_, refr) = enc.write(&st, &r.loc, &w)?;
+        let gives = Bool::or(&[&rr.err.not(), &refr.not()]);
+        diffs.push(Bool::and(&[&lhs.fail, &ok_r, &gives]));
+        write = Some(w);
+    } else {
+        diffs.push(Bool::and(&[&lhs.fail, &ok_r]));
+    }
     if let (Some(l), Some(r)) = (&lhs.result, &rhs.result) {
         if l.ty != r.ty || l.bits != r.bits || l.fragment != r.fragment {
             diffs.push(both.clone());
@@ -677,12 +694,22 @@ fn build(
             let rr = enc.read(&st, &r.loc, r.bits)?;
             cons.push(Bool::and(&[&ok_l, &rl.incons]).not());
             cons.push(Bool::and(&[&ok_r, &rr.incons]).not());
-            let read_diff = Bool::or(&[
-                &rl.err.eq(&rr.err).not(),
-                &Bool::and(&[&rl.err.not(), &rl.value.eq(&rr.value).not()]),
-            ]);
+            let read_diff = if lossy {
+                // The right side reads a value the left side does not.
+                Bool::and(&[
+                    &rr.err.not(),
+                    &Bool::or(&[&rl.err, &rl.value.eq(&rr.value).not()]),
+                ])
+            } else {
+                Bool::or(&[
+                    &rl.err.eq(&rr.err).not(),
+                    &Bool::and(&[&rl.err.not(), &rl.value.eq(&rr.value).not()]),
+                ])
+            };
             diffs.push(Bool::and(&[&both, &read_diff]));
-            let w = BV::new_const("written", l.bits as u32);
+            let w = write
+                .clone()
+                .unwrap_or_else(|| BV::new_const("written", l.bits as u32));
             let (sl, refl) = enc.write(&st, &l.loc, &w)?;
             let (sr, refr) = enc.write(&st, &r.loc, &w)?;
             let states = smt::same_state(&enc, &sl, &sr).not();
@@ -692,7 +719,8 @@ fn build(
                     &refl.eq(&refr).not(),
                     &Bool::and(&[&accepted_both, &states]),
                 ]),
-                Relation::ReadOnly => Bool::or(&[
+                // `Lossy` as `ReadOnly`: the right side may refuse.
+                Relation::ReadOnly | Relation::Lossy => Bool::or(&[
                     &Bool::and(&[&refl, &refr.not()]),
                     &Bool::and(&[&accepted_both, &states]),
                 ]),
@@ -744,18 +772,23 @@ fn mentions(t: &Term, k: usize) -> bool {
 
 /// Decides one instance.
 pub fn prove_instance(inst: &Instance, cfg: &ProveConfig) -> Outcome {
+    prove_instance_in(inst, cfg, &DataLayout::llvm_default())
+}
+
+/// [`prove_instance`] under the data layout `dl` (pointer widths per
+/// address space), as `diopter validate` needs for a target's expressions.
+pub fn prove_instance_in(inst: &Instance, cfg: &ProveConfig, dl: &DataLayout) -> Outcome {
     let start = Instant::now();
-    let verdict = decide(inst, cfg);
+    let verdict = decide(inst, cfg, dl);
     Outcome {
         verdict,
         millis: start.elapsed().as_millis(),
     }
 }
 
-fn decide(inst: &Instance, cfg: &ProveConfig) -> Verdict {
-    let dl = DataLayout::llvm_default();
+fn decide(inst: &Instance, cfg: &ProveConfig, dl: &DataLayout) -> Verdict {
     let args = arg_infos(inst);
-    let env = env(inst, &dl, &args);
+    let env = env(inst, dl, &args);
     if let Err(d) = check::check_expr(&inst.lhs, &env) {
         return Verdict::NotApplicable(format!(
             "the left side is not well-formed: {}",
@@ -776,7 +809,7 @@ fn decide(inst: &Instance, cfg: &ProveConfig) -> Verdict {
     // generation is set on whichever context is the thread's now (a caller's
     // `z3::with_z3_config` may have put one with it off in place).
     z3::Context::thread_local().update_bool_param_value("model", true);
-    decide_in(inst, &dl, cfg)
+    decide_in(inst, dl, cfg)
 }
 
 fn decide_in(inst: &Instance, dl: &DataLayout, cfg: &ProveConfig) -> Verdict {

@@ -1,0 +1,691 @@
+//! Translation validation of a compiler's debug-information updates
+//! (`diopter validate`).
+//!
+//! A pass rewrites an expression `BEFORE` over its operands (the *old*
+//! arguments) into `AFTER` over new operands. An **operand mapping** says
+//! what became of every old argument, as a DIOp expression over the new
+//! arguments: `arg0 := DIOpArg(0, ptr addrspace(1)), DIOpConvert(ptr)` (the
+//! location where the old operand's value is found after the pass), or
+//! `arg0 := undefined` (the pass deleted it). Substituting the mapping into
+//! `BEFORE` puts both sides over the new arguments, and the prover
+//! (`prove::prove_instance_in`, the same encoding and storage shapes as
+//! `diopter prove`) decides, each new argument a value hole in every storage
+//! shape:
+//!
+//! * **equivalent**: DESIGN.md's equivalence;
+//! * **refinement**: not equivalent, but `AFTER` only loses information:
+//!   it is read-only where `BEFORE` was writable (`Relation::ReadOnly`), or
+//!   fails, reads nothing or refuses writes where `BEFORE` gives something
+//!   (`Relation::Lossy`); a poisoned `AFTER`, and a mapping that deletes an
+//!   argument `BEFORE` reads, are refinements too;
+//! * **refuted**: a context where `AFTER` gives a value (or accepts a write)
+//!   that `BEFORE` does not, found by Z3 and confirmed by the reference
+//!   interpreter (a difference the reference does not confirm is an
+//!   encoding bug, reported as such, never a refutation);
+//! * **unknown**: Z3 gave up; the pair is then evaluated in random contexts
+//!   by the reference interpreter (`rules::empirical`), and the verdict says
+//!   how many found no difference (a difference found so is a refutation).
+//!
+//! New arguments marked `poison` have the undefined location, as the
+//! reference interpreter gives a poison operand: they are substituted by
+//! `DIOpConstant(T undef)` (which the interpreter and the encoding also give
+//! the undefined location) before the query.
+
+use crate::prove::{prove_instance_in, Counterexample, ProveConfig, Verdict as PVerdict};
+use diopter_rules::empirical;
+use diopter_rules::instance::{Hole, HoleKind, Instance, Relation};
+use diopter_semantics::ast::{ArgDecl, Bare, Dialect, Expr, Literal, Op, OpNode, Span};
+use diopter_semantics::check::{self, ArgInfo, Env, ReferrerInfo};
+use diopter_semantics::diag::Diagnostic;
+use diopter_semantics::syntax::bare::parse_bare_at;
+use diopter_semantics::syntax::print_ops;
+use diopter_semantics::types::{DataLayout, Type, TypeTable};
+use std::time::Instant;
+
+/// What became of one old argument.
+#[derive(Clone, Debug)]
+pub enum MapRhs {
+    /// The location of the old operand's value, over the new arguments.
+    Expr(Expr),
+    /// The pass deleted the operand and kept nothing of it.
+    Undefined,
+}
+
+/// One pass's update of one expression, with its operand mapping.
+#[derive(Clone, Debug)]
+pub struct Pair {
+    /// A name for reports (`row 12`).
+    pub name: String,
+    pub before: Bare,
+    /// `None`: the pass poisoned the expression (`DW_OP_LLVM_poisoned`).
+    pub after: Option<Bare>,
+    /// `(old argument index, mapping, span of the line)`.
+    pub map: Vec<(u64, MapRhs, Span)>,
+    pub dl: DataLayout,
+    /// Free-text lines (`note ...`): provenance and ambiguities.
+    pub notes: Vec<String>,
+    /// `source ...`: the test file the pair comes from.
+    pub source: Option<String>,
+    pub span: Span,
+}
+
+/// The verdict on one pair.
+#[derive(Clone, Debug)]
+pub enum Verdict {
+    Equivalent,
+    /// Sound but lossy; the text says what was lost.
+    Refinement(String),
+    Refuted(Box<Counterexample>),
+    /// Z3 gave up and `trials` random contexts found no difference.
+    Unknown {
+        why: String,
+        trials: usize,
+    },
+    /// Z3 found a difference the reference does not confirm: a bug in
+    /// diopter, never a verdict on the pass.
+    EncodingBug(String),
+}
+
+impl Verdict {
+    pub fn label(&self) -> &'static str {
+        match self {
+            Verdict::Equivalent => "equivalent",
+            Verdict::Refinement(_) => "refinement",
+            Verdict::Refuted(_) => "refuted",
+            Verdict::Unknown { .. } => "unknown",
+            Verdict::EncodingBug(_) => "encoding-bug",
+        }
+    }
+}
+
+/// The outcome for one pair.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub verdict: Verdict,
+    /// `BEFORE` with the mapping substituted (over the new arguments), as a
+    /// one-line expression; empty for a poisoned pair whose `BEFORE` is all
+    /// that is shown.
+    pub substituted: String,
+    pub millis: u128,
+}
+
+/// Random contexts the reference interpreter tries when Z3 gives up.
+pub const EMPIRICAL_TRIALS: usize = 20_000;
+
+fn arg_infos(args: &[ArgDecl]) -> Vec<ArgInfo> {
+    args.iter()
+        .map(|a| ArgInfo {
+            ty: Some(a.ty.clone()),
+            bits: None,
+            poison: a.poison,
+        })
+        .collect()
+}
+
+fn env<'a>(dl: &'a DataLayout, types: &'a TypeTable, args: &'a [ArgInfo]) -> Env<'a> {
+    Env {
+        dialect: Dialect::DiExpression,
+        dl,
+        types,
+        args: Some(args),
+        referrer: ReferrerInfo::Absent,
+        var_bits: None,
+    }
+}
+
+/// Checks the pair's parts against each other: the before- and
+/// after-expressions well-formed over their arguments, a mapping for every
+/// old argument the before-expression reads (and none for an argument it
+/// does not have), each mapping well-formed over the new arguments and of
+/// the old argument's type. Diagnostics point into the text the pair was
+/// read from.
+pub fn check_pair(p: &Pair, types: &TypeTable) -> Result<(), Vec<Diagnostic>> {
+    let mut diags = Vec::new();
+    let old = p.before.args.clone().unwrap_or_default();
+    if p.before.args.is_none() {
+        diags.push(Diagnostic::error(
+            p.before.expr.span,
+            "the before-expression needs its argument types (`[T, ...]`), not `[?]`",
+        ));
+    }
+    // The before- and after-expressions' own well-formedness is part of
+    // the verdict (`validate`), not an input error.
+    let new = match &p.after {
+        Some(a) => {
+            if a.args.is_none() {
+                diags.push(Diagnostic::error(
+                    a.expr.span,
+                    "the after-expression needs its argument types (`[T, ...]`), not `[?]`",
+                ));
+            }
+            a.args.clone().unwrap_or_default()
+        }
+        None => Vec::new(),
+    };
+    let new_infos = arg_infos(&new);
+    for (k, rhs, span) in &p.map {
+        let Some(decl) = old.get(*k as usize) else {
+            diags.push(Diagnostic::error(
+                *span,
+                format!(
+                    "a mapping for old argument {k}, but the before-expression has {} argument{}",
+                    old.len(),
+                    if old.len() == 1 { "" } else { "s" }
+                ),
+            ));
+            continue;
+        };
+        if p.map.iter().filter(|(j, _, _)| j == k).count() > 1 {
+            diags.push(Diagnostic::error(
+                *span,
+                format!("old argument {k} is mapped more than once"),
+            ));
+            continue;
+        }
+        let MapRhs::Expr(e) = rhs else { continue };
+        if p.after.is_none() {
+            continue;
+        }
+        match check::check_expr(e, &env(&p.dl, types, &new_infos)) {
+            Err(d) => diags.extend(d),
+            Ok(c) => {
+                if c.result != decl.ty {
+                    diags.push(Diagnostic::error(
+                        e.span,
+                        format!(
+                            "the mapping of old argument {k} gives `{}`, but the argument has type `{}`",
+                            c.result, decl.ty
+                        ),
+                    ));
+                }
+                if c.fragment.is_some() {
+                    diags.push(Diagnostic::error(
+                        e.span,
+                        "a mapping cannot hold DIOpFragment".to_string(),
+                    ));
+                }
+            }
+        }
+    }
+    if p.after.is_some() {
+        let mut used: Vec<u64> = p
+            .before
+            .expr
+            .ops()
+            .filter_map(|o| match o {
+                Op::Arg(k, _) => Some(*k),
+                _ => None,
+            })
+            .collect();
+        used.sort();
+        used.dedup();
+        for k in used {
+            if !p.map.iter().any(|(j, _, _)| *j == k) {
+                let span = p
+                    .before
+                    .expr
+                    .ops
+                    .iter()
+                    .find(|n| matches!(n.op, Op::Arg(j, _) if j == k))
+                    .map_or(p.before.expr.span, |n| n.span);
+                diags.push(Diagnostic::error(
+                    span,
+                    format!(
+                        "the before-expression reads old argument {k}, and no `arg{k} := ...` says what became of it"
+                    ),
+                ));
+            }
+        }
+    }
+    if p.before
+        .expr
+        .ops()
+        .any(|o| matches!(o, Op::Referrer(_) | Op::TypeObject(_)))
+    {
+        diags.push(Diagnostic::error(
+            p.before.expr.span,
+            "DIOpReferrer and DIOpTypeObject are not supported by `diopter validate`",
+        ));
+    }
+    if diags.is_empty() {
+        Ok(())
+    } else {
+        Err(diags)
+    }
+}
+
+/// `e` with every `DIOpArg` of a poison new argument replaced by
+/// `DIOpConstant(T undef)`.
+fn unpoison(e: &Expr, new: &[ArgDecl]) -> Expr {
+    let ops = e
+        .ops
+        .iter()
+        .map(|n| match &n.op {
+            Op::Arg(k, t) if new.get(*k as usize).is_some_and(|a| a.poison) => OpNode {
+                op: Op::Constant(t.clone(), Literal::Undef),
+                span: n.span,
+            },
+            _ => n.clone(),
+        })
+        .collect();
+    Expr {
+        dialect: Dialect::DiExpression,
+        ops,
+        span: e.span,
+    }
+}
+
+/// `BEFORE` with each `DIOpArg(k, T)` replaced by the mapping of old
+/// argument `k` (`undefined`: `DIOpConstant(T undef)`).
+pub fn substitute(p: &Pair) -> Expr {
+    let mut ops = Vec::new();
+    for n in &p.before.expr.ops {
+        match &n.op {
+            Op::Arg(k, t) => match p.map.iter().find(|(j, _, _)| j == k) {
+                Some((_, MapRhs::Expr(e), _)) => {
+                    ops.extend(e.ops.iter().cloned());
+                    // `DIOpArg(k, T)` may name another type of the
+                    // operand's size than the operand's own: the same bits.
+                    let declared = p.before.args.as_ref().and_then(|a| a.get(*k as usize));
+                    if declared.is_some_and(|a| a.ty != *t) {
+                        ops.push(OpNode {
+                            op: Op::Reinterpret(t.clone()),
+                            span: n.span,
+                        });
+                    }
+                }
+                _ => ops.push(OpNode {
+                    op: Op::Constant(t.clone(), Literal::Undef),
+                    span: n.span,
+                }),
+            },
+            _ => ops.push(n.clone()),
+        }
+    }
+    Expr {
+        dialect: Dialect::DiExpression,
+        ops,
+        span: p.before.expr.span,
+    }
+}
+
+/// The query of a pair under `relation`: the new arguments are the holes,
+/// the left side the before-expression with the mapping substituted, the
+/// right side the after-expression (poison arguments undefined). `None` for
+/// a poisoned after-expression.
+pub fn instance(p: &Pair, types: &TypeTable, relation: Relation) -> Option<Instance> {
+    let after = p.after.as_ref()?;
+    let new = after.args.clone().unwrap_or_default();
+    Some(Instance {
+        rule: p.name.clone(),
+        origin: p.source.clone().unwrap_or_default(),
+        relation,
+        dialect: Dialect::DiExpression,
+        binding: Vec::new(),
+        holes: new
+            .iter()
+            .enumerate()
+            .map(|(k, a)| Hole {
+                name: format!("arg{k}"),
+                ty: a.ty.clone(),
+                kind: HoleKind::Expr,
+            })
+            .collect(),
+        types: types.clone(),
+        lhs: unpoison(&substitute(p), &new),
+        rhs: unpoison(&after.expr, &new),
+        pre: Vec::new(),
+        defs: Vec::new(),
+    })
+}
+
+/// Decides one (checked, see [`check_pair`]) pair.
+pub fn validate(p: &Pair, types: &TypeTable, cfg: &ProveConfig) -> Outcome {
+    let start = Instant::now();
+    let Some(base) = instance(p, types, Relation::Equivalent) else {
+        return Outcome {
+            verdict: Verdict::Refinement(
+                "the after-expression is poisoned: the variable is optimized out wherever \
+                 the record applies (nothing the before-expression gives is kept, nothing \
+                 else is claimed)"
+                    .into(),
+            ),
+            substituted: String::new(),
+            millis: start.elapsed().as_millis(),
+        };
+    };
+    let inst = |relation| Instance {
+        relation,
+        ..base.clone()
+    };
+    let lhs = base.lhs.clone();
+    let substituted = print_ops(&lhs);
+    let deleted: Vec<u64> = p
+        .map
+        .iter()
+        .filter(|(k, m, _)| {
+            matches!(m, MapRhs::Undefined)
+                && p.before
+                    .expr
+                    .ops()
+                    .any(|o| matches!(o, Op::Arg(j, _) if j == k))
+        })
+        .map(|(k, _, _)| *k)
+        .collect();
+    let done = |verdict| Outcome {
+        verdict,
+        substituted: substituted.clone(),
+        millis: start.elapsed().as_millis(),
+    };
+    let eq = prove_instance_in(&inst(Relation::Equivalent), cfg, &p.dl).verdict;
+    let eq_cex = match eq {
+        PVerdict::Proved if deleted.is_empty() => return done(Verdict::Equivalent),
+        PVerdict::Proved => {
+            return done(Verdict::Refinement(format!(
+                "the pass deleted old argument{} {} that the before-expression reads; \
+                 both sides are undefined there (the variable's value is lost, nothing wrong is claimed)",
+                if deleted.len() == 1 { "" } else { "s" },
+                deleted
+                    .iter()
+                    .map(|k| k.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )))
+        }
+        PVerdict::Refuted(c) => Some(c),
+        PVerdict::EncodingBug(m) => return done(Verdict::EncodingBug(m)),
+        _ => None,
+    };
+    let ro = prove_instance_in(&inst(Relation::ReadOnly), cfg, &p.dl).verdict;
+    if let PVerdict::Proved = ro {
+        return done(Verdict::Refinement(format!(
+            "the after-expression is read-only where the before-expression is a writable location{}",
+            eq_cex
+                .map(|c| format!(" ({})", c.differences.join("; ")))
+                .unwrap_or_default()
+        )));
+    }
+    let ro_cex = match ro {
+        PVerdict::Refuted(c) => Some(c),
+        PVerdict::EncodingBug(m) => return done(Verdict::EncodingBug(m)),
+        _ => None,
+    };
+    let lossy = prove_instance_in(&inst(Relation::Lossy), cfg, &p.dl).verdict;
+    match lossy {
+        PVerdict::Proved => {
+            let what = ro_cex
+                .or(eq_cex)
+                .map(|c| c.differences.join("; "))
+                .unwrap_or_else(|| "information".into());
+            done(Verdict::Refinement(format!(
+                "the after-expression gives nothing (fails, reads nothing or refuses a write) \
+                 where the before-expression gives something, and never anything else: {what}"
+            )))
+        }
+        PVerdict::Refuted(c) => done(Verdict::Refuted(c)),
+        PVerdict::EncodingBug(m) => done(Verdict::EncodingBug(m)),
+        other => {
+            let why = match other {
+                PVerdict::Unknown(w) => w,
+                PVerdict::Invalid(w) => format!(
+                    "diopter's checker rejects the after-expression ({w}); a lossy update may \
+                     fail everywhere, so only the reference interpreter can tell"
+                ),
+                PVerdict::NotApplicable(w) => format!(
+                    "diopter's checker rejects the before-expression with the mapping substituted ({w})"
+                ),
+                PVerdict::Skipped(w) => w,
+                _ => String::new(),
+            };
+            match empirical::check_instance_in(
+                &inst(Relation::Lossy),
+                EMPIRICAL_TRIALS,
+                0x5eed,
+                false,
+                &p.dl,
+            ) {
+                Ok(_) => done(Verdict::Unknown {
+                    why,
+                    trials: EMPIRICAL_TRIALS,
+                }),
+                Err(c) => done(Verdict::Unknown {
+                    why: format!(
+                        "{why}; THE REFERENCE INTERPRETER FOUND A DIFFERENCE in a random context: {c}"
+                    ),
+                    trials: EMPIRICAL_TRIALS,
+                }),
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------
+// The pair file format.
+
+/// The format of a pair file (`corpus/amd/amd-rewrites.map`), for `--help`.
+pub const FORMAT_HELP: &str = "\
+PAIR FILES
+  One entry per update; an entry starts with a `pair NAME` line and runs to
+  the next one. `#` starts a comment line. Lines of an entry:
+
+    pair NAME                 starts an entry (NAME: any text, e.g. `row 12`)
+    source PATH               the test the pair comes from (informational)
+    datalayout amdgpu|default|STRING
+                              pointer widths (before the first `pair`: the
+                              file's default; default `default`, every
+                              pointer 64 bits; `amdgpu`: address spaces 3
+                              and 5 have 32-bit pointers)
+    before ONE-LINE           the expression before the pass, in the
+                              one-line form `[T0, T1, ...] DIOp..., DIOp...`
+                              (`diopter check --help`); its arguments are the
+                              OLD operands
+    after ONE-LINE            the expression after the pass, over the NEW
+                              operands (a new operand may be `T poison`)
+    after poisoned            the pass poisoned the expression
+                              (DW_OP_LLVM_poisoned)
+    argK := DIOp..., DIOp...  where old argument K's value is after the
+                              pass: a DIOp expression over the NEW arguments
+                              whose result has old argument K's type
+    argK := undefined         the pass deleted old argument K
+    note TEXT                 provenance, ambiguities (informational)
+
+  Every old argument the before-expression reads needs an `argK :=` line
+  (unless the after-expression is poisoned). The mapping gives a location:
+  an arithmetic result or DIOpConvert is an implicit (read-only) value; a
+  DIOpDeref of a stack slot is writable memory. Write `DIOpRead()` after a
+  location to say the old operand's value is only computed from it.
+
+EXAMPLES
+  An address-space cast folded away:
+    before [ptr] DIOpArg(0, ptr), DIOpDeref(i32)
+    after  [ptr addrspace(1)] DIOpArg(0, ptr addrspace(1)), DIOpConvert(ptr), DIOpDeref(i32)
+    arg0 := DIOpArg(0, ptr addrspace(1)), DIOpConvert(ptr)
+  `%1 = add i64 %A, 4` salvaged (old argument 0 was %1, the new one is %A):
+    arg0 := DIOpArg(0, i64), DIOpConstant(i64 4), DIOpAdd()
+  An instruction deleted without a salvage:
+    after  [i64 poison] DIOpArg(0, i64)
+    arg0 := undefined";
+
+/// Parses a pair file. Diagnostics have spans into `text`.
+pub fn parse_pairs(text: &str) -> (Vec<Pair>, Vec<Diagnostic>) {
+    let mut pairs = Vec::new();
+    let mut diags = Vec::new();
+    let mut file_dl = DataLayout::llvm_default();
+    let mut cur: Option<Partial> = None;
+    let mut off = 0usize;
+    for raw in text.split_inclusive('\n') {
+        let start = off;
+        off += raw.len();
+        let line = raw.trim_end_matches(['\n', '\r']);
+        let lead = line.len() - line.trim_start().len();
+        let body = line.trim();
+        let bstart = start + lead;
+        let bend = bstart + body.len();
+        if body.is_empty() || body.starts_with('#') {
+            continue;
+        }
+        let (word, rest) = match body.find(char::is_whitespace) {
+            Some(i) => (&body[..i], body[i..].trim_start()),
+            None => (body, ""),
+        };
+        let rest_start = bend - rest.len();
+        let line_span = Span {
+            start: bstart,
+            end: bend,
+        };
+        if word == "pair" {
+            if let Some(c) = cur.take() {
+                finish(c, &mut pairs, &mut diags);
+            }
+            cur = Some(Partial::new(rest.to_string(), file_dl.clone(), line_span));
+            continue;
+        }
+        if word == "datalayout" {
+            match DataLayout::from_name_or_string(rest) {
+                Ok(dl) => match cur.as_mut() {
+                    Some(c) => c.dl = dl,
+                    None => file_dl = dl,
+                },
+                Err(e) => diags.push(Diagnostic::error(line_span, e.0)),
+            }
+            continue;
+        }
+        let Some(c) = cur.as_mut() else {
+            diags.push(Diagnostic::error(
+                line_span,
+                "a line outside any entry (start one with `pair NAME`)",
+            ));
+            continue;
+        };
+        match word {
+            "source" => c.source = Some(rest.to_string()),
+            "note" => c.notes.push(rest.to_string()),
+            "before" => match parse_bare_at(text, rest_start, bend) {
+                Ok(b) => c.before = Some(b),
+                Err(d) => diags.push(d),
+            },
+            "after" if rest == "poisoned" || rest == "DW_OP_LLVM_poisoned" => {
+                c.after = Some(None);
+            }
+            "after" => match parse_bare_at(text, rest_start, bend) {
+                Ok(b) => c.after = Some(Some(b)),
+                Err(d) => diags.push(d),
+            },
+            w if w.starts_with("arg") => match parse_map_line(text, bstart, bend) {
+                Ok(m) => c.map.push(m),
+                Err(d) => diags.push(d),
+            },
+            _ => diags.push(Diagnostic::error(
+                Span {
+                    start: bstart,
+                    end: bstart + word.len(),
+                },
+                format!(
+                    "unknown line `{word}` (known: pair, source, datalayout, before, after, argK :=, note)"
+                ),
+            )),
+        }
+    }
+    if let Some(c) = cur.take() {
+        finish(c, &mut pairs, &mut diags);
+    }
+    (pairs, diags)
+}
+
+/// `argK := OPS` or `argK := undefined`, at `start..end` of `text`.
+pub fn parse_map_line(
+    text: &str,
+    start: usize,
+    end: usize,
+) -> Result<(u64, MapRhs, Span), Diagnostic> {
+    let line = &text[start..end];
+    let span = Span { start, end };
+    let Some(eq) = line.find(":=") else {
+        return Err(Diagnostic::error(span, "expected `argK := ...`"));
+    };
+    let head = line[..eq].trim();
+    let k: u64 = match head.strip_prefix("arg").and_then(|d| d.parse().ok()) {
+        Some(k) => k,
+        None => {
+            return Err(Diagnostic::error(
+                Span {
+                    start,
+                    end: start + eq,
+                },
+                format!("expected `argK` (K the old argument's index), found `{head}`"),
+            ))
+        }
+    };
+    let rhs_start = start + eq + 2;
+    let rhs = text[rhs_start..end].trim();
+    if rhs == "undefined" {
+        return Ok((k, MapRhs::Undefined, span));
+    }
+    // The bare form wants an argument list first: parse `[] OPS` from a
+    // copy of the text in which `argK :=` is blanked out to `[]` and spaces,
+    // so that the spans stay those of `text`.
+    let mut shadow = String::with_capacity(text.len());
+    shadow.push_str(&text[..start]);
+    shadow.push_str("[]");
+    shadow.push_str(&" ".repeat(rhs_start - start - 2));
+    shadow.push_str(&text[rhs_start..]);
+    let b = parse_bare_at(&shadow, start, end)?;
+    if b.expr.ops.is_empty() {
+        return Err(Diagnostic::error(
+            span,
+            "an empty mapping (write `undefined`?)",
+        ));
+    }
+    Ok((k, MapRhs::Expr(b.expr), span))
+}
+
+struct Partial {
+    name: String,
+    dl: DataLayout,
+    span: Span,
+    source: Option<String>,
+    notes: Vec<String>,
+    before: Option<Bare>,
+    after: Option<Option<Bare>>,
+    map: Vec<(u64, MapRhs, Span)>,
+}
+
+impl Partial {
+    fn new(name: String, dl: DataLayout, span: Span) -> Partial {
+        Partial {
+            name,
+            dl,
+            span,
+            source: None,
+            notes: Vec::new(),
+            before: None,
+            after: None,
+            map: Vec::new(),
+        }
+    }
+}
+
+fn finish(c: Partial, pairs: &mut Vec<Pair>, diags: &mut Vec<Diagnostic>) {
+    let (Some(before), Some(after)) = (c.before, c.after) else {
+        diags.push(Diagnostic::error(
+            c.span,
+            format!("entry `{}` needs a `before` and an `after` line", c.name),
+        ));
+        return;
+    };
+    pairs.push(Pair {
+        name: c.name,
+        before,
+        after,
+        map: c.map,
+        dl: c.dl,
+        notes: c.notes,
+        source: c.source,
+        span: c.span,
+    });
+}
+
+/// A type the pair's sides name, for callers that print it.
+pub fn arg_types(b: &Bare) -> Vec<Type> {
+    b.args.iter().flatten().map(|a| a.ty.clone()).collect()
+}

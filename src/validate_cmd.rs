@@ -1,0 +1,415 @@
+//! `diopter validate`: translation validation of a compiler's updates of
+//! DIOp expressions (`diopter_smt::validate`): a before/after pair and an
+//! operand mapping, from the command line or from pair files such as
+//! `corpus/amd/amd-rewrites.map`. Also writes `reports/validation.{md,json}`
+//! for `diopter report`.
+
+use crate::inputs;
+use crate::Format;
+use diopter_semantics::diag::{Diagnostic, Source};
+use diopter_semantics::syntax::print_bare;
+use diopter_semantics::types::TypeTable;
+use diopter_smt::prove::ProveConfig;
+use diopter_smt::validate::{self, MapRhs, Pair, Verdict};
+use serde_json::{json, Value};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+pub const VALIDATE_HELP: &str = "\
+A pass rewrote BEFORE (over the OLD operands) into AFTER (over the NEW
+operands). The operand mapping says, for every old operand BEFORE reads,
+where its value is after the pass, as a DIOp expression over the new
+operands (`argK := ...`), or that the pass deleted it (`argK := undefined`).
+diopter substitutes the mapping into BEFORE, so that both sides are over the
+new operands, and asks Z3 (the encoding and storage shapes of `diopter
+prove`: every new operand in memory, an entity, an implicit value,
+undefined, a composite, ...) whether AFTER refines BEFORE:
+
+  equivalent   same failure, type, bits read and effect of every write
+  refinement   sound but lossy: AFTER is read-only where BEFORE is writable,
+               or gives nothing (fails, reads nothing, refuses a write) where
+               BEFORE gives something; or AFTER is poisoned; or the mapping
+               deletes an operand BEFORE reads. The text says what was lost.
+  refuted      a context where AFTER gives a different value, a value where
+               BEFORE has none, or accepts a write BEFORE refuses or writes
+               elsewhere; printed Alive-style, re-evaluated by the reference
+               interpreter (the context is replayable with `diopter eval`)
+  unknown      Z3 gave up; the pair was then evaluated in random contexts by
+               the reference interpreter with no difference (how many is said)
+  encoding-bug Z3 found a difference the reference interpreter does not
+               confirm: a bug in diopter, never a verdict on the pass
+
+Types are concrete (no type variables): one query per relation.
+
+Exit status: 0 when no pair is refuted (unknown tolerated); 1 when some pair
+is refuted or meets an encoding bug; 2 for bad input (a diagnostic with file,
+line, column and caret).
+
+COMMAND LINE
+  diopter validate -e BEFORE -e AFTER --map 'arg0 := ...' [--map ...]
+  diopter validate -e BEFORE -e poisoned
+  diopter validate FILE...            pair files (format below)
+
+  $ diopter validate --datalayout amdgpu \\
+      -e '[i64] DIOpArg(0, i64)' \\
+      -e '[i64] DIOpArg(0, i64), DIOpConstant(i64 7), DIOpShl()' \\
+      --map 'arg0 := DIOpArg(0, i64), DIOpConstant(i64 7), DIOpShl()'
+";
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Pair files.
+    pub paths: Vec<PathBuf>,
+    /// BEFORE then AFTER in the one-line form (AFTER may be `poisoned`).
+    #[arg(short = 'e', long = "expr", value_name = "ONE-LINE")]
+    pub exprs: Vec<String>,
+    /// `argK := DIOp...` or `argK := undefined` (with -e; may be repeated).
+    #[arg(long = "map", value_name = "MAPPING")]
+    pub maps: Vec<String>,
+    /// Data layout for -e: `default`, `amdgpu`, or an LLVM datalayout string.
+    #[arg(long, value_name = "LAYOUT")]
+    pub datalayout: Option<String>,
+    /// Timeout of one Z3 query, in milliseconds.
+    #[arg(long, default_value_t = 10_000)]
+    pub timeout: u32,
+    /// Only the pairs whose name is this.
+    #[arg(long, value_name = "NAME")]
+    pub pair: Option<String>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+/// Reads the pairs of the inputs; diagnostics are rendered, with `Err` on any.
+fn load(a: &Args) -> Result<Vec<(Source, Vec<Pair>)>, String> {
+    let mut out = Vec::new();
+    let mut errors = String::new();
+    if !a.exprs.is_empty() {
+        if a.exprs.len() != 2 {
+            return Err(
+                "diopter validate: -e takes exactly two expressions, BEFORE and AFTER\n".into(),
+            );
+        }
+        let mut text = String::from("pair command line\n");
+        if let Some(dl) = &a.datalayout {
+            let _ = writeln!(text, "datalayout {dl}");
+        }
+        let _ = writeln!(text, "before {}", a.exprs[0]);
+        let _ = writeln!(text, "after {}", a.exprs[1]);
+        for m in &a.maps {
+            if m.contains('\n') {
+                return Err("diopter validate: --map is one line\n".into());
+            }
+            let _ = writeln!(text, "{m}");
+        }
+        out.push(Source::new("<command line>", text));
+    } else if !a.maps.is_empty() {
+        return Err("diopter validate: --map needs -e BEFORE -e AFTER\n".into());
+    }
+    for p in &a.paths {
+        match inputs::read(p) {
+            Ok(t) => out.push(Source::new(p.display().to_string(), t)),
+            Err(e) => {
+                let _ = writeln!(errors, "{}: error: {e}", p.display());
+            }
+        }
+    }
+    if out.is_empty() && errors.is_empty() {
+        return Err(
+            "diopter validate: give -e BEFORE -e AFTER --map ..., or pair files (see --help)\n"
+                .into(),
+        );
+    }
+    let mut loaded = Vec::new();
+    for src in out {
+        let (pairs, diags) = validate::parse_pairs(&src.text);
+        let mut diags: Vec<Diagnostic> = diags;
+        for p in &pairs {
+            if let Err(d) = validate::check_pair(p, &TypeTable::default()) {
+                diags.extend(d);
+            }
+        }
+        for d in &diags {
+            errors.push_str(&src.render(d));
+        }
+        loaded.push((src, pairs));
+    }
+    if errors.is_empty() {
+        Ok(loaded)
+    } else {
+        Err(errors)
+    }
+}
+
+/// One pair's result as JSON (the report and `--format json` both use it).
+pub fn pair_json(file: &str, p: &Pair, o: &validate::Outcome) -> Value {
+    let map: Vec<String> = p
+        .map
+        .iter()
+        .map(|(k, m, _)| match m {
+            MapRhs::Expr(e) => format!("arg{k} := {}", diopter_semantics::syntax::print_ops(e)),
+            MapRhs::Undefined => format!("arg{k} := undefined"),
+        })
+        .collect();
+    let (detail, cex) = match &o.verdict {
+        Verdict::Equivalent => (String::new(), Value::Null),
+        Verdict::Refinement(s) | Verdict::EncodingBug(s) => (s.clone(), Value::Null),
+        Verdict::Unknown { why, trials } => (
+            format!(
+                "{why}; the reference interpreter found no difference in {trials} random contexts"
+            ),
+            Value::Null,
+        ),
+        Verdict::Refuted(c) => (
+            c.first_difference.clone(),
+            json!({
+                "text": c.render(),
+                "differences": c.differences,
+                "first_difference": c.first_difference,
+                "context": c.context,
+                "before_substituted": c.lhs,
+                "after": c.rhs,
+            }),
+        ),
+    };
+    json!({
+        "file": file,
+        "pair": p.name,
+        "source": p.source,
+        "before": print_bare(&p.before),
+        "after": p.after.as_ref().map(print_bare).unwrap_or_else(|| "DW_OP_LLVM_poisoned".into()),
+        "mapping": map,
+        "substituted": o.substituted,
+        "verdict": o.verdict.label(),
+        "detail": detail,
+        "counterexample": cex,
+        "notes": p.notes,
+        "millis": o.millis as u64,
+    })
+}
+
+/// Validates every pair; JSON per pair.
+pub fn validate_all(
+    loaded: &[(Source, Vec<Pair>)],
+    timeout: u32,
+    only: Option<&str>,
+) -> Vec<Value> {
+    let cfg = ProveConfig {
+        timeout_ms: timeout,
+        ..ProveConfig::default()
+    };
+    let mut out = Vec::new();
+    for (src, pairs) in loaded {
+        for p in pairs {
+            if only.is_some_and(|n| n != p.name) {
+                continue;
+            }
+            let o = validate::validate(p, &TypeTable::default(), &cfg);
+            out.push(pair_json(&src.name, p, &o));
+        }
+    }
+    out
+}
+
+pub fn run(a: &Args) -> ExitCode {
+    let loaded = match load(a) {
+        Ok(l) => l,
+        Err(e) => {
+            eprint!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let results = validate_all(&loaded, a.timeout, a.pair.as_deref());
+    let bad = results
+        .iter()
+        .any(|r| matches!(r["verdict"].as_str(), Some("refuted" | "encoding-bug")));
+    match a.format {
+        Format::Json => {
+            let v = json!({ "pairs": results, "summary": summary(&results) });
+            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        }
+        Format::Text => {
+            for r in &results {
+                print!("{}", render_text(r));
+            }
+            println!("{}", summary_line(&results));
+        }
+    }
+    ExitCode::from(u8::from(bad))
+}
+
+fn render_text(r: &Value) -> String {
+    let s = |k: &str| r[k].as_str().unwrap_or("").to_string();
+    let mut t = format!("{}: {} ({} ms)\n", s("pair"), s("verdict"), r["millis"]);
+    let _ = writeln!(t, "  before:      {}", s("before"));
+    let _ = writeln!(t, "  after:       {}", s("after"));
+    for m in r["mapping"].as_array().into_iter().flatten() {
+        let _ = writeln!(t, "  mapping:     {}", m.as_str().unwrap_or(""));
+    }
+    if !s("substituted").is_empty() {
+        let _ = writeln!(t, "  substituted: {}", s("substituted"));
+    }
+    match r["counterexample"]["text"].as_str() {
+        Some(c) => t.push_str(c),
+        None if !s("detail").is_empty() => {
+            let _ = writeln!(t, "  {}", s("detail"));
+        }
+        None => {}
+    }
+    t
+}
+
+fn count(results: &[Value], v: &str) -> usize {
+    results.iter().filter(|r| r["verdict"] == v).count()
+}
+
+fn median_ms(results: &[Value]) -> u64 {
+    let mut ms: Vec<u64> = results
+        .iter()
+        .filter_map(|r| r["millis"].as_u64())
+        .collect();
+    ms.sort_unstable();
+    if ms.is_empty() {
+        0
+    } else {
+        ms[ms.len() / 2]
+    }
+}
+
+fn summary(results: &[Value]) -> Value {
+    json!({
+        "pairs": results.len(),
+        "equivalent": count(results, "equivalent"),
+        "refinement": count(results, "refinement"),
+        "refuted": count(results, "refuted"),
+        "unknown": count(results, "unknown"),
+        "encoding_bug": count(results, "encoding-bug"),
+        "median_ms": median_ms(results),
+        "total_ms": results.iter().filter_map(|r| r["millis"].as_u64()).sum::<u64>(),
+    })
+}
+
+fn summary_line(results: &[Value]) -> String {
+    format!(
+        "{} pairs: {} equivalent, {} refinement, {} refuted, {} unknown, {} encoding bug; median {} ms per pair",
+        results.len(),
+        count(results, "equivalent"),
+        count(results, "refinement"),
+        count(results, "refuted"),
+        count(results, "unknown"),
+        count(results, "encoding-bug"),
+        median_ms(results)
+    )
+}
+
+/// The corpus pair file the validation report covers.
+pub const CORPUS_PAIRS: &str = "corpus/amd/amd-rewrites.map";
+
+/// Writes `validation.md` and `validation.json` into `dir` from the corpus
+/// pair file under `root`, with the explanations of
+/// `corpus/amd/validation-findings.md` (hand-written: why each refutation is
+/// an AMD bug or an erratum) appended. Returns the summary line.
+pub fn write_report(root: &Path, dir: &Path) -> Result<String, String> {
+    let path = root.join(CORPUS_PAIRS);
+    let text = inputs::read(&path)?;
+    let src = Source::new(CORPUS_PAIRS, text);
+    let (pairs, diags) = validate::parse_pairs(&src.text);
+    let mut errs = String::new();
+    for d in &diags {
+        errs.push_str(&src.render(d));
+    }
+    for p in &pairs {
+        if let Err(d) = validate::check_pair(p, &TypeTable::default()) {
+            for d in &d {
+                errs.push_str(&src.render(d));
+            }
+        }
+    }
+    if !errs.is_empty() {
+        return Err(errs);
+    }
+    let loaded = vec![(src, pairs)];
+    let results = validate_all(&loaded, 10_000, None);
+    let line = summary_line(&results);
+    let doc = json!({
+        "generated_by": "diopter report (diopter validate corpus/amd/amd-rewrites.map)",
+        "summary": summary(&results),
+        "pairs": results,
+    });
+    let findings = std::fs::read_to_string(root.join("corpus/amd/validation-findings.md"))
+        .unwrap_or_else(|_| "(corpus/amd/validation-findings.md is missing)\n".into());
+    let mut md = String::new();
+    let _ = writeln!(
+        md,
+        "# Translation validation of AMD's DIOp updates (`diopter validate`)\n"
+    );
+    let _ = writeln!(
+        md,
+        "Generated by `diopter report` from [`{CORPUS_PAIRS}`](../{CORPUS_PAIRS}) (one entry per row of \
+         `corpus/amd/amd-rewrites.tsv`, with the operand mapping): `cargo run --release -- validate {CORPUS_PAIRS}` \
+         prints the same verdicts. Do not edit: regenerate.\n"
+    );
+    let _ = writeln!(md, "**{line}.**\n");
+    md.push_str(&findings);
+    let _ = writeln!(md, "\n## Every row\n");
+    let _ = writeln!(
+        md,
+        "| pair | verdict | ms | before | after | mapping | detail |"
+    );
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|");
+    let cell = |s: &str| s.replace('|', "\\|").replace('\n', " ");
+    for r in &results {
+        let maps: Vec<&str> = r["mapping"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|m| m.as_str())
+            .collect();
+        let _ = writeln!(
+            md,
+            "| {} | **{}** | {} | `{}` | `{}` | {} | {} |",
+            cell(r["pair"].as_str().unwrap_or("")),
+            r["verdict"].as_str().unwrap_or(""),
+            r["millis"],
+            cell(r["before"].as_str().unwrap_or("")),
+            cell(r["after"].as_str().unwrap_or("")),
+            maps.iter()
+                .map(|m| format!("`{}`", cell(m)))
+                .collect::<Vec<_>>()
+                .join("<br>"),
+            cell(r["detail"].as_str().unwrap_or("")),
+        );
+    }
+    let refuted: Vec<&Value> = results
+        .iter()
+        .filter(|r| r["verdict"] == "refuted")
+        .collect();
+    if !refuted.is_empty() {
+        let _ = writeln!(
+            md,
+            "\n## Counterexamples (re-evaluated by the reference interpreter)\n"
+        );
+        for r in refuted {
+            let _ = writeln!(md, "### {}\n", r["pair"].as_str().unwrap_or(""));
+            let _ = writeln!(
+                md,
+                "```text\n{}```\n",
+                r["counterexample"]["text"].as_str().unwrap_or("")
+            );
+            let _ = writeln!(
+                md,
+                "Context (replay: save as a file, `diopter eval -e EXPR --context FILE`):\n\n```text\n{}```\n",
+                r["counterexample"]["context"].as_str().unwrap_or("")
+            );
+        }
+    }
+    let write = |name: &str, text: &str| {
+        diopter_report::write_atomic(&dir.join(name), text).map_err(|e| format!("{name}: {e}"))
+    };
+    write("validation.md", &md)?;
+    write(
+        "validation.json",
+        &(serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"),
+    )?;
+    Ok(line)
+}

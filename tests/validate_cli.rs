@@ -1,0 +1,276 @@
+//! `diopter validate`: verdicts on small pairs whose answer is known by hand,
+//! the AMD corpus (a verdict for every row), and bad input (diagnostics with
+//! file, line, column and caret, exit 2).
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn diopter(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_diopter"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("diopter runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn temp(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("diopter-validate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn validate(before: &str, after: &str, maps: &[&str]) -> Output {
+    let mut args = vec!["validate", "-e", before, "-e", after];
+    for m in maps {
+        args.push("--map");
+        args.push(m);
+    }
+    diopter(&args)
+}
+
+#[test]
+fn a_salvaged_shift_is_equivalent() {
+    let o = validate(
+        "[i64] DIOpArg(0, i64)",
+        "[i64] DIOpArg(0, i64), DIOpConstant(i64 7), DIOpShl()",
+        &["arg0 := DIOpArg(0, i64), DIOpConstant(i64 7), DIOpShl()"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("command line: equivalent"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn a_shift_by_the_wrong_amount_is_refuted_with_a_confirmed_counterexample() {
+    // The pass shifted by 7 where the instruction shifted by 8: the values differ
+    // for any operand with a bit set below bit 56.
+    let o = validate(
+        "[i64] DIOpArg(0, i64)",
+        "[i64] DIOpArg(0, i64), DIOpConstant(i64 7), DIOpShl()",
+        &["arg0 := DIOpArg(0, i64), DIOpConstant(i64 8), DIOpShl()"],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("command line: refuted"), "{out}");
+    assert!(out.contains("counterexample:"), "{out}");
+    // The reference interpreter's own words, not Z3's.
+    assert!(out.contains("differs: reads"), "{out}");
+    assert!(
+        !out.contains("THE REFERENCE INTERPRETER SEES NO DIFFERENCE"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_value_computed_from_a_location_is_a_lossy_refinement() {
+    // Before: the operand's own location. After: a value computed from it
+    // (x + 0). Where the operand's location reads, both read the same bits
+    // and only the before-expression is writable; where it cannot be read
+    // (a location past the end of its storage), the location itself is
+    // still a result while the addition fails. Sound but lossy.
+    let o = validate(
+        "[i32] DIOpArg(0, i32)",
+        "[i32] DIOpArg(0, i32), DIOpConstant(i32 0), DIOpAdd()",
+        &["arg0 := DIOpArg(0, i32)"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("command line: refinement"), "{out}");
+    assert!(out.contains("the right side fails"), "{out}");
+}
+
+#[test]
+fn a_read_only_salvage_of_a_read_only_value_is_equivalent() {
+    let o = validate(
+        "[i32] DIOpArg(0, i32), DIOpConstant(i32 0), DIOpAdd()",
+        "[i32] DIOpArg(0, i32), DIOpConstant(i32 2), DIOpMul()",
+        &["arg0 := DIOpArg(0, i32), DIOpConstant(i32 2), DIOpMul()"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // (x * 2) + 0 and x * 2: the same value, both read-only.
+    assert!(
+        stdout(&o).contains("command line: equivalent"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn an_undefined_after_expression_is_a_lossy_refinement() {
+    let o = validate(
+        "[i32] DIOpArg(0, i32)",
+        "[i32] DIOpConstant(i32 undef)",
+        &["arg0 := DIOpArg(0, i32)"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("command line: refinement"), "{out}");
+    assert!(out.contains("gives nothing"), "{out}");
+}
+
+#[test]
+fn a_value_where_the_before_expression_has_none_is_refuted() {
+    // The pass deleted the operand, yet the after-expression claims a constant.
+    let o = validate(
+        "[i32] DIOpArg(0, i32)",
+        "[i32] DIOpConstant(i32 5)",
+        &["arg0 := undefined"],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("command line: refuted"), "{out}");
+    assert!(out.contains("only the left side's read fails"), "{out}");
+}
+
+#[test]
+fn a_deleted_operand_and_a_poison_after_is_a_refinement() {
+    let o = validate(
+        "[i64] DIOpArg(0, i64)",
+        "[i64 poison] DIOpArg(0, i64)",
+        &["arg0 := undefined"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("refinement"), "{}", stdout(&o));
+    let p = validate("[i64] DIOpArg(0, i64)", "poisoned", &[]);
+    assert_eq!(p.status.code(), Some(0), "{}", stderr(&p));
+    assert!(stdout(&p).contains("poisoned"), "{}", stdout(&p));
+}
+
+#[test]
+fn every_amd_row_gets_a_verdict_and_every_refutation_is_confirmed() {
+    let o = diopter(&[
+        "validate",
+        "corpus/amd/amd-rewrites.map",
+        "--format",
+        "json",
+    ]);
+    assert_ne!(o.status.code(), Some(2), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let pairs = v["pairs"].as_array().expect("pairs");
+    let rows = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpus/amd/amd-rewrites.tsv"),
+    )
+    .unwrap()
+    .lines()
+    .count();
+    assert_eq!(pairs.len(), rows);
+    for (i, p) in pairs.iter().enumerate() {
+        assert_eq!(p["pair"], format!("row {}", i + 1));
+        let verdict = p["verdict"].as_str().unwrap();
+        assert!(
+            ["equivalent", "refinement", "refuted", "unknown"].contains(&verdict),
+            "row {}: {verdict}: {}",
+            i + 1,
+            p["detail"]
+        );
+        if verdict == "refuted" {
+            let d = p["counterexample"]["differences"].as_array().unwrap();
+            assert!(!d.is_empty(), "row {}: unconfirmed refutation", i + 1);
+        }
+    }
+    // Rows whose verdict follows from the test by hand: the address-space
+    // cast folds (1-9) are equivalent, the poisoned ones (55-57) refinements.
+    for (i, p) in pairs.iter().enumerate().take(9) {
+        assert_eq!(p["verdict"], "equivalent", "row {}", i + 1);
+    }
+    for (i, p) in pairs.iter().enumerate().skip(54) {
+        assert_eq!(p["verdict"], "refinement", "row {}", i + 1);
+    }
+}
+
+#[test]
+fn a_mapping_naming_a_missing_argument_is_a_diagnostic_with_a_caret() {
+    let f = temp(
+        "missing.map",
+        "pair p\nbefore [ptr] DIOpArg(0, ptr)\nafter [ptr addrspace(1)] DIOpArg(0, ptr addrspace(1)), DIOpConvert(ptr)\narg0 := DIOpArg(1, ptr addrspace(1)), DIOpConvert(ptr)\n",
+    );
+    let o = diopter(&["validate", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(
+        e.contains("missing.map:4:9: error: DIOpArg index out of range"),
+        "{e}"
+    );
+    assert!(e.contains("^^^^"), "{e}");
+}
+
+#[test]
+fn a_mapping_of_the_wrong_type_is_a_diagnostic() {
+    let f = temp(
+        "type.map",
+        "pair p\nbefore [i32] DIOpArg(0, i32)\nafter [i64] DIOpArg(0, i64), DIOpConvert(i32)\narg0 := DIOpArg(0, i64)\n",
+    );
+    let o = diopter(&["validate", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(
+        e.contains("type.map:4:9: error: the mapping of old argument 0 gives `i64`, but the argument has type `i32`"),
+        "{e}"
+    );
+    assert!(e.contains("^"), "{e}");
+}
+
+#[test]
+fn a_mapping_whose_argument_type_differs_from_the_after_arguments_is_a_diagnostic() {
+    // The new operand is an i64; the mapping reads it as an i32.
+    let f = temp(
+        "argtype.map",
+        "pair p\nbefore [i32] DIOpArg(0, i32)\nafter [i64] DIOpArg(0, i64), DIOpConvert(i32)\narg0 := DIOpArg(0, i32)\n",
+    );
+    let o = diopter(&["validate", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.contains("argtype.map:4:9: error:"), "{e}");
+}
+
+#[test]
+fn a_missing_mapping_and_an_unknown_line_are_diagnostics() {
+    let f = temp(
+        "nomap.map",
+        "pair p\nbefore [i32, i32] DIOpArg(0, i32), DIOpArg(1, i32), DIOpAdd()\nafter [i32] DIOpArg(0, i32)\narg0 := DIOpArg(0, i32)\nfrobnicate\n",
+    );
+    let o = diopter(&["validate", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(
+        e.contains("nomap.map:5:1: error: unknown line `frobnicate`"),
+        "{e}"
+    );
+    assert!(e.contains("no `arg1 := ...`"), "{e}");
+}
+
+#[test]
+fn an_unreadable_file_is_exit_2() {
+    let o = diopter(&["validate", "/nonexistent/pairs.map"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("/nonexistent/pairs.map"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn help_teaches_the_mapping_format() {
+    let o = diopter(&["validate", "--help"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    assert!(out.contains("argK := undefined"), "{out}");
+    assert!(
+        out.contains("arg0 := DIOpArg(0, ptr addrspace(1)), DIOpConvert(ptr)"),
+        "{out}"
+    );
+}

@@ -15,6 +15,7 @@
 #                                          case generator like any bytes)
 #   fuzz/corpus/simplify_diff/seed-NNN     the same bytes as eval_diff's
 #   fuzz/corpus/dwarf_diff/seed-NNN        the same bytes as eval_diff's
+#   fuzz/corpus/validate_diff/seed-NNN     the same bytes as eval_diff's
 set -euo pipefail
 cd "$(dirname "$0")"
 max="${1:-64}"
@@ -37,7 +38,7 @@ done | LC_ALL=C sort -u -k1,1 | cut -d' ' -f2 > "$tmp/list"
 total="$(wc -l < "$tmp/list")"
 step=$(( total > max ? total / max : 1 ))
 
-for t in parse_roundtrip check_eval eval_diff simplify_diff dwarf_diff; do
+for t in parse_roundtrip check_eval eval_diff simplify_diff dwarf_diff validate_diff; do
   mkdir -p "corpus/$t"
   rm -f "corpus/$t"/seed-*
 done
@@ -51,8 +52,9 @@ while read -r s; do
     cp "$s" "corpus/eval_diff/$name"
     cp "$s" "corpus/simplify_diff/$name"
     cp "$s" "corpus/dwarf_diff/$name"
+    cp "$s" "corpus/validate_diff/$name"
     n=$(( n + 1 ))
   fi
   i=$(( i + 1 ))
 done < "$tmp/list"
-echo "seed.sh: $n seeds per target (of $total distinct expressions) in fuzz/corpus/{parse_roundtrip,check_eval,eval_diff,simplify_diff,dwarf_diff}/"
+echo "seed.sh: $n seeds per target (of $total distinct expressions) in fuzz/corpus/{parse_roundtrip,check_eval,eval_diff,simplify_diff,dwarf_diff,validate_diff}/"

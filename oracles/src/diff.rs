@@ -132,6 +132,9 @@ pub fn oracle(name: &str) -> Option<Box<dyn Oracle>> {
         "reference" => Some(Box::new(Reference)),
         "fast" => Some(Box::new(Fast::default())),
         "dwarf" => Some(Box::new(crate::dwarf::Dwarf)),
+        // Not in ORACLE_NAMES (campaigns run it inside `dwarf_diff`); named
+        // so that `diopter replay` can replay its case files.
+        "dwarf-ext" => Some(Box::new(crate::dwarf::ext::DwarfExt)),
         _ => None,
     }
 }

@@ -112,6 +112,7 @@
 
 pub mod amd;
 pub mod eval;
+pub mod ext;
 pub mod lower;
 pub mod ops;
 
@@ -255,12 +256,18 @@ impl DwarfVerdict {
 
 /// Runs the reference and the DWARF oracle on `case` and classifies.
 pub fn compare(case: &Case) -> DwarfVerdict {
+    compare_with(case, evaluate)
+}
+
+/// [`compare`] with another evaluator of the lowered bytes (gimli's,
+/// [`evaluate`], or the extension evaluator's, [`ext::evaluate_lowered`]).
+pub fn compare_with(case: &Case, eval: fn(&Lowered, &Context) -> Outcome) -> DwarfVerdict {
     let lowered = match lower(&case.bare, &case.types, &case.ctx) {
         Ok(l) => l,
         Err(e) => return DwarfVerdict::NotLowerable(e),
     };
     let reference = diff::observe(case, &Reference);
-    let outcome = evaluate(&lowered, &case.ctx);
+    let outcome = eval(&lowered, &case.ctx);
     let dwarf = observation_of(case, outcome);
     match diff::classify(&[reference.clone(), dwarf.clone()]) {
         Verdict::Agree => DwarfVerdict::Agree,
@@ -292,7 +299,7 @@ pub fn compare(case: &Case) -> DwarfVerdict {
 
 /// The DWARF oracle's observation of an outcome (reads and writes through
 /// the reference's location code).
-fn observation_of(case: &Case, outcome: Outcome) -> Observation {
+pub fn observation_of(case: &Case, outcome: Outcome) -> Observation {
     let (read, write) = match &outcome {
         Ok(r) => {
             let read = interp::read_value(&case.ctx, r);
@@ -319,7 +326,9 @@ pub static FUZZ_CASES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU
 pub static FUZZ_LOWERED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// The body of the `dwarf_diff` fuzz target: a generated case, reference
-/// against the DWARF oracle ([`compare`]). A disagreement is written as a
+/// against the DWARF oracle ([`compare`]) and against the same bytes in the
+/// extension evaluator ([`compare_with`] [`ext::evaluate_lowered`], oracle
+/// `dwarf-ext`). A disagreement is written as a
 /// case file to `case_dir` (when given; replay it with `diopter replay`,
 /// whose `# oracles:` line names the reference and dwarf) and returned as
 /// `Err`. Every 2^16 cases the lowering rate so far goes to stderr.
@@ -343,9 +352,18 @@ pub fn fuzz_dwarf_diff(data: &[u8], case_dir: Option<&std::path::Path>) -> Resul
             100.0 * lowered as f64 / n as f64
         );
     }
-    if let DwarfVerdict::Disagree(details) = &v {
+    // The same bytes through the extension evaluator (ext.rs).
+    let vx = if matches!(v, DwarfVerdict::NotLowerable(_)) {
+        v.clone()
+    } else {
+        compare_with(&case, ext::evaluate_lowered)
+    };
+    for (oracle, v) in [("dwarf", &v), ("dwarf-ext", &vx)] {
+        let DwarfVerdict::Disagree(details) = v else {
+            continue;
+        };
         let mut msg = format!(
-            "reference and dwarf disagree:\n  {}\nexpression: {}",
+            "reference and {oracle} disagree:\n  {}\nexpression: {}",
             details.join("\n  "),
             case.expr_line()
         );
@@ -353,7 +371,7 @@ pub fn fuzz_dwarf_diff(data: &[u8], case_dir: Option<&std::path::Path>) -> Resul
             let verdict = Verdict::Disagree {
                 details: details.clone(),
             };
-            let text = diff::case_file_text(&case, &["reference", "dwarf"], Some(&verdict));
+            let text = diff::case_file_text(&case, &["reference", oracle], Some(&verdict));
             let mut h = std::collections::hash_map::DefaultHasher::new();
             std::hash::Hash::hash(&text, &mut h);
             let path = dir.join(format!(

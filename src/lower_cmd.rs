@@ -33,8 +33,9 @@ OUTPUT
   addresses; base types are the DIEs 0x1..0xa of a synthetic unit), the
   register table, or `not lowerable: REASON`; then a summary. Lines marked
   `#! parse-only` or `#! expect invalid` are skipped.
-  json: an array of objects {file, line, expression, lowered, ops, bytes,
-  registers, reason}.
+  json: an array of objects {file, line, expression, lowered, ops (one
+  string per operation), dwarfdump (the operations joined as llvm-dwarfdump
+  prints them), bytes, registers, fragment, reason, reason_class}.
 
 EXIT STATUS
   0 every expression lowered; 1 some did not; 2 unreadable input.";
@@ -256,6 +257,7 @@ fn print_json(items: &[Item]) {
                 "expression": i.expression,
                 "lowered": true,
                 "ops": l.ops.iter().map(|o| o.to_string()).collect::<Vec<_>>(),
+                "dwarfdump": print_ops(&l.ops),
                 "bytes": hex(&l.bytes),
                 "registers": l.registers,
                 "fragment": l.fragment.map(|(o, s)| serde_json::json!({"offset": o, "size": s})),

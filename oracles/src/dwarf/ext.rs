@@ -1163,3 +1163,69 @@ impl crate::diff::Oracle for DwarfExt {
         super::lower(&case.bare, &case.types, &case.ctx).is_ok_and(|l| l.computed_float_result)
     }
 }
+
+/// The decisions of the module doc, for the errata report: (title, what
+/// this evaluator does, the test in `oracles/tests/dwarf_ext.rs` that pins
+/// it).
+pub const DECISIONS: &[(&str, &str, &str)] = &[
+    (
+        "Offsets are signed",
+        "`DW_OP_LLVM_offset`/`DW_OP_LLVM_bit_offset` read the displacement as a two's-complement integer of its type (generic: 64 bits); the document gives the displacement no signedness and the generic type has \"unspecified signedness\"",
+        "offsets_are_checked_against_the_storage",
+    ),
+    (
+        "Offset bounds",
+        "the updated bit offset must be >= 0 and < the storage size (an offset onto the end is an error, as the sentence says); undefined locations are left unchanged",
+        "offsets_are_checked_against_the_storage",
+    ),
+    (
+        "Generic register reads",
+        "`DW_OP_breg*` read \"an unsigned integral base type of size S\" (the address size); diopter's registers are entities of their own width, so a generic read takes the width the caller gives (the lowering's pointer width), zero-extended, as the gimli oracle answers gimli",
+        "agrees_with_gimli_on_4000_generated_lowerings",
+    ),
+    (
+        "form_aspace_address truncates",
+        "the address is truncated to the address space's address size (the datalayout's pointer width); an unknown address space is an error",
+        "form_aspace_address_maps_identifiers",
+    ),
+    (
+        "No call frame information",
+        "contexts are the top frame and carry no CFI: `DW_OP_LLVM_call_frame_entry_reg R` uses the \"same value\" rule and pushes R's register location",
+        "other_extension_operations",
+    ),
+    (
+        "Missing context elements",
+        "an operation needing what diopter's contexts lack (object address, DW_OP_call*, frame base, CFA, TLS, entry values, the unswizzled private_wave view, private_lane<n> of another lane, a lane for push_lane) is an evaluation error, never a guess",
+        "other_extension_operations",
+    ),
+    (
+        "Implicit pointer values",
+        "reading the bits of a DW_OP_implicit_pointer location is an error (ImplicitAddressRead); the document's implicit pointer value is not modelled",
+        "agrees_with_gimli_on_4000_generated_lowerings",
+    ),
+    (
+        "Decoding",
+        "the whole block is decoded before evaluation (a malformed or unknown operation anywhere is an error); a branch must land on an operation's start or one past the end; aspace_implicit_pointer, push_iteration, overlay and bit_overlay have no encoding (TBA) and cannot occur in bytes",
+        "malformed_and_unknown_operations_are_errors",
+    ),
+    (
+        "Implicit conversions",
+        "a generic value converts to a default-address-space memory location and back (byte address); a typed value left as the result is an error (gimli reads it as an address)",
+        "regx_pushes_a_location_that_deref_reads",
+    ),
+    (
+        "Limits",
+        "at most 2^16 operations executed and MAX_LOC_NODES nodes per location description (extend, select, dup of composites); beyond is ResourceLimit",
+        "random_operation_sequences_never_panic",
+    ),
+    (
+        "bit_piece's offset is not range-checked",
+        "the document defines DW_OP_bit_piece's part \"as if DW_OP_constu B; DW_OP_LLVM_bit_offset\" were applied (an error past the storage) and calls parts outside their storage ill-formed, but DWARF 5 and gimli accept `DW_OP_implicit_value 4 ...; DW_OP_bit_piece 32 32` and fail only on reading it; backwards compatibility is the document's first principle, so the offset is added unchecked (the reference agrees: an offset past the end fails on read)",
+        "agrees_with_gimli_on_random_lowerings",
+    ),
+    (
+        "Older unprefixed encodings",
+        "rows from the DIExpr era print `DW_OP_LLVM_form_aspace_address` and `DW_OP_LLVM_offset` without the DW_OP_LLVM_user prefix; the document gives no opcode for them, so diopter reads the name and encodes it with DW_OP_LLVM_user",
+        "dwarfdump_text_parses_with_amd_extensions (dwarf_amd.rs)",
+    ),
+];

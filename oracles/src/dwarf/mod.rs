@@ -111,6 +111,7 @@
 //! the variable's location list entry, outside one expression).
 
 pub mod amd;
+pub mod amd_ext;
 pub mod eval;
 pub mod ext;
 pub mod lower;

@@ -784,7 +784,9 @@ impl Lowerer<'_> {
     /// location offsets do not. A memory location whose real address may be
     /// anywhere in `lo..=hi` lowers only if wrapping cannot change what it
     /// means: no address reaches 2^64, and a negative one wraps to an address
-    /// still outside the `p`-bit address space (so both are out of bounds).
+    /// still outside the `p`-bit address space (so both are out of bounds);
+    /// in an address space narrower than 64 bits, no address leaves
+    /// `0..2^p` (AMD's extension truncates addresses to `p` bits).
     fn check_interval(&self, space: u32, lo: &BigInt, hi: &BigInt, at: usize) -> R<()> {
         let p = self.ctx.datalayout.pointer_bits(space);
         let top = BigInt::one() << 64;
@@ -801,6 +803,18 @@ impl Lowerer<'_> {
                 Some(at),
                 format!(
                     "an address in address space {space} that may leave 0..2^64: DWARF's address arithmetic wraps, the spec's offsets do not"
+                ),
+            );
+        }
+        // AMD's extension defines DW_OP_xderef* through
+        // DW_OP_LLVM_form_aspace_address, which truncates the address to the
+        // space's p bits: an address outside 0..2^p would wrap into the space
+        // there, where DWARF 5 (gimli) and the spec find it out of bounds.
+        if p < 64 && (lo.sign() == num_bigint::Sign::Minus || hi >= &(BigInt::one() << p)) {
+            return nl(
+                Some(at),
+                format!(
+                    "an address in the {p}-bit address space {space} that may leave 0..2^{p}: AMD's DW_OP_LLVM_form_aspace_address truncates it to {p} bits, DWARF 5 does not"
                 ),
             );
         }

@@ -275,8 +275,10 @@ with zero registers, the last lane with all-ones registers, lane 1 with distinct
 then random ones), and what reading and writing through AMD's location does is compared with \
 the reference interpreter's location (the fragment's bits when the row has a `DIOpFragment`). \
 The first differing context is the counterexample (the edge cases come first). diopter's own \
-lowering is evaluated by gimli and by the extension evaluator in the same contexts and compared \
-with AMD's. A row is not comparable only when its text has an operation the extension document \
+lowering (`lower_ext`: DWARF 5, with AMD's extensions only where DWARF 5 has no operation; its \
+address-space identifiers are LLVM's, diopter's convention, where AMD's are AMDGPUUsage's) is \
+evaluated by the extension evaluator, and by gimli when it is DWARF 5, in the same contexts and \
+compared with AMD's. A row is not comparable only when its text has an operation the extension document \
 does not define or a FileCheck wildcard hiding operations.\n\n"
     ));
     s.push_str(&format!(

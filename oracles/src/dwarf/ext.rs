@@ -1132,8 +1132,9 @@ pub fn evaluate_lowered(l: &super::Lowered, ctx: &Context) -> diopter_semantics:
     }
 }
 
-/// The DWARF oracle with this evaluator in place of gimli's: lower the case,
-/// evaluate the bytes with [`evaluate_lowered`]. Replay names it `dwarf-ext`.
+/// The DWARF oracle with this evaluator in place of gimli's: lower the case
+/// with AMD's extensions ([`super::lower_ext`]), evaluate the bytes with
+/// [`evaluate_lowered`]. Replay names it `dwarf-ext`.
 #[derive(Default)]
 pub struct DwarfExt;
 
@@ -1142,7 +1143,7 @@ impl crate::diff::Oracle for DwarfExt {
         "dwarf-ext"
     }
     fn eval(&self, case: &crate::gen::Case) -> diopter_semantics::interp::Outcome {
-        match super::lower(&case.bare, &case.types, &case.ctx) {
+        match super::lower_ext(&case.bare, &case.types, &case.ctx) {
             Ok(l) => evaluate_lowered(&l, &case.ctx),
             Err(e) => Err(diopter_semantics::interp::EvalError {
                 kind: ErrorKind::ResourceLimit,
@@ -1152,7 +1153,7 @@ impl crate::diff::Oracle for DwarfExt {
         }
     }
     fn not_applicable(&self, case: &crate::gen::Case) -> Option<String> {
-        super::lower(&case.bare, &case.types, &case.ctx)
+        super::lower_ext(&case.bare, &case.types, &case.ctx)
             .err()
             .map(|e| format!("not lowerable: {e}"))
     }
@@ -1160,7 +1161,7 @@ impl crate::diff::Oracle for DwarfExt {
         false
     }
     fn nan_payload_unspecified(&self, case: &crate::gen::Case) -> bool {
-        super::lower(&case.bare, &case.types, &case.ctx).is_ok_and(|l| l.computed_float_result)
+        super::lower_ext(&case.bare, &case.types, &case.ctx).is_ok_and(|l| l.computed_float_result)
     }
 }
 

@@ -117,7 +117,7 @@ pub mod ext;
 pub mod lower;
 pub mod ops;
 
-pub use lower::{lower, Lowered, NotLowerable, ReadSite};
+pub use lower::{lower, lower_ext, Lowered, NotLowerable, ReadSite};
 
 use crate::diff::{self, Observation, Oracle, Reference, Verdict};
 use crate::gen::Case;
@@ -257,12 +257,24 @@ impl DwarfVerdict {
 
 /// Runs the reference and the DWARF oracle on `case` and classifies.
 pub fn compare(case: &Case) -> DwarfVerdict {
-    compare_with(case, evaluate)
+    compare_with(case, lower, evaluate)
 }
 
-/// [`compare`] with another evaluator of the lowered bytes (gimli's,
-/// [`evaluate`], or the extension evaluator's, [`ext::evaluate_lowered`]).
-pub fn compare_with(case: &Case, eval: fn(&Lowered, &Context) -> Outcome) -> DwarfVerdict {
+/// A lowering: [`lower`] (DWARF 5) or [`lower_ext`] (with AMD's extensions).
+pub type LowerFn = fn(
+    &diopter_semantics::ast::Bare,
+    &diopter_semantics::types::TypeTable,
+    &Context,
+) -> Result<Lowered, NotLowerable>;
+
+/// [`compare`] with another lowering and evaluator of the lowered bytes:
+/// gimli's ([`lower`], [`evaluate`]), or the extension evaluator's
+/// ([`lower_ext`], [`ext::evaluate_lowered`]).
+pub fn compare_with(
+    case: &Case,
+    lower: LowerFn,
+    eval: fn(&Lowered, &Context) -> Outcome,
+) -> DwarfVerdict {
     let lowered = match lower(&case.bare, &case.types, &case.ctx) {
         Ok(l) => l,
         Err(e) => return DwarfVerdict::NotLowerable(e),
@@ -325,6 +337,8 @@ pub fn observation_of(case: &Case, outcome: Outcome) -> Observation {
 /// Cases the `dwarf_diff` fuzz target saw, and how many of them lowered.
 pub static FUZZ_CASES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 pub static FUZZ_LOWERED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+/// ... and how many lowered with AMD's extensions ([`lower_ext`]).
+pub static FUZZ_LOWERED_EXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// The body of the `dwarf_diff` fuzz target: a generated case, reference
 /// against the DWARF oracle ([`compare`]) and against the same bytes in the
@@ -348,17 +362,18 @@ pub fn fuzz_dwarf_diff(data: &[u8], case_dir: Option<&std::path::Path>) -> Resul
         FUZZ_LOWERED.fetch_add(1, Ordering::Relaxed) + 1
     };
     if n.is_multiple_of(1 << 16) {
+        let ext = FUZZ_LOWERED_EXT.load(Ordering::Relaxed);
         eprintln!(
-            "dwarf_diff: {n} cases, {lowered} lowered ({:.1}%)",
-            100.0 * lowered as f64 / n as f64
+            "dwarf_diff: {n} cases, {lowered} lowered ({:.1}%), {ext} with AMD's extensions ({:.1}%)",
+            100.0 * lowered as f64 / n as f64,
+            100.0 * ext as f64 / n as f64
         );
     }
     // The same bytes through the extension evaluator (ext.rs).
-    let vx = if matches!(v, DwarfVerdict::NotLowerable(_)) {
-        v.clone()
-    } else {
-        compare_with(&case, ext::evaluate_lowered)
-    };
+    let vx = compare_with(&case, lower_ext, ext::evaluate_lowered);
+    if !matches!(vx, DwarfVerdict::NotLowerable(_)) {
+        FUZZ_LOWERED_EXT.fetch_add(1, Ordering::Relaxed);
+    }
     for (oracle, v) in [("dwarf", &v), ("dwarf-ext", &vx)] {
         let DwarfVerdict::Disagree(details) = v else {
             continue;

@@ -524,7 +524,25 @@ impl Lowerer<'_> {
                     Some(l) => self.binding(&l, at, 0),
                 }
             }
-            Op::Reinterpret(_) => self.lower_node(children[0]),
+            Op::Reinterpret(_) => {
+                let f = self.lower_node(children[0])?;
+                // The module doc: a float computed by DWARF arithmetic may
+                // not have its bits reinterpreted (NaN payloads).
+                if matches!(
+                    f,
+                    Form::Val {
+                        computed_float: true,
+                        ..
+                    }
+                ) && !ty.is_float()
+                {
+                    return nl(
+                        Some(at),
+                        "the bits of a float computed by DWARF arithmetic, reinterpreted: NaN payloads are unspecified",
+                    );
+                }
+                Ok(f)
+            }
             Op::Composite(..) => Ok(Form::Deferred(id)),
             Op::AddrOf(_) => {
                 let c = children[0];

@@ -42,10 +42,14 @@
 //!   5 private_lane = the focused lane's private memory, the LLVM address
 //!   space 5 of diopter's contexts).
 //!
+//! Uses: [`DwarfExt`] (the `dwarf-ext` oracle of the `dwarf_diff` fuzz
+//! target) evaluates [`super::lower_ext`]'s bytes; `amd_ext` evaluates the
+//! DWARF AMD's backend emits (`reports/dwarf-amd.md`).
+//!
 //! # Decisions where the document is silent or ambiguous
 //!
-//! Each is also an entry of the errata report (`report::errata`, section
-//! "DWARF extensions").
+//! Each is also an entry of the errata report ([`DECISIONS`], section
+//! "DWARF extension document" of `reports/errata.md`).
 //!
 //! 1. **Offsets are signed.** `DW_OP_LLVM_offset`/`bit_offset` take "an
 //!    integral type value that represents a byte displacement" without a

@@ -103,8 +103,16 @@
 //! 1.8e19) — a gimli bug, reported; float→int is not lowerable because
 //! `DW_OP_convert` has no out-of-range error.
 //!
+//! **AMD's extensions.** [`lower_ext`] lowers as [`lower`] does and, where
+//! DWARF 5 has no operation, uses AMD's: a memory location outside address
+//! space 0 is `DW_OP_LLVM_form_aspace_address` (the identifier is the LLVM
+//! address space, diopter's convention), `DIOpPushLane` is
+//! `DW_OP_LLVM_push_lane` and `DW_OP_convert`. Those bytes are evaluated by
+//! [`ext`], the evaluator written from AMD's extension document (the
+//! `dwarf-ext` oracle), never by gimli.
+//!
 //! **Not lowered yet.** `DIOpExtend`, `DIOpSelect` (per-lane composites),
-//! `DIOpPushLane` (needs AMD's `DW_OP_LLVM_push_lane`), a value read from a
+//! `DIOpPushLane` in DWARF 5 (needs AMD's `DW_OP_LLVM_push_lane`), a value read from a
 //! composite, a runtime bit offset, offsets into registers or values that
 //! are not constants. `DIOpFragment` is metadata: it is passed through to the
 //! result and is not part of the bytes (a variable's fragments are pieces of

@@ -448,3 +448,31 @@ fn lower_ext_uses_push_lane_and_form_aspace_address() {
         DwarfVerdict::Agree
     ));
 }
+
+/// `DIOpExtend(N)` of a location known when lowering: N pieces of it, DWARF
+/// 5 that gimli and the extension evaluator both read as the reference does.
+#[test]
+fn extend_lowers_to_repeated_pieces() {
+    use diopter_oracles::diff::read_case_file;
+    use diopter_oracles::dwarf::compare;
+    use diopter_oracles::dwarf::ops::print_ops;
+    let c = read_case_file(
+        "[i16] DIOpArg(0, i16), DIOpExtend(3)\n--- context\n%x = i32 0x12345678\narg 0 = %x + 8\n",
+    )
+    .expect("case parses");
+    let l = lower(&c.bare, &c.types, &c.ctx).expect("lowers");
+    assert_eq!(
+        print_ops(&l.ops),
+        "DW_OP_regx 0x0, DW_OP_bit_piece 0x10 0x8, DW_OP_regx 0x0, DW_OP_bit_piece 0x10 0x8, DW_OP_regx 0x0, DW_OP_bit_piece 0x10 0x8"
+    );
+    assert_eq!(compare(&c), DwarfVerdict::Agree);
+    assert!(matches!(
+        compare_with(&c, lower_ext, ext::evaluate_lowered),
+        DwarfVerdict::Agree
+    ));
+    let r = ext::evaluate_lowered(&l, &c.ctx).expect("evaluates");
+    assert_eq!(
+        location::read(&c.ctx, &r.loc, 48).unwrap().to_hex(),
+        "0x345634563456"
+    );
+}

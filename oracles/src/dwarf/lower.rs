@@ -631,9 +631,34 @@ impl Lowerer<'_> {
             | Op::Shr
             | Op::LShr
             | Op::AShr => self.lower_binary(&op, children[0], children[1], &ty, at),
-            Op::Extend(_) | Op::Select => nl(
+            Op::Extend(n) => {
+                // N copies of a location known when lowering: N pieces of it
+                // (DWARF 5 can say this; DW_OP_LLVM_extend would be shorter).
+                let c = children[0];
+                let elem_ty = self.nodes[c].ty.clone();
+                let elem = self.bitsizeof(&elem_ty, Some(at))?;
+                let n = *n;
+                if n > 256 {
+                    return nl(Some(at), "DIOpExtend of more than 256 lanes");
+                }
+                let f = self.lower_node(c)?;
+                match f {
+                    Form::Reg { .. }
+                    | Form::Mem { .. }
+                    | Form::Const(..)
+                    | Form::Undef
+                    | Form::Composite(_) => Ok(Form::Composite(
+                        (0..n).map(|_| (f.clone(), elem)).collect(),
+                    )),
+                    _ => nl(
+                        Some(at),
+                        "DIOpExtend of a computed value or address: a piece cannot repeat a stack entry",
+                    ),
+                }
+            }
+            Op::Select => nl(
                 Some(at),
-                format!("{}: per-lane composites are not lowered yet", op.name()),
+                "DIOpSelect: per-lane composites chosen by a mask are not lowered yet",
             ),
             Op::PushLane(_) if self.ext => {
                 let bits = self.bitsizeof(&ty, Some(at))?;

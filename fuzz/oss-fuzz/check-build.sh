@@ -136,16 +136,21 @@ done
 # Hide the checkout (an empty directory mounted over it), as on the runners.
 empty="$tmp/empty"
 mkdir -p "$empty"
-hide=()
+hide=() drop=()
 if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
   hide=(unshare -m)
 elif unshare -rm true 2>/dev/null; then
   hide=(unshare -rm)
+elif command -v setpriv >/dev/null && sudo -n unshare -m true 2>/dev/null; then
+  # (GitHub's runners: no unprivileged user namespaces, but sudo.) The
+  # fuzzer itself runs as this user again.
+  hide=(sudo -n unshare -m)
+  drop=(setpriv --reuid="$(id -u)" --regid="$(id -g)" --init-groups)
 fi
 run() {
   if [ "${#hide[@]}" -gt 0 ]; then
     # shellcheck disable=SC2016 # the inner script's own arguments
-    "${hide[@]}" bash -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' _ "$empty" "$repo" "$@"
+    "${hide[@]}" bash -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' _ "$empty" "$repo" "${drop[@]}" "$@"
   else
     "$@"
   fi

@@ -25,3 +25,8 @@ for t in eval_diff parse_roundtrip check_eval simplify_diff dwarf_diff lifetimes
   echo "== fuzz smoke: $t (30 s)"
   cargo fuzz run "$t" -s none -- -max_total_time=30 -print_final_stats=1 "${dict[@]}" 2>&1 | tail -n 4
 done
+
+# ClusterFuzzLite / OSS-Fuzz: lint the workflows and build scripts, build the
+# targets as the engines' images do (reusing the smoke's builds), check $OUT
+# (seed zips, dictionaries, options) and run each binary 10 s from it.
+fuzz/oss-fuzz/check-build.sh

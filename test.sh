@@ -4,6 +4,24 @@
 # run of every fuzz target. Nothing here may be skipped.
 set -euo pipefail
 cd "$(dirname "$0")"
+
+# System packages: Debian's Z3, which the prover links (z3-sys's bindings
+# are pregenerated: no libclang), and zip, unzip and shellcheck for the
+# ClusterFuzzLite/OSS-Fuzz build check. Installed here when missing (as
+# root), so that this script alone is the set-up on a fresh machine.
+missing=()
+[ -f /usr/include/z3.h ] || missing+=(libz3-dev)
+for tool in zip unzip shellcheck; do
+  command -v "$tool" >/dev/null || missing+=("$tool")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    apt-get update && apt-get install -y "${missing[@]}"
+  else
+    echo "test.sh: missing system packages: ${missing[*]} (apt-get install -y ${missing[*]})" >&2
+    exit 2
+  fi
+fi
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace

@@ -4,6 +4,24 @@
 # run of every fuzz target. Nothing here may be skipped.
 set -euo pipefail
 cd "$(dirname "$0")"
+
+# System packages: Debian's Z3, which the prover links (z3-sys's bindings
+# are pregenerated: no libclang), and zip, unzip and shellcheck for the
+# ClusterFuzzLite/OSS-Fuzz build check. Installed here when missing (as
+# root), so that this script alone is the set-up on a fresh machine.
+missing=()
+[ -f /usr/include/z3.h ] || missing+=(libz3-dev)
+for tool in zip unzip shellcheck; do
+  command -v "$tool" >/dev/null || missing+=("$tool")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    apt-get update && apt-get install -y "${missing[@]}"
+  else
+    echo "test.sh: missing system packages: ${missing[*]} (apt-get install -y ${missing[*]})" >&2
+    exit 2
+  fi
+fi
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace
@@ -25,3 +43,8 @@ for t in eval_diff parse_roundtrip check_eval simplify_diff dwarf_diff lifetimes
   echo "== fuzz smoke: $t (30 s)"
   cargo fuzz run "$t" -s none -- -max_total_time=30 -print_final_stats=1 "${dict[@]}" 2>&1 | tail -n 4
 done
+
+# ClusterFuzzLite / OSS-Fuzz: lint the workflows and build scripts, build the
+# targets as the engines' images do (reusing the smoke's builds), check $OUT
+# (seed zips, dictionaries, options) and run each binary 10 s from it.
+fuzz/oss-fuzz/check-build.sh

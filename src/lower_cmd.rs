@@ -5,7 +5,7 @@
 use crate::inputs;
 use crate::Format;
 use diopter_dwarf::ops::{hex, print_ops};
-use diopter_dwarf::{lower, Lowered, NotLowerable};
+use diopter_dwarf::{lower, lower_ext, Lowered, NotLowerable};
 use diopter_semantics::ast::{Bare, Op};
 use diopter_semantics::context::Context;
 use diopter_semantics::diag::Source;
@@ -33,8 +33,9 @@ OUTPUT
   addresses; base types are the DIEs 0x1..0xa of a synthetic unit), the
   register table, or `not lowerable: REASON`; then a summary. Lines marked
   `#! parse-only` or `#! expect invalid` are skipped.
-  json: an array of objects {file, line, expression, lowered, ops, bytes,
-  registers, reason}.
+  json: an array of objects {file, line, expression, lowered, ops (one
+  string per operation), dwarfdump (the operations joined as llvm-dwarfdump
+  prints them), bytes, registers, fragment, reason, reason_class}.
 
 EXIT STATUS
   0 every expression lowered; 1 some did not; 2 unreadable input.";
@@ -55,6 +56,12 @@ pub struct Args {
     pub datalayout: Option<String>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Where DWARF 5 has no operation, use AMD's heterogeneous-debugging
+    /// extensions (`DW_OP_LLVM_form_aspace_address` for memory outside
+    /// address space 0, `DW_OP_LLVM_push_lane`; without `--context` the lane
+    /// is 0). Such bytes are for AMD's consumers, not DWARF 5 ones.
+    #[arg(long)]
+    pub ext: bool,
 }
 
 /// One expression's result.
@@ -87,14 +94,22 @@ fn lower_one(
     types: &TypeTable,
     dl: &DataLayout,
     ctx: Option<&Context>,
+    ext: bool,
 ) -> Result<Lowered, NotLowerable> {
+    let lower_fn = if ext { lower_ext } else { lower };
     match ctx {
         Some(c) => {
             let mut c = c.clone();
             c.datalayout = dl.clone();
-            lower(b, types, &c)
+            lower_fn(b, types, &c)
         }
-        None => lower(b, types, &register_context(b, dl)),
+        None => {
+            let mut c = register_context(b, dl);
+            if ext {
+                c.lane = Some(0);
+            }
+            lower_fn(b, types, &c)
+        }
     }
 }
 
@@ -181,7 +196,7 @@ pub fn run(a: &Args) -> ExitCode {
                 file: name.clone(),
                 line: e.line,
                 expression: print_bare(&e.bare),
-                result: lower_one(&e.bare, &file.types, &dl, ctx.as_ref()),
+                result: lower_one(&e.bare, &file.types, &dl, ctx.as_ref(), a.ext),
             });
         }
     }
@@ -256,6 +271,7 @@ fn print_json(items: &[Item]) {
                 "expression": i.expression,
                 "lowered": true,
                 "ops": l.ops.iter().map(|o| o.to_string()).collect::<Vec<_>>(),
+                "dwarfdump": print_ops(&l.ops),
                 "bytes": hex(&l.bytes),
                 "registers": l.registers,
                 "fragment": l.fragment.map(|(o, s)| serde_json::json!({"offset": o, "size": s})),

@@ -326,7 +326,7 @@ pub fn regenerate(dir: &Path) -> Vec<Step> {
         ),
         (
             "dwarf-amd.md",
-            "diopter's DWARF lowering vs AMD's expected DWARF \
+            "AMD's expected DWARF (with its DW_OP_LLVM_* extensions) vs diopter's semantics \
              (`DIOPTER_WRITE_REPORTS=1 cargo test -p diopter-dwarf --test dwarf_amd`)",
             Some("Summary: "),
         ),

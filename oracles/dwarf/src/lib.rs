@@ -103,19 +103,30 @@
 //! 1.8e19) — a gimli bug, reported; float→int is not lowerable because
 //! `DW_OP_convert` has no out-of-range error.
 //!
+//! **AMD's extensions.** [`lower_ext`] lowers as [`lower`] does and, where
+//! DWARF 5 has no operation, uses AMD's: a memory location outside address
+//! space 0 is `DW_OP_LLVM_form_aspace_address` (the identifier is the LLVM
+//! address space, diopter's convention), `DIOpPushLane` is
+//! `DW_OP_LLVM_push_lane` and `DW_OP_convert`. Those bytes are evaluated by
+//! [`ext`], the evaluator written from AMD's extension document (the
+//! `dwarf-ext` oracle), never by gimli.
+//!
 //! **Not lowered yet.** `DIOpExtend`, `DIOpSelect` (per-lane composites),
-//! `DIOpPushLane` (needs AMD's `DW_OP_LLVM_push_lane`), a value read from a
+//! `DIOpPushLane` in DWARF 5 (needs AMD's `DW_OP_LLVM_push_lane`), a value read from a
 //! composite, a runtime bit offset, offsets into registers or values that
 //! are not constants. `DIOpFragment` is metadata: it is passed through to the
 //! result and is not part of the bytes (a variable's fragments are pieces of
 //! the variable's location list entry, outside one expression).
 
 pub mod amd;
+pub mod amd_ext;
+pub mod amd_text;
 pub mod eval;
+pub mod ext;
 pub mod lower;
 pub mod ops;
 
-pub use lower::{lower, Lowered, NotLowerable, ReadSite};
+pub use lower::{lower, lower_ext, Lowered, NotLowerable, ReadSite};
 
 use diopter_diff::{self as diff, Observation, Oracle, Reference, Verdict};
 use diopter_gen::Case;
@@ -255,12 +266,30 @@ impl DwarfVerdict {
 
 /// Runs the reference and the DWARF oracle on `case` and classifies.
 pub fn compare(case: &Case) -> DwarfVerdict {
+    compare_with(case, lower, evaluate)
+}
+
+/// A lowering: [`lower`] (DWARF 5) or [`lower_ext`] (with AMD's extensions).
+pub type LowerFn = fn(
+    &diopter_semantics::ast::Bare,
+    &diopter_semantics::types::TypeTable,
+    &Context,
+) -> Result<Lowered, NotLowerable>;
+
+/// [`compare`] with another lowering and evaluator of the lowered bytes:
+/// gimli's ([`lower`], [`evaluate`]), or the extension evaluator's
+/// ([`lower_ext`], [`ext::evaluate_lowered`]).
+pub fn compare_with(
+    case: &Case,
+    lower: LowerFn,
+    eval: fn(&Lowered, &Context) -> Outcome,
+) -> DwarfVerdict {
     let lowered = match lower(&case.bare, &case.types, &case.ctx) {
         Ok(l) => l,
         Err(e) => return DwarfVerdict::NotLowerable(e),
     };
     let reference = diff::observe(case, &Reference);
-    let outcome = evaluate(&lowered, &case.ctx);
+    let outcome = eval(&lowered, &case.ctx);
     let dwarf = observation_of(case, outcome);
     match diff::classify(&[reference.clone(), dwarf.clone()]) {
         Verdict::Agree => DwarfVerdict::Agree,
@@ -292,7 +321,7 @@ pub fn compare(case: &Case) -> DwarfVerdict {
 
 /// The DWARF oracle's observation of an outcome (reads and writes through
 /// the reference's location code).
-fn observation_of(case: &Case, outcome: Outcome) -> Observation {
+pub fn observation_of(case: &Case, outcome: Outcome) -> Observation {
     let (read, write) = match &outcome {
         Ok(r) => {
             let read = interp::read_value(&case.ctx, r);
@@ -317,9 +346,13 @@ fn observation_of(case: &Case, outcome: Outcome) -> Observation {
 /// Cases the `dwarf_diff` fuzz target saw, and how many of them lowered.
 pub static FUZZ_CASES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 pub static FUZZ_LOWERED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+/// ... and how many lowered with AMD's extensions ([`lower_ext`]).
+pub static FUZZ_LOWERED_EXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// The body of the `dwarf_diff` fuzz target: a generated case, reference
-/// against the DWARF oracle ([`compare`]). A disagreement is written as a
+/// against the DWARF oracle ([`compare`]) and against the same bytes in the
+/// extension evaluator ([`compare_with`] [`ext::evaluate_lowered`], oracle
+/// `dwarf-ext`). A disagreement is written as a
 /// case file to `case_dir` (when given; replay it with `diopter replay`,
 /// whose `# oracles:` line names the reference and dwarf) and returned as
 /// `Err`. Every 2^16 cases the lowering rate so far goes to stderr.
@@ -338,14 +371,24 @@ pub fn fuzz_dwarf_diff(data: &[u8], case_dir: Option<&std::path::Path>) -> Resul
         FUZZ_LOWERED.fetch_add(1, Ordering::Relaxed) + 1
     };
     if n.is_multiple_of(1 << 16) {
+        let ext = FUZZ_LOWERED_EXT.load(Ordering::Relaxed);
         eprintln!(
-            "dwarf_diff: {n} cases, {lowered} lowered ({:.1}%)",
-            100.0 * lowered as f64 / n as f64
+            "dwarf_diff: {n} cases, {lowered} lowered ({:.1}%), {ext} with AMD's extensions ({:.1}%)",
+            100.0 * lowered as f64 / n as f64,
+            100.0 * ext as f64 / n as f64
         );
     }
-    if let DwarfVerdict::Disagree(details) = &v {
+    // The same bytes through the extension evaluator (ext.rs).
+    let vx = compare_with(&case, lower_ext, ext::evaluate_lowered);
+    if !matches!(vx, DwarfVerdict::NotLowerable(_)) {
+        FUZZ_LOWERED_EXT.fetch_add(1, Ordering::Relaxed);
+    }
+    for (oracle, v) in [("dwarf", &v), ("dwarf-ext", &vx)] {
+        let DwarfVerdict::Disagree(details) = v else {
+            continue;
+        };
         let mut msg = format!(
-            "reference and dwarf disagree:\n  {}\nexpression: {}",
+            "reference and {oracle} disagree:\n  {}\nexpression: {}",
             details.join("\n  "),
             case.expr_line()
         );
@@ -353,7 +396,7 @@ pub fn fuzz_dwarf_diff(data: &[u8], case_dir: Option<&std::path::Path>) -> Resul
             let verdict = Verdict::Disagree {
                 details: details.clone(),
             };
-            let text = diff::case_file_text(&case, &["reference", "dwarf"], Some(&verdict));
+            let text = diff::case_file_text(&case, &["reference", oracle], Some(&verdict));
             let mut h = std::collections::hash_map::DefaultHasher::new();
             std::hash::Hash::hash(&text, &mut h);
             let path = dir.join(format!(

@@ -16,7 +16,7 @@
 //! [`ReadSite`] so that the evaluator can say which operation a failed read
 //! belongs to.
 
-use super::ops::{encode, BaseType, DwOp};
+use super::ops::{encode, BaseType, DwOp, LlvmDwOp};
 use diopter_semantics::ast::{Bare, Dialect, Op};
 use diopter_semantics::check::{self, check_bare};
 use diopter_semantics::context::Context;
@@ -105,6 +105,8 @@ pub struct Lowered {
     /// The result is a float computed by DWARF arithmetic: if it is a NaN,
     /// its payload is unspecified (IEEE-754 recommends, DWARF does not say).
     pub computed_float_result: bool,
+    /// The bytes use AMD's extensions ([`lower_ext`]); gimli cannot read them.
+    pub uses_extensions: bool,
 }
 
 /// One entry of the expression's tree.
@@ -179,10 +181,29 @@ struct Lowerer<'a> {
     registers: Vec<String>,
     implicit_targets: Vec<ImplicitTarget>,
     read_sites: Vec<ReadSite>,
+    /// May use AMD's extensions (`lower_ext`).
+    ext: bool,
 }
 
 /// Lowers `bare` with its inputs at the locations `ctx` gives them.
 pub fn lower(bare: &Bare, types: &TypeTable, ctx: &Context) -> Result<Lowered, NotLowerable> {
+    lower_with(bare, types, ctx, false)
+}
+
+/// [`lower`], and where DWARF 5 has no operation, AMD's extensions
+/// (`DW_OP_LLVM_form_aspace_address` for a memory location outside address
+/// space 0, `DW_OP_LLVM_push_lane` for `DIOpPushLane`): bytes only the
+/// extension evaluator ([`super::ext`]) reads, not gimli.
+pub fn lower_ext(bare: &Bare, types: &TypeTable, ctx: &Context) -> Result<Lowered, NotLowerable> {
+    lower_with(bare, types, ctx, true)
+}
+
+fn lower_with(
+    bare: &Bare,
+    types: &TypeTable,
+    ctx: &Context,
+    ext: bool,
+) -> Result<Lowered, NotLowerable> {
     if let Err(ds) = check_bare(bare, &ctx.datalayout, types) {
         let first = ds.first().map_or(String::new(), |d| d.message.clone());
         return nl(None, format!("not well-formed: {first}"));
@@ -197,6 +218,7 @@ pub fn lower(bare: &Bare, types: &TypeTable, ctx: &Context) -> Result<Lowered, N
         registers: Vec::new(),
         implicit_targets: Vec::new(),
         read_sites: Vec::new(),
+        ext,
     };
     let (root, fragment) = l.build_tree()?;
     let form = l.lower_node(root)?;
@@ -225,7 +247,9 @@ pub fn lower(bare: &Bare, types: &TypeTable, ctx: &Context) -> Result<Lowered, N
         }
     }
     debug_assert_eq!(bytes, encode(&l.ops));
+    let uses_extensions = l.ops.iter().any(|o| matches!(o, DwOp::Llvm(_)));
     Ok(Lowered {
+        uses_extensions,
         ops: l.ops,
         bytes,
         registers: l.registers,
@@ -500,7 +524,25 @@ impl Lowerer<'_> {
                     Some(l) => self.binding(&l, at, 0),
                 }
             }
-            Op::Reinterpret(_) => self.lower_node(children[0]),
+            Op::Reinterpret(_) => {
+                let f = self.lower_node(children[0])?;
+                // The module doc: a float computed by DWARF arithmetic may
+                // not have its bits reinterpreted (NaN payloads).
+                if matches!(
+                    f,
+                    Form::Val {
+                        computed_float: true,
+                        ..
+                    }
+                ) && !ty.is_float()
+                {
+                    return nl(
+                        Some(at),
+                        "the bits of a float computed by DWARF arithmetic, reinterpreted: NaN payloads are unspecified",
+                    );
+                }
+                Ok(f)
+            }
             Op::Composite(..) => Ok(Form::Deferred(id)),
             Op::AddrOf(_) => {
                 let c = children[0];
@@ -589,10 +631,54 @@ impl Lowerer<'_> {
             | Op::Shr
             | Op::LShr
             | Op::AShr => self.lower_binary(&op, children[0], children[1], &ty, at),
-            Op::Extend(_) | Op::Select => nl(
+            Op::Extend(n) => {
+                // N copies of a location known when lowering: N pieces of it
+                // (DWARF 5 can say this; DW_OP_LLVM_extend would be shorter).
+                let c = children[0];
+                let elem_ty = self.nodes[c].ty.clone();
+                let elem = self.bitsizeof(&elem_ty, Some(at))?;
+                let n = *n;
+                if n > 256 {
+                    return nl(Some(at), "DIOpExtend of more than 256 lanes");
+                }
+                let f = self.lower_node(c)?;
+                match f {
+                    Form::Reg { .. }
+                    | Form::Mem { .. }
+                    | Form::Const(..)
+                    | Form::Undef
+                    | Form::Composite(_) => Ok(Form::Composite(
+                        (0..n).map(|_| (f.clone(), elem)).collect(),
+                    )),
+                    _ => nl(
+                        Some(at),
+                        "DIOpExtend of a computed value or address: a piece cannot repeat a stack entry",
+                    ),
+                }
+            }
+            Op::Select => nl(
                 Some(at),
-                format!("{}: per-lane composites are not lowered yet", op.name()),
+                "DIOpSelect: per-lane composites chosen by a mask are not lowered yet",
             ),
+            Op::PushLane(_) if self.ext => {
+                let bits = self.bitsizeof(&ty, Some(at))?;
+                let Some(lane) = self.ctx.lane else {
+                    return nl(Some(at), "DIOpPushLane: the context gives no lane");
+                };
+                if !ty.is_int() || bits > 64 || (bits < 64 && lane >> bits != 0) {
+                    return nl(
+                        Some(at),
+                        "DIOpPushLane: the lane does not fit the type (the spec's error, which DW_OP_convert does not have)",
+                    );
+                }
+                let bt = self.bt(&ty, at)?;
+                self.emit(DwOp::Llvm(LlvmDwOp::PushLane));
+                self.emit(DwOp::Convert(Some(bt)));
+                Ok(Form::Val {
+                    bt,
+                    computed_float: false,
+                })
+            }
             Op::PushLane(_) => nl(
                 Some(at),
                 "DIOpPushLane: needs DW_OP_LLVM_push_lane (AMD-only)",
@@ -780,11 +866,20 @@ impl Lowerer<'_> {
         }
     }
 
+    /// The generic address on top becomes a memory location in `space`
+    /// (`DW_OP_LLVM_form_aspace_address`, identifier = LLVM address space).
+    fn form_aspace_address(&mut self, space: u32) {
+        self.push_address(u64::from(space));
+        self.emit(DwOp::Llvm(LlvmDwOp::FormAspaceAddress));
+    }
+
     /// DWARF's address arithmetic wraps modulo 2^64 where the spec's
     /// location offsets do not. A memory location whose real address may be
     /// anywhere in `lo..=hi` lowers only if wrapping cannot change what it
     /// means: no address reaches 2^64, and a negative one wraps to an address
-    /// still outside the `p`-bit address space (so both are out of bounds).
+    /// still outside the `p`-bit address space (so both are out of bounds);
+    /// in an address space narrower than 64 bits, no address leaves
+    /// `0..2^p` (AMD's extension truncates addresses to `p` bits).
     fn check_interval(&self, space: u32, lo: &BigInt, hi: &BigInt, at: usize) -> R<()> {
         let p = self.ctx.datalayout.pointer_bits(space);
         let top = BigInt::one() << 64;
@@ -801,6 +896,18 @@ impl Lowerer<'_> {
                 Some(at),
                 format!(
                     "an address in address space {space} that may leave 0..2^64: DWARF's address arithmetic wraps, the spec's offsets do not"
+                ),
+            );
+        }
+        // AMD's extension defines DW_OP_xderef* through
+        // DW_OP_LLVM_form_aspace_address, which truncates the address to the
+        // space's p bits: an address outside 0..2^p would wrap into the space
+        // there, where DWARF 5 (gimli) and the spec find it out of bounds.
+        if p < 64 && (lo.sign() == num_bigint::Sign::Minus || hi >= &(BigInt::one() << p)) {
+            return nl(
+                Some(at),
+                format!(
+                    "an address in the {p}-bit address space {space} that may leave 0..2^{p}: AMD's DW_OP_LLVM_form_aspace_address truncates it to {p} bits, DWARF 5 does not"
                 ),
             );
         }
@@ -1140,6 +1247,13 @@ impl Lowerer<'_> {
 
     /// The location of a memory location known when lowering (space 0 only).
     fn memory_terminal(&mut self, space: u32, bit: &BigInt, at: usize) -> R<()> {
+        if space != 0 && self.ext {
+            let a = floor8(bit);
+            self.check_interval(space, &a, &a, at)?;
+            self.push_address(wrap64(&a));
+            self.form_aspace_address(space);
+            return Ok(());
+        }
         if space != 0 {
             return nl(
                 Some(at),
@@ -1156,6 +1270,11 @@ impl Lowerer<'_> {
     /// The location-forming operations for a slot or static form (no piece).
     fn single_terminal(&mut self, f: &Form, at: usize) -> R<()> {
         match f {
+            Form::Addr { space, lo, hi } if *space != 0 && self.ext => {
+                self.check_interval(*space, lo, hi, at)?;
+                self.form_aspace_address(*space);
+                Ok(())
+            }
             Form::Addr { space, lo, hi } => {
                 if *space != 0 {
                     return nl(

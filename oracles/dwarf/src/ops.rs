@@ -180,6 +180,66 @@ pub enum DwOp {
     ImplicitPointer(u32, i64),
     Piece(u64),
     BitPiece(u64, u64),
+    /// `DW_OP_addrx`: an index into `.debug_addr`.
+    Addrx(u64),
+    /// `DW_OP_deref`.
+    Deref,
+    /// AMD's extension operations, encoded `DW_OP_LLVM_user` + the vendor
+    /// extension opcode (see [`user`] and `super::ext`).
+    Llvm(LlvmDwOp),
+}
+
+/// The `DW_OP_LLVM_user` operations (AMD's heterogeneous-debugging
+/// extensions), with their operands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LlvmDwOp {
+    FormAspaceAddress,
+    PushLane,
+    Offset,
+    OffsetUconst(u64),
+    BitOffset,
+    CallFrameEntryReg(u16),
+    Undefined,
+    AspaceBregx(u16, i64),
+    PieceEnd,
+    Extend(u64, u64),
+    SelectBitPiece(u64, u64),
+}
+
+impl LlvmDwOp {
+    /// The vendor extension opcode (the document's table, Dwarf.def).
+    pub fn sub_opcode(&self) -> u64 {
+        match self {
+            LlvmDwOp::FormAspaceAddress => user::FORM_ASPACE_ADDRESS,
+            LlvmDwOp::PushLane => user::PUSH_LANE,
+            LlvmDwOp::Offset => user::OFFSET,
+            LlvmDwOp::OffsetUconst(_) => user::OFFSET_UCONST,
+            LlvmDwOp::BitOffset => user::BIT_OFFSET,
+            LlvmDwOp::CallFrameEntryReg(_) => user::CALL_FRAME_ENTRY_REG,
+            LlvmDwOp::Undefined => user::UNDEFINED,
+            LlvmDwOp::AspaceBregx(..) => user::ASPACE_BREGX,
+            LlvmDwOp::PieceEnd => user::PIECE_END,
+            LlvmDwOp::Extend(..) => user::EXTEND,
+            LlvmDwOp::SelectBitPiece(..) => user::SELECT_BIT_PIECE,
+        }
+    }
+
+    /// The operation's name without operands (`DW_OP_LLVM_offset`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            LlvmDwOp::FormAspaceAddress => "DW_OP_LLVM_form_aspace_address",
+            LlvmDwOp::PushLane => "DW_OP_LLVM_push_lane",
+            LlvmDwOp::Offset => "DW_OP_LLVM_offset",
+            LlvmDwOp::OffsetUconst(_) => "DW_OP_LLVM_offset_uconst",
+            LlvmDwOp::BitOffset => "DW_OP_LLVM_bit_offset",
+            LlvmDwOp::CallFrameEntryReg(_) => "DW_OP_LLVM_call_frame_entry_reg",
+            LlvmDwOp::Undefined => "DW_OP_LLVM_undefined",
+            LlvmDwOp::AspaceBregx(..) => "DW_OP_LLVM_aspace_bregx",
+            LlvmDwOp::PieceEnd => "DW_OP_LLVM_piece_end",
+            LlvmDwOp::Extend(..) => "DW_OP_LLVM_extend",
+            LlvmDwOp::SelectBitPiece(..) => "DW_OP_LLVM_select_bit_piece",
+        }
+    }
 }
 
 fn uleb(out: &mut Vec<u8>, mut v: u64) {
@@ -314,6 +374,28 @@ impl DwOp {
                 uleb(out, *size);
                 uleb(out, *off);
             }
+            DwOp::Addrx(i) => {
+                out.push(c::DW_OP_addrx.0);
+                uleb(out, *i);
+            }
+            DwOp::Deref => out.push(c::DW_OP_deref.0),
+            DwOp::Llvm(op) => {
+                out.push(DW_OP_LLVM_USER);
+                uleb(out, op.sub_opcode());
+                match op {
+                    LlvmDwOp::OffsetUconst(v) => uleb(out, *v),
+                    LlvmDwOp::CallFrameEntryReg(r) => uleb(out, u64::from(*r)),
+                    LlvmDwOp::AspaceBregx(r, off) => {
+                        uleb(out, u64::from(*r));
+                        sleb(out, *off);
+                    }
+                    LlvmDwOp::Extend(a, b) | LlvmDwOp::SelectBitPiece(a, b) => {
+                        uleb(out, *a);
+                        uleb(out, *b);
+                    }
+                    _ => {}
+                }
+            }
         }
     }
 }
@@ -390,6 +472,21 @@ impl fmt::Display for DwOp {
             DwOp::ImplicitPointer(die, o) => write!(f, "DW_OP_implicit_pointer 0x{die:x} {o:+}"),
             DwOp::Piece(n) => write!(f, "DW_OP_piece 0x{n:x}"),
             DwOp::BitPiece(s, o) => write!(f, "DW_OP_bit_piece 0x{s:x} 0x{o:x}"),
+            DwOp::Addrx(i) => write!(f, "DW_OP_addrx 0x{i:x}"),
+            DwOp::Deref => f.write_str("DW_OP_deref"),
+            // As llvm-dwarfdump prints them: the prefix, then the operation.
+            DwOp::Llvm(op) => {
+                write!(f, "DW_OP_LLVM_user {}", op.name())?;
+                match op {
+                    LlvmDwOp::OffsetUconst(v) => write!(f, " 0x{v:x}"),
+                    LlvmDwOp::CallFrameEntryReg(r) => write!(f, " 0x{r:x}"),
+                    LlvmDwOp::AspaceBregx(r, o) => write!(f, " 0x{r:x} {o:+}"),
+                    LlvmDwOp::Extend(a, b) | LlvmDwOp::SelectBitPiece(a, b) => {
+                        write!(f, " 0x{a:x} 0x{b:x}")
+                    }
+                    _ => Ok(()),
+                }
+            }
         }
     }
 }
@@ -409,4 +506,24 @@ pub fn hex(bytes: &[u8]) -> String {
         .map(|b| format!("{b:02x}"))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// `DW_OP_LLVM_user`.
+pub const DW_OP_LLVM_USER: u8 = 0xe9;
+
+/// The `DW_OP_LLVM_user` vendor extension opcodes (document table
+/// "DWARF DW_OP_LLVM_user Vendor Extension Operation Encodings", Dwarf.def).
+pub mod user {
+    pub const NOP: u64 = 0x01;
+    pub const FORM_ASPACE_ADDRESS: u64 = 0x02;
+    pub const PUSH_LANE: u64 = 0x03;
+    pub const OFFSET: u64 = 0x04;
+    pub const OFFSET_UCONST: u64 = 0x05;
+    pub const BIT_OFFSET: u64 = 0x06;
+    pub const CALL_FRAME_ENTRY_REG: u64 = 0x07;
+    pub const UNDEFINED: u64 = 0x08;
+    pub const ASPACE_BREGX: u64 = 0x09;
+    pub const PIECE_END: u64 = 0x0a;
+    pub const EXTEND: u64 = 0x0b;
+    pub const SELECT_BIT_PIECE: u64 = 0x0c;
 }

@@ -13,6 +13,9 @@ pub fn oracle(name: &str) -> Option<Box<dyn Oracle>> {
         "reference" => Some(Box::new(Reference)),
         "fast" => Some(Box::new(diopter_fast::Fast::default())),
         "dwarf" => Some(Box::new(diopter_dwarf::Dwarf)),
+        // Not in ORACLE_NAMES (campaigns run it inside `dwarf_diff`); named
+        // so that `diopter replay` can replay its case files.
+        "dwarf-ext" => Some(Box::new(diopter_dwarf::ext::DwarfExt)),
         _ => None,
     }
 }

@@ -55,6 +55,11 @@ fn check_eval_regressions() {
 }
 
 #[test]
+fn dwarf_diff_regressions() {
+    run("dwarf_diff", |d| diopter_dwarf::fuzz_dwarf_diff(d, None));
+}
+
+#[test]
 fn the_seed_corpora_pass_too() {
     // The committed seeds (fuzz/seed.sh) are valid inputs of every target.
     let fast = Fast::default();

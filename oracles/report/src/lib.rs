@@ -287,13 +287,32 @@ pub fn errata(root: &Path) -> Report {
         let _ = writeln!(md, "| {f} | {p} | {r} | {w} |");
         jtypos.push(json!({"file": f, "printed": p, "reads": r, "why": w}));
     }
+    // The DWARF extension document (oracles/dwarf/src/ext.rs).
+    let _ = writeln!(
+        md,
+        "\n## DWARF extension document: decisions where it is silent or ambiguous\n"
+    );
+    let _ = writeln!(
+        md,
+        "`AMDGPUDwarfExtensionsForHeterogeneousDebugging.rst` as `oracles/dwarf/src/ext.rs` \
+         evaluates it (its module doc has the full text); pinned by the tests of \
+         `oracles/dwarf/tests/dwarf_ext.rs`.\n"
+    );
+    let _ = writeln!(md, "| decision | what diopter does | pinned by |");
+    let _ = writeln!(md, "|---|---|---|");
+    let mut jext = Vec::new();
+    for (title, text, test) in diopter_dwarf::ext::DECISIONS {
+        let _ = writeln!(md, "| **{}** | {} | `{}` |", cell(title), cell(text), test);
+        jext.push(json!({"decision": title, "text": text, "test": test}));
+    }
     let summary = format!(
-        "{} decisions ({} not pinned in errata.rs), {} of {} specification lines rejected by the printed BNF, {} example typos",
+        "{} decisions ({} not pinned in errata.rs), {} of {} specification lines rejected by the printed BNF, {} example typos, {} DWARF-extension decisions",
         decisions.len(),
         unpinned,
         rejected,
         specs::all().len(),
-        typos.len()
+        typos.len(),
+        diopter_dwarf::ext::DECISIONS.len()
     );
     Report {
         stem: "errata".into(),
@@ -306,6 +325,7 @@ pub fn errata(root: &Path) -> Report {
             "other_errata_tests": others,
             "spec_lines": jlines,
             "example_typos": jtypos,
+            "dwarf_extension_decisions": jext,
         }),
     }
 }

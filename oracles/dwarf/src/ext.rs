@@ -268,6 +268,20 @@ fn decode_one<'b>(r: &mut EndianSlice<'b, LittleEndian>) -> Result<Op<'b>, Strin
         };
         return Ok(Op::Llvm(op));
     }
+    if r.slice().first() == Some(&gimli::constants::DW_OP_piece.0) {
+        // gimli computes `8 * size` unchecked, which overflows (a panic in a
+        // debug build) for sizes of 2^61 bytes and more: refuse them first.
+        let mut probe = *r;
+        probe.read_u8().map_err(|e| format!("{e:?}"))?;
+        let size = probe
+            .read_uleb128()
+            .map_err(|e| format!("DW_OP_piece: bad size: {e:?}"))?;
+        if size.checked_mul(8).is_none() {
+            return Err(format!(
+                "DW_OP_piece {size}: the size in bits overflows 64 bits"
+            ));
+        }
+    }
     Operation::parse(r, super::eval::ENCODING)
         .map(Op::Std)
         .map_err(|e| format!("{e:?}"))

@@ -394,6 +394,8 @@ fn malformed_and_unknown_operations_are_errors() {
         &[0xe1],                         // an opcode gimli does not know
         &[0x2f, 0x01, 0x00, 0x10, 0x05], // skip into the middle of constu
         &[0x16],                         // swap on an empty stack
+        // piece of 2^61 bytes: 2^64 bits (gimli's `8 * size` would overflow)
+        &[0x93, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x20],
     ] {
         let e = run(bytes, 0, AspaceMap::Identity).unwrap_err();
         assert_eq!(e.kind, ErrorKind::IllFormed, "{bytes:02x?}: {e:?}");

@@ -20,7 +20,9 @@ use std::process::ExitCode;
 pub fn applies(a: &Args) -> bool {
     a.exprs.is_empty()
         && a.paths.len() == 2
-        && a.paths.iter().all(|p| p.extension().is_some_and(|e| e == "ll"))
+        && a.paths
+            .iter()
+            .all(|p| p.extension().is_some_and(|e| e == "ll"))
 }
 
 /// Reads a file as a module; diagnostics rendered into `errors`.
@@ -161,7 +163,11 @@ pub fn compare_files(a: &Args) -> Result<Value, String> {
     let pairs: Vec<Value> = cmp
         .matched
         .iter()
-        .filter(|m| a.pair.as_ref().is_none_or(|n| m.pair.as_ref().is_ok_and(|p| p.name == *n)))
+        .filter(|m| {
+            a.pair
+                .as_ref()
+                .is_none_or(|n| m.pair.as_ref().is_ok_and(|p| p.name == *n))
+        })
         .map(|m| matched_json(m, &bsrc, &asrc, &cfg, &bm.types))
         .collect();
     let count = |v: &str| pairs.iter().filter(|p| p["verdict"] == v).count();
@@ -227,8 +233,20 @@ pub fn render_text(doc: &Value) -> String {
             },
             r["millis"]
         );
-        let _ = writeln!(t, "  before {}:{}: {}", s(&br["file"]), br["line"], s(&br["text"]));
-        let _ = writeln!(t, "  after  {}:{}: {}", s(&ar["file"]), ar["line"], s(&ar["text"]));
+        let _ = writeln!(
+            t,
+            "  before {}:{}: {}",
+            s(&br["file"]),
+            br["line"],
+            s(&br["text"])
+        );
+        let _ = writeln!(
+            t,
+            "  after  {}:{}: {}",
+            s(&ar["file"]),
+            ar["line"],
+            s(&ar["text"])
+        );
         if r["matched_by"] != "kind and position" {
             let _ = writeln!(
                 t,
@@ -249,7 +267,13 @@ pub fn render_text(doc: &Value) -> String {
             );
         }
         for n in r["new_operands"].as_array().into_iter().flatten() {
-            let _ = writeln!(t, "  arg{} = {} ({})", n["arg"], s(&n["value"]), s(&n["type"]));
+            let _ = writeln!(
+                t,
+                "  arg{} = {} ({})",
+                n["arg"],
+                s(&n["value"]),
+                s(&n["type"])
+            );
         }
         if r.get("before").is_some() {
             let _ = writeln!(t, "  before:      {}", s(&r["before"]));
@@ -277,7 +301,10 @@ pub fn render_text(doc: &Value) -> String {
     }
     for (key, what) in [
         ("unmatched_before", "before-record with no after-record"),
-        ("unmatched_after", "after-record with no before-record (added by the pass, not validated)"),
+        (
+            "unmatched_after",
+            "after-record with no before-record (added by the pass, not validated)",
+        ),
     ] {
         for u in doc[key].as_array().into_iter().flatten() {
             let r = &u["record"];

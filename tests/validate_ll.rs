@@ -173,7 +173,10 @@ fn a_variable_that_loses_all_its_records_is_a_coverage_loss() {
     let o = diopter(&["validate", b.to_str().unwrap(), a.to_str().unwrap()]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{out}");
-    assert!(out.contains("COVERAGE LOSS: @f variable x in f: 1 record(s) before, none after"), "{out}");
+    assert!(
+        out.contains("COVERAGE LOSS: @f variable x in f: 1 record(s) before, none after"),
+        "{out}"
+    );
     assert!(out.contains("@f variable y in f: equivalent"), "{out}");
 }
 
@@ -183,7 +186,11 @@ fn a_bad_ir_file_is_a_diagnostic_with_a_caret_never_a_panic() {
     std::fs::create_dir_all(&dir).unwrap();
     let b = dir.join("bad.ll");
     std::fs::write(&b, "define void @f(i32 %a) {\n  #dbg_value(i32 %a, !2, !DIExpression(DIOpArg(0, i32), DIOpFoo()), !4)\n  ret void\n}\n").unwrap();
-    let o = diopter(&["validate", b.to_str().unwrap(), "corpus/amd/ll/sroa-poison.after.ll"]);
+    let o = diopter(&[
+        "validate",
+        b.to_str().unwrap(),
+        "corpus/amd/ll/sroa-poison.after.ll",
+    ]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("bad.ll:2:"), "{err}");

@@ -345,16 +345,20 @@ fn scope_desc(m: &Module, id: u64, depth: usize) -> String {
         return n.name.clone();
     }
     let own = match n.name.as_str() {
-        "DISubprogram" => format!(
-            "{}",
-            n.value("name").and_then(md_str).unwrap_or("<anonymous>")
-        ),
+        "DISubprogram" => n
+            .value("name")
+            .and_then(md_str)
+            .unwrap_or("<anonymous>")
+            .to_string(),
         other => format!(
             "{other}(line {})",
             n.value("line").and_then(|v| v.as_u64()).unwrap_or(0)
         ),
     };
-    match (n.name.as_str(), n.value("scope").and_then(|v| v.as_ref_id())) {
+    match (
+        n.name.as_str(),
+        n.value("scope").and_then(|v| v.as_ref_id()),
+    ) {
         ("DISubprogram", _) | (_, None) => own,
         (_, Some(p)) => format!("{own} in {}", scope_desc(m, p, depth + 1)),
     }
@@ -581,11 +585,7 @@ impl<'a> Ctx<'a> {
     }
 
     fn root(&mut self, key: String, ty: &Type) -> Vec<OpNode> {
-        let k = match self
-            .roots
-            .iter()
-            .position(|r| r.key == key && r.ty == *ty)
-        {
+        let k = match self.roots.iter().position(|r| r.key == key && r.ty == *ty) {
             Some(k) => k,
             None => {
                 self.roots.push(Root {
@@ -679,10 +679,7 @@ impl<'a> Ctx<'a> {
                 let ops = self.root(format!("@{g}"), ty);
                 Ok((ops, "same value", format!("@{g} (a global)")))
             }
-            Value::Reg(r) => Err((
-                "undefined",
-                format!("${r}: a MIR register (IR files only)"),
-            )),
+            Value::Reg(r) => Err(("undefined", format!("${r}: a MIR register (IR files only)"))),
             Value::Local(n) => self.resolve_local(w, ty, n, depth),
         }
     }
@@ -718,8 +715,7 @@ impl<'a> Ctx<'a> {
         }
         match w {
             Which::Before => {
-                let why = if self.after.defs.contains_key(n) || self.after.params.contains_key(n)
-                {
+                let why = if self.after.defs.contains_key(n) || self.after.params.contains_key(n) {
                     format!("%{n} is defined differently after the pass, and nothing relates the two (--map)")
                 } else {
                     format!(
@@ -911,14 +907,28 @@ fn build(
     };
     let eb = match record_expr(before.0, rb) {
         Ok(e) => e.clone(),
-        Err(why) => return (Err(format!("before-record: {why}")), Vec::new(), Vec::new(), false),
+        Err(why) => {
+            return (
+                Err(format!("before-record: {why}")),
+                Vec::new(),
+                Vec::new(),
+                false,
+            )
+        }
     };
     // After: the expression, unless the record is killed (all operands poison
     // and a classic expression): poisoned.
     let ea = match record_expr(after.0, ra) {
         Ok(e) => Some(e.clone()),
         Err(_) if all_poison(ra) => None,
-        Err(why) => return (Err(format!("after-record: {why}")), Vec::new(), Vec::new(), false),
+        Err(why) => {
+            return (
+                Err(format!("after-record: {why}")),
+                Vec::new(),
+                Vec::new(),
+                false,
+            )
+        }
     };
     // Operands, each with its type.
     let typed = |ops: Vec<Operand>, side: &str| -> Result<Vec<(Type, Operand)>, String> {
@@ -1089,7 +1099,12 @@ fn operand_roots(
 }
 
 /// Matches and builds the pairs of two modules.
-pub fn compare(before: &Module, after: &Module, dl: &DataLayout, maps: &[UserMap]) -> FileComparison {
+pub fn compare(
+    before: &Module,
+    after: &Module,
+    dl: &DataLayout,
+    maps: &[UserMap],
+) -> FileComparison {
     let mut out = FileComparison::default();
     let real = |m: &Module| -> Vec<usize> {
         (0..m.functions.len())
@@ -1152,16 +1167,25 @@ pub fn compare(before: &Module, after: &Module, dl: &DataLayout, maps: &[UserMap
             left_b.sort();
             // (2) same operands, (3) first left over.
             for i in left_b {
-                let want = operand_roots((before, fb), (after, fa), bs[i].1, Which::Before, dl, maps);
+                let want =
+                    operand_roots((before, fb), (after, fa), bs[i].1, Which::Before, dl, maps);
                 let by_ops = (0..as_.len()).find(|&j| {
                     !used_a[j]
                         && !want.is_empty()
-                        && operand_roots((before, fb), (after, fa), as_[j].1, Which::After, dl, maps)
-                            == want
+                        && operand_roots(
+                            (before, fb),
+                            (after, fa),
+                            as_[j].1,
+                            Which::After,
+                            dl,
+                            maps,
+                        ) == want
                 });
-                let j = by_ops
-                    .map(|j| (j, "operands"))
-                    .or_else(|| (0..as_.len()).find(|&j| !used_a[j]).map(|j| (j, "position")));
+                let j = by_ops.map(|j| (j, "operands")).or_else(|| {
+                    (0..as_.len())
+                        .find(|&j| !used_a[j])
+                        .map(|j| (j, "position"))
+                });
                 match j {
                     Some((j, how)) => {
                         used_a[j] = true;
@@ -1217,7 +1241,11 @@ pub fn compare(before: &Module, after: &Module, dl: &DataLayout, maps: &[UserMap
 
 /// Validates a matched pair (checked first: a pair that does not check is
 /// reported with the checker's messages).
-pub fn validate_matched(m: &Matched, cfg: &ProveConfig, types: &TypeTable) -> Result<Outcome, String> {
+pub fn validate_matched(
+    m: &Matched,
+    cfg: &ProveConfig,
+    types: &TypeTable,
+) -> Result<Outcome, String> {
     let p = m.pair.as_ref().map_err(|e| e.clone())?;
     if let Err(d) = validate::check_pair(p, types) {
         return Err(d

@@ -16,6 +16,7 @@ mod run_cmd;
 mod simplify_cmd;
 mod transform_cmd;
 mod validate_cmd;
+mod validate_ll;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
@@ -131,6 +132,7 @@ fn main() -> ExitCode {
         Command::Run(a) => run_cmd::run(&a),
         Command::Report(a) => report_cmd::run(&a),
         Command::Campaign(a) => campaign_cmd::run(&a),
+        Command::Validate(a) if validate_ll::applies(&a) => validate_ll::run(&a),
         Command::Validate(a) => validate_cmd::run(&a),
         Command::Specs { format } => print_specs(format),
     }
@@ -174,8 +176,9 @@ fn print_specs(format: Format) -> ExitCode {
 /// `diopter validate --help`: the command and the pair file format.
 fn validate_cmd_help() -> String {
     format!(
-        "{}\n{}",
+        "{}\n{}\n\n{}",
         validate_cmd::VALIDATE_HELP,
-        diopter_smt::validate::FORMAT_HELP
+        diopter_smt::validate::FORMAT_HELP,
+        diopter_smt::validate_ir::IR_HELP
     )
 }

@@ -55,6 +55,7 @@ pub mod concrete;
 pub mod prove;
 pub mod term;
 pub mod validate;
+pub mod validate_ir;
 
 use bv::{and, ff, fp_format, num, num_u, or, resize, tt};
 use diopter_semantics::ast::{Dialect, Expr, Literal, Op};

@@ -1,0 +1,1258 @@
+//! Translation validation of whole IR files (`diopter validate BEFORE.ll
+//! AFTER.ll`): the debug records of each variable are matched between the two
+//! versions of a function, each record's operands are related to values both
+//! files share, and each matched pair becomes a [`Pair`] for
+//! [`crate::validate::validate`].
+//!
+//! **Operands.** Every operand of a matched pair of records is *resolved* to a
+//! DIOp expression over **roots**, the values both files share; the roots are
+//! the query's holes (every storage shape of `diopter prove`):
+//!
+//! * a function parameter with the same name and type in both headers, a
+//!   global (`@g`), or an instruction both files define with the same name
+//!   and the same text whose operands are themselves shared (loads, calls,
+//!   phis and other instructions whose value depends on where they are are
+//!   never shared): a root, the same on both sides;
+//! * a constant: `DIOpConstant(T c)` (a constant diopter cannot read as a
+//!   literal is a root of its own, shared by its text);
+//! * `poison`/`undef`: the undefined location (before: the mapping
+//!   `undefined`; after: `DIOpConstant(T undef)`);
+//! * a `--map` entry for the name (before side): its expression, over new
+//!   operands which are resolved on the after side;
+//! * otherwise a value the side defines by an instruction diopter translates
+//!   (integer arithmetic with a DIOp counterpart, `zext`/`sext`/`trunc`,
+//!   `ptrtoint`/`inttoptr`/`bitcast`, `addrspacecast`): that instruction's
+//!   value over its own operands, resolved the same way (a value: read-only);
+//! * otherwise, on the before side, **undefined** (the pass deleted or
+//!   redefined it and nothing says how it relates to the new operands: only
+//!   "optimized out" refines it), and on the after side an unconstrained root
+//!   of its own.
+//!
+//! Each resolution is reported ([`OperandNote`]), so that the verdict can be
+//! read with what it assumed.
+//!
+//! **Matching.** Variables are identified by their `DILocalVariable`'s name,
+//! `arg:` and scope (the subprogram's name, or the lexical block's line and
+//! its own scope), not by metadata numbers. In a function both files define,
+//! a variable's records are paired (1) kind with kind (`#dbg_value` with
+//! `#dbg_value`, ...) in order; (2) a remaining before-record with the first
+//! remaining after-record whose operands resolve to the same roots; (3) with
+//! the first remaining after-record. Records left over are reported; a
+//! variable with records before and none after is a coverage loss.
+
+use crate::prove::ProveConfig;
+use crate::validate::{self, MapRhs, Outcome, Pair};
+use diopter_semantics::ast::{ArgDecl, Bare, Dialect, Expr, Literal, Op, OpNode, Span};
+use diopter_semantics::diag::Diagnostic;
+use diopter_semantics::ir::{
+    DbgLocation, DbgRecord, Function, InstKind, MdKind, MdValue, Module, Operand, RecordKind, Value,
+};
+use diopter_semantics::syntax::bare::parse_bare_at;
+use diopter_semantics::syntax::lexer::{lex, Tok, Token};
+use diopter_semantics::syntax::parser::Parser;
+use diopter_semantics::syntax::print_ops;
+use diopter_semantics::types::{DataLayout, Type, TypeTable};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The rules, for `diopter validate --help`.
+pub const IR_HELP: &str = "\
+WHOLE IR FILES
+  diopter validate BEFORE.ll AFTER.ll [--map '[@FN] %OLD := ...']...
+
+  Matches each variable's debug records (#dbg_value/#dbg_declare/#dbg_assign
+  and the llvm.dbg.* calls) between the two versions of every function both
+  files define, and validates each matched pair as above. Variables are
+  identified by their DILocalVariable's name, arg: and scope (subprogram
+  name, lexical block line), not by metadata numbers. A variable's records
+  are paired kind with kind in order; a record left over is paired with the
+  first left-over record of the other file whose operands resolve to the same
+  values, else with the first left-over one (the kinds are then reported).
+  Records left over are listed; a variable with records before and none after
+  is a COVERAGE LOSS.
+
+  Each record operand is resolved to a DIOp expression over the values both
+  files share (the query's new operands), and the output says how:
+    same value     a parameter with the same name and type in both headers,
+                   a global, or an instruction both files define with the
+                   same name and text over shared operands (never a load,
+                   call, phi or other position-dependent instruction)
+    constant       DIOpConstant(T c); poison/undef: the undefined location
+    --map          `%old := [T %new, ...] DIOp...` (DIOpArg(K) is the K-th
+                   listed new operand, resolved in AFTER) or `%old :=
+                   undefined`; `@fn %old := ...` applies in @fn only
+    derived        a value the file defines by `add sub mul sdiv srem shl
+                   lshr ashr and or xor` (DIOpAdd ... DIOpXor), `zext`/`sext`
+                   (DIOpZExt/DIOpSExt), `trunc` (DIOpConvert), `ptrtoint`/
+                   `inttoptr`/`bitcast` (DIOpReinterpret + DIOpRead when the
+                   sizes agree, else DIOpConvert), `addrspacecast`
+                   (DIOpConvert), over its own operands resolved the same way;
+                   flags (nuw, nsw, exact) are ignored, so a pass may refine a
+                   poison result differently than the derivation does
+    undefined      (BEFORE) any other operand the after file does not share:
+                   deleted or redefined with no known relation; only
+                   \"optimized out\" refines it. Supply --map to say more.
+    unconstrained  (AFTER) any other new operand: a free value
+  A verdict that depends on an undefined or unconstrained operand says so.
+
+  Exit status as above; also 2 for an IR file that does not parse.
+";
+
+/// A `--map` entry for whole files.
+#[derive(Clone, Debug)]
+pub struct UserMap {
+    /// `@fn`: only in this function.
+    pub function: Option<String>,
+    /// The old operand's name (without `%`).
+    pub name: String,
+    /// `None`: `undefined`.
+    pub rhs: Option<(Bare, Vec<String>)>,
+    pub text: String,
+}
+
+/// Parses `[@fn] %name := [T %v, ...] OPS` or `... := undefined` at
+/// `start..end` of `text`; diagnostics point into `text`.
+pub fn parse_user_map(text: &str, start: usize, end: usize) -> Result<UserMap, Diagnostic> {
+    let line = &text[start..end];
+    let span = Span::new(start, end);
+    let Some(eq) = line.find(":=") else {
+        return Err(Diagnostic::error(span, "expected `[@fn] %name := ...`"));
+    };
+    let head: Vec<&str> = line[..eq].split_whitespace().collect();
+    let (function, name) = match head.as_slice() {
+        [n] => (None, *n),
+        [f, n] if f.starts_with('@') => (Some(f[1..].to_string()), *n),
+        _ => {
+            return Err(Diagnostic::error(
+                Span::new(start, start + eq),
+                "expected `%name :=` or `@function %name :=` before `:=`",
+            ))
+        }
+    };
+    let Some(name) = name.strip_prefix('%').filter(|n| !n.is_empty()) else {
+        return Err(Diagnostic::error(
+            Span::new(start, start + eq),
+            format!("expected an IR value `%name`, found `{name}`"),
+        ));
+    };
+    let name = name.trim_matches('"').to_string();
+    let rhs_start = start + eq + 2;
+    let rhs = text[rhs_start..end].trim();
+    if rhs == "undefined" {
+        return Ok(UserMap {
+            function,
+            name,
+            rhs: None,
+            text: line.to_string(),
+        });
+    }
+    // Parse a copy of `text` in which everything but the types of the
+    // operand list and the operations is blanked, so that spans stay those
+    // of `text`.
+    let mut shadow: Vec<u8> = text.as_bytes().to_vec();
+    for b in &mut shadow[start..rhs_start] {
+        *b = b' ';
+    }
+    let lead = text[rhs_start..end].len() - text[rhs_start..end].trim_start().len();
+    let rs = rhs_start + lead;
+    let mut names = Vec::new();
+    let bstart;
+    if text[rs..end].starts_with('[') {
+        let close = match text[rs..end].find(']') {
+            Some(i) => rs + i,
+            None => return Err(Diagnostic::error(span, "`[` without `]`")),
+        };
+        // Each item is `TYPE %name`: record and blank the name.
+        let mut item_start = rs + 1;
+        let mut depth = 0i32;
+        let mut cuts = Vec::new();
+        for (i, c) in text[rs + 1..close].char_indices() {
+            let at = rs + 1 + i;
+            match c {
+                '(' | '{' | '<' => depth += 1,
+                ')' | '}' | '>' => depth -= 1,
+                ',' if depth == 0 => {
+                    cuts.push((item_start, at));
+                    item_start = at + 1;
+                }
+                _ => {}
+            }
+        }
+        if !text[item_start..close].trim().is_empty() {
+            cuts.push((item_start, close));
+        }
+        for (a, b) in cuts {
+            let item = &text[a..b];
+            let Some(p) = item.rfind('%') else {
+                return Err(Diagnostic::error(
+                    Span::new(a, b),
+                    "a new operand is `TYPE %name`",
+                ));
+            };
+            names.push(item[p + 1..].trim().trim_matches('"').to_string());
+            for byte in &mut shadow[a + p..b] {
+                *byte = b' ';
+            }
+        }
+        bstart = rs;
+    } else {
+        // No operand list: `[]` in place of `:=`.
+        shadow[start + eq] = b'[';
+        shadow[start + eq + 1] = b']';
+        bstart = start + eq;
+    }
+    let shadow = String::from_utf8(shadow).map_err(|_| Diagnostic::error(span, "not UTF-8"))?;
+    let b = parse_bare_at(&shadow, bstart, end)?;
+    if b.expr.ops.is_empty() {
+        return Err(Diagnostic::error(
+            span,
+            "an empty mapping (write `undefined`?)",
+        ));
+    }
+    if b.args.as_ref().map_or(0, |a| a.len()) != names.len() {
+        return Err(Diagnostic::error(span, "every new operand needs a `%name`"));
+    }
+    Ok(UserMap {
+        function,
+        name,
+        rhs: Some((b, names)),
+        text: line.to_string(),
+    })
+}
+
+/// How one record operand was resolved.
+#[derive(Clone, Debug)]
+pub struct OperandNote {
+    /// `before` or `after`.
+    pub side: &'static str,
+    /// The operand as written (`ptr %x`).
+    pub operand: String,
+    /// `same value`, `constant`, `--map`, `derived`, `undefined`,
+    /// `unconstrained`, `poison`.
+    pub how: &'static str,
+    /// The resolution, over the roots (`arg0` ... as in the pair's
+    /// after-expression), and where it came from.
+    pub detail: String,
+}
+
+/// A shared value: one hole of the query.
+#[derive(Clone, Debug)]
+pub struct Root {
+    pub key: String,
+    pub ty: Type,
+}
+
+/// One matched pair of records.
+#[derive(Clone, Debug)]
+pub struct Matched {
+    pub function: String,
+    pub variable: String,
+    pub before_kind: RecordKind,
+    pub after_kind: RecordKind,
+    /// Byte offsets of the records in their files.
+    pub before_at: usize,
+    pub after_at: usize,
+    /// How the records were paired: `kind and position`, `operands`,
+    /// `position`.
+    pub matched_by: &'static str,
+    pub operands: Vec<OperandNote>,
+    pub roots: Vec<Root>,
+    /// The pair to validate, or why there is none (a classic expression).
+    pub pair: Result<Pair, String>,
+    /// Whether the verdict rests on an undefined (deleted, unmapped) or
+    /// unconstrained operand.
+    pub assumes_unknown: bool,
+}
+
+/// A record no record of the other file was paired with.
+#[derive(Clone, Debug)]
+pub struct Unmatched {
+    pub function: String,
+    pub variable: String,
+    pub kind: RecordKind,
+    pub at: usize,
+}
+
+/// The comparison of two files.
+#[derive(Clone, Debug, Default)]
+pub struct FileComparison {
+    pub matched: Vec<Matched>,
+    pub unmatched_before: Vec<Unmatched>,
+    pub unmatched_after: Vec<Unmatched>,
+    /// `(function, variable, number of before-records)`.
+    pub coverage_losses: Vec<(String, String, usize)>,
+    /// Functions of BEFORE that AFTER does not define.
+    pub functions_removed: Vec<String>,
+    pub functions_added: Vec<String>,
+}
+
+/// The data layout a module implies: its `target datalayout`, else
+/// AMDGPU's for an `amdgcn` triple, else LLVM's default.
+pub fn module_layout(m: &Module) -> DataLayout {
+    if let Some((dl, _)) = &m.datalayout {
+        return dl.clone();
+    }
+    if m.triple.as_deref().is_some_and(|t| t.starts_with("amdgcn")) {
+        return DataLayout::amdgpu();
+    }
+    DataLayout::llvm_default()
+}
+
+/// The identity of a variable across files: name, `arg:`, scope chain.
+fn variable_key(m: &Module, id: u64) -> String {
+    let Some(node) = md_node(m, id) else {
+        return format!("!{id}");
+    };
+    let name = match m.kind(id) {
+        Some(MdKind::LocalVariable { name, .. }) => name.unwrap_or("?").to_string(),
+        _ => node
+            .value("name")
+            .and_then(md_str)
+            .unwrap_or("?")
+            .to_string(),
+    };
+    let arg = node
+        .value("arg")
+        .and_then(|v| v.as_u64())
+        .map(|a| format!(" arg {a}"))
+        .unwrap_or_default();
+    let scope = node
+        .value("scope")
+        .and_then(|v| v.as_ref_id())
+        .map(|s| scope_desc(m, s, 0))
+        .unwrap_or_default();
+    format!("{name}{arg} in {scope}")
+}
+
+fn md_node(m: &Module, id: u64) -> Option<&diopter_semantics::ir::Node> {
+    match &m.metadata.get(&id)?.value {
+        MdValue::Node(n) => Some(n),
+        _ => None,
+    }
+}
+
+fn md_str(v: &MdValue) -> Option<&str> {
+    match v {
+        MdValue::Str(s) | MdValue::MdString(s) => Some(s),
+        _ => None,
+    }
+}
+
+fn scope_desc(m: &Module, id: u64, depth: usize) -> String {
+    let Some(n) = md_node(m, id) else {
+        return format!("!{id}");
+    };
+    if depth > 16 {
+        return n.name.clone();
+    }
+    let own = match n.name.as_str() {
+        "DISubprogram" => n
+            .value("name")
+            .and_then(md_str)
+            .unwrap_or("<anonymous>")
+            .to_string(),
+        other => format!(
+            "{other}(line {})",
+            n.value("line").and_then(|v| v.as_u64()).unwrap_or(0)
+        ),
+    };
+    match (
+        n.name.as_str(),
+        n.value("scope").and_then(|v| v.as_ref_id()),
+    ) {
+        ("DISubprogram", _) | (_, None) => own,
+        (_, Some(p)) => format!("{own} in {}", scope_desc(m, p, depth + 1)),
+    }
+}
+
+/// A function's debug records, in order, with the variable's key.
+fn records<'m>(m: &'m Module, f: &'m Function) -> Vec<(String, &'m DbgRecord, usize)> {
+    let mut out = Vec::new();
+    for b in &f.blocks {
+        for i in &b.insts {
+            if let InstKind::DbgRecord(r) = &i.kind {
+                let key = match r.variable_id() {
+                    Some(id) => variable_key(m, id),
+                    None => "?".into(),
+                };
+                out.push((key, &**r, i.span.start));
+            }
+        }
+    }
+    out
+}
+
+/// What one side of a function defines: parameters and instructions.
+struct Side {
+    params: BTreeMap<String, (String, Type)>,
+    /// Instruction text (up to its metadata attachments) by result name.
+    defs: BTreeMap<String, String>,
+}
+
+fn lexed(text: &str) -> Vec<Token> {
+    lex(text, 0, text.len())
+}
+
+/// `(name, (param text without the name, type))` of a `define` header.
+fn header_params(header: &str) -> BTreeMap<String, (String, Type)> {
+    let toks = lexed(header);
+    let mut out = BTreeMap::new();
+    let Some(open) = toks
+        .iter()
+        .position(|t| matches!(t.tok, Tok::Global(_)))
+        .map(|g| g + 1)
+    else {
+        return out;
+    };
+    if !matches!(toks.get(open).map(|t| &t.tok), Some(Tok::LParen)) {
+        return out;
+    }
+    let mut i = open + 1;
+    while i < toks.len() {
+        if matches!(toks[i].tok, Tok::RParen) {
+            break;
+        }
+        let start = toks[i].span.start;
+        let mut p = Parser::new(&toks[i..], header.len());
+        let Ok(ty) = p.parse_type() else { break };
+        let mut j = i + p.pos;
+        let mut depth = 0i32;
+        let mut name = None;
+        while j < toks.len() {
+            match &toks[j].tok {
+                Tok::LParen => depth += 1,
+                Tok::RParen if depth == 0 => break,
+                Tok::RParen => depth -= 1,
+                Tok::Comma if depth == 0 => break,
+                Tok::Local(n) if depth == 0 => name = Some((n.clone(), toks[j].span.start)),
+                _ => {}
+            }
+            j += 1;
+        }
+        if let Some((n, at)) = name {
+            out.insert(n, (header[start..at].trim().to_string(), ty));
+        }
+        if matches!(toks.get(j).map(|t| &t.tok), Some(Tok::Comma)) {
+            j += 1;
+        }
+        i = j;
+    }
+    out
+}
+
+fn strip_attachments(text: &str) -> String {
+    let t = text.trim();
+    match t.find(", !") {
+        Some(i) => t[..i].trim().to_string(),
+        None => t.to_string(),
+    }
+}
+
+impl Side {
+    fn new(f: &Function) -> Side {
+        let mut defs = BTreeMap::new();
+        for b in &f.blocks {
+            for i in &b.insts {
+                if !matches!(i.kind, InstKind::Opaque) {
+                    continue;
+                }
+                let toks = lexed(&i.text);
+                if let (Some(Tok::Local(n)), Some(Tok::Eq)) =
+                    (toks.first().map(|t| &t.tok), toks.get(1).map(|t| &t.tok))
+                {
+                    defs.insert(n.clone(), strip_attachments(&i.text));
+                }
+            }
+        }
+        Side {
+            params: f.header.as_deref().map(header_params).unwrap_or_default(),
+            defs,
+        }
+    }
+}
+
+/// Opcodes whose value does not depend on where the instruction is.
+const PURE: &[&str] = &[
+    "alloca",
+    "add",
+    "sub",
+    "mul",
+    "udiv",
+    "sdiv",
+    "urem",
+    "srem",
+    "shl",
+    "lshr",
+    "ashr",
+    "and",
+    "or",
+    "xor",
+    "fadd",
+    "fsub",
+    "fmul",
+    "fdiv",
+    "frem",
+    "fneg",
+    "icmp",
+    "fcmp",
+    "select",
+    "zext",
+    "sext",
+    "trunc",
+    "fptrunc",
+    "fpext",
+    "fptoui",
+    "fptosi",
+    "uitofp",
+    "sitofp",
+    "ptrtoint",
+    "inttoptr",
+    "bitcast",
+    "addrspacecast",
+    "getelementptr",
+    "extractvalue",
+    "insertvalue",
+    "extractelement",
+    "insertelement",
+    "shufflevector",
+    "freeze",
+];
+
+fn opcode(def: &str) -> Option<String> {
+    let toks = lexed(def);
+    match toks.get(2).map(|t| &t.tok) {
+        Some(Tok::Ident(w)) => Some(w.clone()),
+        _ => None,
+    }
+}
+
+fn locals_in(def: &str) -> Vec<String> {
+    lexed(def)
+        .iter()
+        .skip(1)
+        .filter_map(|t| match &t.tok {
+            Tok::Local(n) => Some(n.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Which {
+    Before,
+    After,
+}
+
+struct Ctx<'a> {
+    before: Side,
+    after: Side,
+    function: String,
+    dl: &'a DataLayout,
+    types: &'a TypeTable,
+    maps: &'a [UserMap],
+    roots: Vec<Root>,
+    notes: Vec<OperandNote>,
+    assumes_unknown: bool,
+    shared: BTreeMap<String, bool>,
+    /// Roots the before side's resolutions use.
+    before_uses: BTreeSet<usize>,
+    side_now: Which,
+}
+
+fn node(op: Op) -> OpNode {
+    OpNode {
+        op,
+        span: Span::default(),
+    }
+}
+
+fn expr(ops: Vec<OpNode>) -> Expr {
+    Expr {
+        dialect: Dialect::DiExpression,
+        ops,
+        span: Span::default(),
+    }
+}
+
+/// A resolution: the operations, and how.
+type Res = Result<(Vec<OpNode>, &'static str, String), (&'static str, String)>;
+
+impl<'a> Ctx<'a> {
+    fn side(&self, w: Which) -> &Side {
+        match w {
+            Which::Before => &self.before,
+            Which::After => &self.after,
+        }
+    }
+
+    fn root(&mut self, key: String, ty: &Type) -> Vec<OpNode> {
+        let k = match self.roots.iter().position(|r| r.key == key && r.ty == *ty) {
+            Some(k) => k,
+            None => {
+                self.roots.push(Root {
+                    key,
+                    ty: ty.clone(),
+                });
+                self.roots.len() - 1
+            }
+        };
+        if self.side_now == Which::Before {
+            self.before_uses.insert(k);
+        }
+        vec![node(Op::Arg(k as u64, ty.clone()))]
+    }
+
+    /// Whether `%name` (of type `ty`) is the same value in both files.
+    fn is_shared(&mut self, name: &str, ty: &Type) -> bool {
+        if let Some(s) = self.shared.get(name) {
+            return *s;
+        }
+        // Provisional `false` breaks cycles (phis are not pure anyway).
+        self.shared.insert(name.to_string(), false);
+        let s = match (self.before.params.get(name), self.after.params.get(name)) {
+            (Some((a, ta)), Some((b, tb))) => a == b && ta == ty && tb == ty,
+            (None, None) => match (self.before.defs.get(name), self.after.defs.get(name)) {
+                (Some(a), Some(b)) if a == b => {
+                    let a = a.clone();
+                    opcode(&a).is_some_and(|o| PURE.contains(&o.as_str()))
+                        && locals_in(&a).iter().all(|n| self.is_shared_any(n))
+                }
+                _ => false,
+            },
+            _ => false,
+        };
+        self.shared.insert(name.to_string(), s);
+        s
+    }
+
+    /// Shared regardless of type (an operand inside an instruction's text,
+    /// whose type the identical texts already agree on).
+    fn is_shared_any(&mut self, name: &str) -> bool {
+        if let Some(s) = self.shared.get(name) {
+            return *s;
+        }
+        let ty = self
+            .before
+            .params
+            .get(name)
+            .map(|(_, t)| t.clone())
+            .unwrap_or(Type::Int(0));
+        if self.before.params.contains_key(name) {
+            return self.is_shared(name, &ty);
+        }
+        // An instruction: its own type does not enter the comparison of texts.
+        self.shared.insert(name.to_string(), false);
+        let s = match (self.before.defs.get(name), self.after.defs.get(name)) {
+            (Some(a), Some(b)) if a == b => {
+                let a = a.clone();
+                opcode(&a).is_some_and(|o| PURE.contains(&o.as_str()))
+                    && locals_in(&a).iter().all(|n| self.is_shared_any(n))
+            }
+            _ => false,
+        };
+        self.shared.insert(name.to_string(), s);
+        s
+    }
+
+    fn constant(&mut self, ty: &Type, text: &str) -> (Vec<OpNode>, &'static str, String) {
+        let toks = lexed(text);
+        let mut p = Parser::new(&toks, text.len());
+        if let Ok(lit) = p.parse_literal(ty) {
+            if p.pos == toks.len() && !matches!(lit, Literal::Undef | Literal::Poison) {
+                let ops = vec![node(Op::Constant(ty.clone(), lit))];
+                let d = print_ops(&expr(ops.clone()));
+                return (ops, "constant", d);
+            }
+        }
+        let ops = self.root(format!("{ty} {text}"), ty);
+        (
+            ops,
+            "constant",
+            format!("a constant diopter does not read: a value shared by its text ({ty} {text})"),
+        )
+    }
+
+    fn resolve(&mut self, w: Which, ty: &Type, v: &Value, depth: usize) -> Res {
+        match v {
+            Value::Poison | Value::Undef => Err(("poison", "the undefined location".into())),
+            Value::Const(c) => Ok(self.constant(ty, c)),
+            Value::Global(g) => {
+                let ops = self.root(format!("@{g}"), ty);
+                Ok((ops, "same value", format!("@{g} (a global)")))
+            }
+            Value::Reg(r) => Err(("undefined", format!("${r}: a MIR register (IR files only)"))),
+            Value::Local(n) => self.resolve_local(w, ty, n, depth),
+        }
+    }
+
+    fn resolve_local(&mut self, w: Which, ty: &Type, n: &str, depth: usize) -> Res {
+        if w == Which::Before {
+            let f = self.function.clone();
+            if let Some(m) = self
+                .maps
+                .iter()
+                .find(|m| m.name == n && m.function.as_ref().is_none_or(|g| *g == f))
+                .cloned()
+            {
+                return self.user_map(&m);
+            }
+        }
+        if self.is_shared(n, ty) {
+            let ops = self.root(format!("%{n}"), ty);
+            let what = if self.before.params.contains_key(n) {
+                "a parameter of both"
+            } else {
+                "defined alike in both"
+            };
+            return Ok((ops, "same value", format!("%{n} ({what})")));
+        }
+        if depth < 16 {
+            if let Some(def) = self.side(w).defs.get(n).cloned() {
+                if let Some(ops) = self.derive(w, ty, &def, depth) {
+                    let d = print_ops(&expr(ops.clone()));
+                    return Ok((ops, "derived", format!("{d}   from `{def}`")));
+                }
+            }
+        }
+        match w {
+            Which::Before => {
+                let why = if self.after.defs.contains_key(n) || self.after.params.contains_key(n) {
+                    format!("%{n} is defined differently after the pass, and nothing relates the two (--map)")
+                } else {
+                    format!(
+                        "%{n} is not in the after file, and nothing relates it to the new operands (--map)"
+                    )
+                };
+                Err(("undefined", why))
+            }
+            Which::After => {
+                let ops = self.root(format!("new %{n}"), ty);
+                Ok((
+                    ops,
+                    "unconstrained",
+                    format!("%{n}: a new value, any value (related to the before file only by a --map that names it)"),
+                ))
+            }
+        }
+    }
+
+    fn user_map(&mut self, m: &UserMap) -> Res {
+        let Some((b, names)) = &m.rhs else {
+            return Err(("--map", format!("{} (by hand)", m.text.trim())));
+        };
+        let args = b.args.clone().unwrap_or_default();
+        let mut map = Vec::new();
+        for (k, (a, name)) in args.iter().zip(names).enumerate() {
+            let r = self.resolve(Which::After, &a.ty, &Value::Local(name.clone()), 0);
+            map.push((
+                k as u64,
+                match r {
+                    Ok((ops, _, _)) => MapRhs::Expr(expr(ops)),
+                    Err(_) => MapRhs::Undefined,
+                },
+                Span::default(),
+            ));
+        }
+        let tmp = Pair {
+            name: String::new(),
+            before: b.clone(),
+            after: None,
+            map,
+            dl: self.dl.clone(),
+            notes: Vec::new(),
+            source: None,
+            span: Span::default(),
+        };
+        let ops = validate::substitute(&tmp).ops;
+        Ok((ops, "--map", format!("{} (by hand)", m.text.trim())))
+    }
+
+    /// The value an instruction computes, over its operands' resolutions.
+    fn derive(&mut self, w: Which, ty: &Type, def: &str, depth: usize) -> Option<Vec<OpNode>> {
+        let toks = lexed(def);
+        let op = match toks.get(2)?.tok {
+            Tok::Ident(ref o) => o.clone(),
+            _ => return None,
+        };
+        let mut p = Parser::new(&toks[3..], def.len());
+        let flags = ["nuw", "nsw", "exact", "disjoint", "nneg"];
+        while matches!(p.peek(), Some(Tok::Ident(f)) if flags.contains(&f.as_str())) {
+            p.bump();
+        }
+        let src_ty = p.parse_type().ok()?;
+        let first = value_tok(&mut p, def)?;
+        let bin = match op.as_str() {
+            "add" => Some(Op::Add),
+            "sub" => Some(Op::Sub),
+            "mul" => Some(Op::Mul),
+            "sdiv" => Some(Op::Div),
+            "srem" => Some(Op::Mod),
+            "shl" => Some(Op::Shl),
+            "lshr" => Some(Op::LShr),
+            "ashr" => Some(Op::AShr),
+            "and" => Some(Op::And),
+            "or" => Some(Op::Or),
+            "xor" => Some(Op::Xor),
+            _ => None,
+        };
+        if let Some(bop) = bin {
+            if !p.eat(&Tok::Comma) || src_ty != *ty || !src_ty.is_int() {
+                return None;
+            }
+            let second = value_tok(&mut p, def)?;
+            if p.peek().is_some() {
+                return None;
+            }
+            let (mut a, _, _) = self.resolve(w, &src_ty, &first, depth + 1).ok()?;
+            let (b, _, _) = self.resolve(w, &src_ty, &second, depth + 1).ok()?;
+            a.extend(b);
+            a.push(node(bop));
+            return Some(a);
+        }
+        if !p.eat_ident("to") {
+            return None;
+        }
+        let to = p.parse_type().ok()?;
+        if to != *ty || p.peek().is_some() {
+            return None;
+        }
+        let (mut a, _, _) = self.resolve(w, &src_ty, &first, depth + 1).ok()?;
+        let bits = |t: &Type| self.dl.bitsizeof(t, self.types).ok();
+        match op.as_str() {
+            "zext" if src_ty.is_int() && to.is_int() => a.push(node(Op::ZExt(to))),
+            "sext" if src_ty.is_int() && to.is_int() => a.push(node(Op::SExt(to))),
+            "trunc" if src_ty.is_int() && to.is_int() => a.push(node(Op::Convert(to))),
+            "addrspacecast" if src_ty.is_ptr() && to.is_ptr() => a.push(node(Op::Convert(to))),
+            "ptrtoint" | "inttoptr" | "bitcast" => {
+                let (sb, tb) = (bits(&src_ty)?, bits(&to)?);
+                if sb == tb {
+                    a.push(node(Op::Reinterpret(to)));
+                    a.push(node(Op::Read));
+                } else if op != "bitcast" {
+                    a.push(node(Op::Convert(to)));
+                } else {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+        Some(a)
+    }
+}
+
+/// A value in an instruction's text: `%x`, `@g`, a constant word or number.
+fn value_tok(p: &mut Parser, _text: &str) -> Option<Value> {
+    let v = match p.peek()? {
+        Tok::Local(n) => Value::Local(n.clone()),
+        Tok::Global(n) => Value::Global(n.clone()),
+        Tok::Ident(w) if w == "poison" => Value::Poison,
+        Tok::Ident(w) if w == "undef" => Value::Undef,
+        Tok::Ident(w) if matches!(w.as_str(), "true" | "false" | "null" | "zeroinitializer") => {
+            Value::Const(w.clone())
+        }
+        Tok::Int(n) => Value::Const(n.clone()),
+        _ => return None,
+    };
+    p.bump();
+    Some(v)
+}
+
+fn print_operand(o: &Operand) -> String {
+    diopter_semantics::syntax::module_print::print_operand(o)
+}
+
+/// A record's DIOp expression, or why it has none.
+fn record_expr<'m>(m: &'m Module, r: &'m DbgRecord) -> Result<&'m Expr, String> {
+    match &r.expr {
+        MdValue::Node(n) if n.name == "DIExpression" && n.fields.is_empty() => {
+            Err("an empty classic !DIExpression() (no DIOps)".into())
+        }
+        MdValue::Node(n) => Err(format!("a classic !{}(...) (DW_OPs, no DIOps)", n.name)),
+        v => m
+            .resolve_expr(v)
+            .ok_or_else(|| "no DIOp expression".to_string()),
+    }
+}
+
+fn all_poison(r: &DbgRecord) -> bool {
+    let ops = r.location.operands();
+    !ops.is_empty() && ops.iter().all(|o| o.is_poison() || o.is_undef())
+        || matches!(r.location, DbgLocation::Md(_))
+}
+
+/// Builds the pair of one matched couple of records.
+#[allow(clippy::too_many_arguments)]
+fn build(
+    before: (&Module, &Function),
+    after: (&Module, &Function),
+    rb: &DbgRecord,
+    ra: &DbgRecord,
+    name: String,
+    dl: &DataLayout,
+    maps: &[UserMap],
+) -> (Result<Pair, String>, Vec<OperandNote>, Vec<Root>, bool) {
+    let types = &before.0.types;
+    let mut cx = Ctx {
+        before: Side::new(before.1),
+        after: Side::new(after.1),
+        function: before.1.name.clone(),
+        dl,
+        types,
+        maps,
+        roots: Vec::new(),
+        notes: Vec::new(),
+        assumes_unknown: false,
+        shared: BTreeMap::new(),
+        before_uses: BTreeSet::new(),
+        side_now: Which::After,
+    };
+    let eb = match record_expr(before.0, rb) {
+        Ok(e) => e.clone(),
+        Err(why) => {
+            return (
+                Err(format!("before-record: {why}")),
+                Vec::new(),
+                Vec::new(),
+                false,
+            )
+        }
+    };
+    // After: the expression, unless the record is killed (all operands poison
+    // and a classic expression): poisoned.
+    let ea = match record_expr(after.0, ra) {
+        Ok(e) => Some(e.clone()),
+        Err(_) if all_poison(ra) => None,
+        Err(why) => {
+            return (
+                Err(format!("after-record: {why}")),
+                Vec::new(),
+                Vec::new(),
+                false,
+            )
+        }
+    };
+    // Operands, each with its type.
+    let typed = |ops: Vec<Operand>, side: &str| -> Result<Vec<(Type, Operand)>, String> {
+        ops.into_iter()
+            .map(|o| match &o.ty {
+                Some(t) => Ok((t.clone(), o)),
+                None => Err(format!("{side}-record: an operand without a type")),
+            })
+            .collect()
+    };
+    let ob = match typed(rb.location.operands(), "before") {
+        Ok(o) => o,
+        Err(e) => return (Err(e), Vec::new(), Vec::new(), false),
+    };
+    let oa = match typed(ra.location.operands(), "after") {
+        Ok(o) => o,
+        Err(e) => return (Err(e), Vec::new(), Vec::new(), false),
+    };
+    // After-operands first, so that the after-record's own operands are the
+    // first roots.
+    let mut amap = Vec::new();
+    if ea.is_some() {
+        for (k, (t, o)) in oa.iter().enumerate() {
+            let r = cx.resolve(Which::After, t, &o.value, 0);
+            let (rhs, how, detail) = match r {
+                Ok((ops, how, d)) => (MapRhs::Expr(expr(ops)), how, d),
+                Err((how, d)) => (MapRhs::Undefined, how, d),
+            };
+            cx.notes.push(OperandNote {
+                side: "after",
+                operand: print_operand(o),
+                how,
+                detail,
+            });
+            amap.push((k as u64, rhs, Span::default()));
+        }
+    }
+    let mut bmap = Vec::new();
+    cx.side_now = Which::Before;
+    for (k, (t, o)) in ob.iter().enumerate() {
+        let r = cx.resolve(Which::Before, t, &o.value, 0);
+        let (rhs, how, detail) = match r {
+            Ok((ops, how, d)) => (MapRhs::Expr(expr(ops)), how, d),
+            Err((how, d)) => (MapRhs::Undefined, how, d),
+        };
+        if how == "undefined" {
+            cx.assumes_unknown = true;
+        }
+        cx.notes.push(OperandNote {
+            side: "before",
+            operand: print_operand(o),
+            how,
+            detail,
+        });
+        bmap.push((k as u64, rhs, Span::default()));
+    }
+    // An unconstrained new operand that no before-operand is related to.
+    if cx
+        .roots
+        .iter()
+        .enumerate()
+        .any(|(k, r)| r.key.starts_with("new ") && !cx.before_uses.contains(&k))
+    {
+        cx.assumes_unknown = true;
+    }
+    let decls = |os: &[(Type, Operand)]| -> Vec<ArgDecl> {
+        os.iter()
+            .map(|(t, o)| ArgDecl {
+                ty: t.clone(),
+                poison: o.is_poison(),
+                span: Span::default(),
+            })
+            .collect()
+    };
+    let bare = |args: Vec<ArgDecl>, e: Expr| Bare {
+        args: Some(args),
+        referrer: None,
+        var_type: None,
+        expr: e,
+        explicit_dialect: false,
+        wrapped: false,
+    };
+    let after = ea.map(|ea| {
+        let tmp = Pair {
+            name: String::new(),
+            before: bare(decls(&oa), ea),
+            after: None,
+            map: amap,
+            dl: dl.clone(),
+            notes: Vec::new(),
+            source: None,
+            span: Span::default(),
+        };
+        let e = validate::substitute(&tmp);
+        bare(
+            cx.roots
+                .iter()
+                .map(|r| ArgDecl {
+                    ty: r.ty.clone(),
+                    poison: false,
+                    span: Span::default(),
+                })
+                .collect(),
+            e,
+        )
+    });
+    // Roots added by the before side (a user map naming a new operand the
+    // after-record does not use) must be holes too.
+    let after = after.map(|mut a| {
+        a.args = Some(
+            cx.roots
+                .iter()
+                .map(|r| ArgDecl {
+                    ty: r.ty.clone(),
+                    poison: false,
+                    span: Span::default(),
+                })
+                .collect(),
+        );
+        a
+    });
+    let pair = Pair {
+        name,
+        before: bare(decls(&ob), eb),
+        after,
+        map: bmap,
+        dl: dl.clone(),
+        notes: Vec::new(),
+        source: None,
+        span: Span::default(),
+    };
+    (Ok(pair), cx.notes, cx.roots, cx.assumes_unknown)
+}
+
+/// The roots a record's operands resolve to (for matching by operands).
+fn operand_roots(
+    before: (&Module, &Function),
+    after: (&Module, &Function),
+    r: &DbgRecord,
+    w: Which,
+    dl: &DataLayout,
+    maps: &[UserMap],
+) -> BTreeSet<String> {
+    let mut cx = Ctx {
+        before: Side::new(before.1),
+        after: Side::new(after.1),
+        function: before.1.name.clone(),
+        dl,
+        types: &before.0.types,
+        maps,
+        roots: Vec::new(),
+        notes: Vec::new(),
+        assumes_unknown: false,
+        shared: BTreeMap::new(),
+        before_uses: BTreeSet::new(),
+        side_now: Which::After,
+    };
+    for o in r.location.operands() {
+        if let Some(t) = &o.ty {
+            let _ = cx.resolve(w, t, &o.value, 0);
+        }
+    }
+    cx.roots
+        .iter()
+        .filter(|r| !r.key.starts_with("new "))
+        .map(|r| r.key.clone())
+        .collect()
+}
+
+/// Matches and builds the pairs of two modules.
+pub fn compare(
+    before: &Module,
+    after: &Module,
+    dl: &DataLayout,
+    maps: &[UserMap],
+) -> FileComparison {
+    let mut out = FileComparison::default();
+    let real = |m: &Module| -> Vec<usize> {
+        (0..m.functions.len())
+            .filter(|&i| !m.functions[i].implicit || !m.functions[i].blocks.is_empty())
+            .collect()
+    };
+    let after_fns = real(after);
+    for fi in real(before) {
+        let fb = &before.functions[fi];
+        let Some(fa) = after_fns
+            .iter()
+            .map(|&i| &after.functions[i])
+            .find(|f| f.name == fb.name)
+        else {
+            out.functions_removed.push(fb.name.clone());
+            for (var, r, at) in records(before, fb) {
+                out.unmatched_before.push(Unmatched {
+                    function: fb.name.clone(),
+                    variable: var,
+                    kind: r.kind,
+                    at,
+                });
+            }
+            continue;
+        };
+        let rb = records(before, fb);
+        let ra = records(after, fa);
+        let mut vars: Vec<String> = Vec::new();
+        for (v, _, _) in rb.iter().chain(ra.iter()) {
+            if !vars.contains(v) {
+                vars.push(v.clone());
+            }
+        }
+        for var in vars {
+            let bs: Vec<&(String, &DbgRecord, usize)> =
+                rb.iter().filter(|(v, _, _)| *v == var).collect();
+            let as_: Vec<&(String, &DbgRecord, usize)> =
+                ra.iter().filter(|(v, _, _)| *v == var).collect();
+            if !bs.is_empty() && as_.is_empty() {
+                out.coverage_losses
+                    .push((fb.name.clone(), var.clone(), bs.len()));
+            }
+            let mut used_a = vec![false; as_.len()];
+            let mut pairs: Vec<(usize, usize, &'static str)> = Vec::new();
+            let mut left_b = Vec::new();
+            // (1) kind with kind, in order.
+            for kind in [RecordKind::Value, RecordKind::Declare, RecordKind::Assign] {
+                let b_k: Vec<usize> = (0..bs.len()).filter(|&i| bs[i].1.kind == kind).collect();
+                let a_k: Vec<usize> = (0..as_.len()).filter(|&i| as_[i].1.kind == kind).collect();
+                for (n, &i) in b_k.iter().enumerate() {
+                    match a_k.get(n) {
+                        Some(&j) => {
+                            used_a[j] = true;
+                            pairs.push((i, j, "kind and position"));
+                        }
+                        None => left_b.push(i),
+                    }
+                }
+            }
+            left_b.sort();
+            // (2) same operands, (3) first left over.
+            for i in left_b {
+                let want =
+                    operand_roots((before, fb), (after, fa), bs[i].1, Which::Before, dl, maps);
+                let by_ops = (0..as_.len()).find(|&j| {
+                    !used_a[j]
+                        && !want.is_empty()
+                        && operand_roots(
+                            (before, fb),
+                            (after, fa),
+                            as_[j].1,
+                            Which::After,
+                            dl,
+                            maps,
+                        ) == want
+                });
+                let j = by_ops.map(|j| (j, "operands")).or_else(|| {
+                    (0..as_.len())
+                        .find(|&j| !used_a[j])
+                        .map(|j| (j, "position"))
+                });
+                match j {
+                    Some((j, how)) => {
+                        used_a[j] = true;
+                        pairs.push((i, j, how));
+                    }
+                    None => out.unmatched_before.push(Unmatched {
+                        function: fb.name.clone(),
+                        variable: var.clone(),
+                        kind: bs[i].1.kind,
+                        at: bs[i].2,
+                    }),
+                }
+            }
+            for (j, used) in used_a.iter().enumerate() {
+                if !used {
+                    out.unmatched_after.push(Unmatched {
+                        function: fb.name.clone(),
+                        variable: var.clone(),
+                        kind: as_[j].1.kind,
+                        at: as_[j].2,
+                    });
+                }
+            }
+            pairs.sort();
+            for (n, (i, j, how)) in pairs.into_iter().enumerate() {
+                let name = format!("@{} {} #{}", fb.name, var, n);
+                let (pair, operands, roots, assumes_unknown) =
+                    build((before, fb), (after, fa), bs[i].1, as_[j].1, name, dl, maps);
+                out.matched.push(Matched {
+                    function: fb.name.clone(),
+                    variable: var.clone(),
+                    before_kind: bs[i].1.kind,
+                    after_kind: as_[j].1.kind,
+                    before_at: bs[i].2,
+                    after_at: as_[j].2,
+                    matched_by: how,
+                    operands,
+                    roots,
+                    pair,
+                    assumes_unknown,
+                });
+            }
+        }
+    }
+    for &i in &after_fns {
+        let f = &after.functions[i];
+        if !before.functions.iter().any(|g| g.name == f.name) {
+            out.functions_added.push(f.name.clone());
+        }
+    }
+    out
+}
+
+/// Validates a matched pair (checked first: a pair that does not check is
+/// reported with the checker's messages).
+pub fn validate_matched(
+    m: &Matched,
+    cfg: &ProveConfig,
+    types: &TypeTable,
+) -> Result<Outcome, String> {
+    let p = m.pair.as_ref().map_err(|e| e.clone())?;
+    if let Err(d) = validate::check_pair(p, types) {
+        return Err(d
+            .iter()
+            .map(|d| d.message.clone())
+            .collect::<Vec<_>>()
+            .join("; "));
+    }
+    Ok(validate::validate(p, types, cfg))
+}

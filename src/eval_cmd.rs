@@ -4,6 +4,7 @@
 
 use crate::inputs;
 use crate::Format;
+use crate::{out, outln};
 use diopter_semantics::ast::Bare;
 use diopter_semantics::check::check_bare;
 use diopter_semantics::context::Context;
@@ -13,6 +14,7 @@ use diopter_semantics::syntax::{parse_expr_file, print_bare};
 use diopter_semantics::types::{DataLayout, TypeTable};
 use diopter_semantics::value::Bits;
 use num_bigint::{BigInt, BigUint};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -77,46 +79,55 @@ pub struct Args {
     pub format: Format,
 }
 
-fn fail(msg: String) -> ExitCode {
-    eprintln!("diopter eval: {msg}");
-    ExitCode::from(2)
+fn fail(werr: &mut dyn Write, msg: String) -> u8 {
+    outln!(werr, "diopter eval: {msg}");
+    2
 }
 
-fn print_diags(src: &Source, ds: &[Diagnostic]) {
+fn print_diags(werr: &mut dyn Write, src: &Source, ds: &[Diagnostic]) {
     for d in ds {
-        eprint!("{}", src.render(d));
+        out!(werr, "{}", src.render(d));
     }
 }
 
 pub fn run(a: &Args) -> ExitCode {
+    crate::run_std(|o, e| run_to(a, o, e))
+}
+
+/// [`run`], printing to `out` and `err`; returns the exit status.
+pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
     // The expression.
     let src = match (&a.expr, &a.file) {
         (Some(e), _) => Source::new("<-e>", e.clone()),
         (None, Some(f)) => match inputs::read(f) {
             Ok(t) => Source::new(f.display().to_string(), t),
-            Err(e) => return fail(e),
+            Err(e) => return fail(werr, e),
         },
         (None, None) => {
             return fail(
+                werr,
                 "give an expression with -e 'ONE-LINE' or an .expr FILE (see --help)".into(),
             )
         }
     };
     let (file, diags) = parse_expr_file(&src);
     if !diags.is_empty() {
-        print_diags(&src, &diags);
-        return ExitCode::from(2);
+        print_diags(werr, &src, &diags);
+        return 2;
     }
     let entry = match a.line {
         Some(l) => file.entries.iter().find(|e| e.line == l),
         None => file.entries.first(),
     };
     let Some(entry) = entry else {
-        return fail(format!(
-            "{}: no expression{}",
-            src.name,
-            a.line.map(|l| format!(" on line {l}")).unwrap_or_default()
-        ));
+        return fail(
+            werr,
+            format!(
+                "{}: no expression{}",
+                src.name,
+                a.line.map(|l| format!(" on line {l}")).unwrap_or_default()
+            ),
+        );
     };
     let bare = &entry.bare;
 
@@ -126,20 +137,20 @@ pub fn run(a: &Args) -> ExitCode {
         Some(p) => {
             let text = match inputs::read(p) {
                 Ok(t) => t,
-                Err(e) => return fail(e),
+                Err(e) => return fail(werr, e),
             };
             match Context::parse(&text) {
                 Ok(c) => c,
                 Err(ds) => {
-                    print_diags(&Source::new(p.display().to_string(), text), &ds);
-                    return ExitCode::from(2);
+                    print_diags(werr, &Source::new(p.display().to_string(), text), &ds);
+                    return 2;
                 }
             }
         }
     };
     match a.datalayout.as_deref().map(DataLayout::from_name_or_string) {
         Some(Ok(dl)) => ctx.datalayout = dl,
-        Some(Err(e)) => return fail(format!("--datalayout: {e}")),
+        Some(Err(e)) => return fail(werr, format!("--datalayout: {e}")),
         None => {
             if a.context.is_none() {
                 if let Some((dl, _)) = &file.datalayout {
@@ -151,20 +162,22 @@ pub fn run(a: &Args) -> ExitCode {
     let write = match a.write.as_deref().map(parse_int) {
         None => None,
         Some(Ok(v)) => Some(v),
-        Some(Err(e)) => return fail(format!("--write: {e}")),
+        Some(Err(e)) => return fail(werr, format!("--write: {e}")),
     };
 
     if !a.no_check {
         if let Err(ds) = check_bare(bare, &ctx.datalayout, &file.types) {
-            print_diags(&src, &ds);
-            eprintln!(
+            print_diags(werr, &src, &ds);
+            outln!(
+                werr,
                 "diopter eval: the expression is not well-formed (--no-check evaluates it anyway)"
             );
-            return ExitCode::from(1);
+            return 1;
         }
     }
     let outcome = eval_bare(bare, &file.types, &ctx);
     report(
+        wout,
         a.format,
         bare,
         &file.types,
@@ -198,18 +211,20 @@ fn value_json(v: &Bits) -> serde_json::Value {
 }
 
 fn report(
+    wout: &mut dyn Write,
     format: Format,
     bare: &Bare,
     _types: &TypeTable,
     ctx: &mut Context,
     outcome: diopter_semantics::interp::Outcome,
     write: Option<&BigInt>,
-) -> ExitCode {
+) -> u8 {
     let r: Located = match outcome {
         Ok(r) => r,
         Err(e) => {
             match format {
-                Format::Json => println!(
+                Format::Json => outln!(
+                    wout,
                     "{}",
                     serde_json::json!({
                         "expression": print_bare(bare),
@@ -223,13 +238,16 @@ fn report(
                         .get(e.op_index)
                         .map(|n| format!(" ({})", diopter_semantics::syntax::print_op(&n.op)))
                         .unwrap_or_default();
-                    println!(
+                    outln!(
+                        wout,
                         "evaluation error at operation #{}{op}: {:?}: {}",
-                        e.op_index, e.kind, e.message
+                        e.op_index,
+                        e.kind,
+                        e.message
                     );
                 }
             }
-            return ExitCode::from(1);
+            return 1;
         }
     };
     let value = read_value(ctx, &r);
@@ -263,44 +281,50 @@ fn report(
                     }
                 };
             }
-            println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+            outln!(
+                wout,
+                "{}",
+                serde_json::to_string_pretty(&out).unwrap_or_default()
+            );
         }
         Format::Text => {
-            println!("type:     {} ({} bits)", r.ty, r.bits);
+            outln!(wout, "type:     {} ({} bits)", r.ty, r.bits);
             let n = r.loc.singles.len();
-            println!(
+            outln!(
+                wout,
                 "location: {n} single location{}",
                 if n == 1 { "" } else { "s" }
             );
             for s in &r.loc.singles {
-                println!("          {s}");
+                outln!(wout, "          {s}");
             }
             if let Some((o, s)) = r.fragment {
-                println!("fragment: bits {o}..{} of the variable", o + s);
+                outln!(wout, "fragment: bits {o}..{} of the variable", o + s);
             }
             match &value {
-                Ok(v) => println!(
+                Ok(v) => outln!(
+                    wout,
                     "value:    {} (unsigned {}, signed {})",
                     v.to_hex(),
                     v.to_biguint(),
                     v.to_bigint()
                 ),
-                Err(e) => println!("value:    unreadable: {:?}: {}", e.kind, e.message),
+                Err(e) => outln!(wout, "value:    unreadable: {:?}: {}", e.kind, e.message),
             }
             match &written {
                 None => {}
                 Some(Ok(changes)) if changes.is_empty() => {
-                    println!("write:    done, nothing changed")
+                    outln!(wout, "write:    done, nothing changed")
                 }
                 Some(Ok(changes)) => {
-                    println!("write:    done; changed (before -> after):");
+                    outln!(wout, "write:    done; changed (before -> after):");
                     for c in changes {
-                        println!("          {c}");
+                        outln!(wout, "          {c}");
                     }
                 }
-                Some(Err(e)) => println!("write:    refused: {:?}: {}", e.kind, e.message),
+                Some(Err(e)) => outln!(wout, "write:    refused: {:?}: {}", e.kind, e.message),
             }
         }
     }
-    ExitCode::SUCCESS
+    0
 }

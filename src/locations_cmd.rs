@@ -7,6 +7,7 @@
 
 use crate::inputs;
 use crate::Format;
+use crate::{out, outln};
 use diopter_semantics::context::Context;
 use diopter_semantics::diag::{Diagnostic, Severity, Source};
 use diopter_semantics::interp::read_value;
@@ -17,6 +18,7 @@ use diopter_semantics::syntax::module::parse_module;
 use diopter_semantics::syntax::print_expr;
 use diopter_semantics::types::DataLayout;
 use serde::Serialize;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -144,41 +146,46 @@ struct ValueOut {
     error: Option<String>,
 }
 
-fn fail(msg: String) -> ExitCode {
-    eprintln!("diopter locations: {msg}");
-    ExitCode::from(2)
+fn fail(werr: &mut dyn Write, msg: String) -> u8 {
+    outln!(werr, "diopter locations: {msg}");
+    2
 }
 
 pub fn run(a: &Args) -> ExitCode {
+    crate::run_std(|o, e| run_to(a, o, e))
+}
+
+/// [`run`], printing to `out` and `err`; returns the exit status.
+pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
     let text = match inputs::read(&a.file) {
         Ok(t) => t,
-        Err(e) => return fail(e),
+        Err(e) => return fail(werr, e),
     };
     let src = Source::new(a.file.display().to_string(), text);
     let (m, diags) = parse_module(&src.text);
     let mut unreadable = false;
     for d in &diags {
-        eprint!("{}", src.render(d));
+        out!(werr, "{}", src.render(d));
         unreadable |= d.severity == Severity::Error;
     }
     if unreadable {
-        return ExitCode::from(2);
+        return 2;
     }
     let mut ctx = match &a.context {
         None => None,
         Some(p) => {
             let text = match inputs::read(p) {
                 Ok(t) => t,
-                Err(e) => return fail(e),
+                Err(e) => return fail(werr, e),
             };
             match Context::parse(&text) {
                 Ok(c) => Some(c),
                 Err(ds) => {
                     let csrc = Source::new(p.display().to_string(), text);
                     for d in &ds {
-                        eprint!("{}", csrc.render(d));
+                        out!(werr, "{}", csrc.render(d));
                     }
-                    return ExitCode::from(2);
+                    return 2;
                 }
             }
         }
@@ -189,7 +196,7 @@ pub fn run(a: &Args) -> ExitCode {
                 c.datalayout = dl;
             }
         }
-        Some(Err(e)) => return fail(format!("--datalayout: {e}")),
+        Some(Err(e)) => return fail(werr, format!("--datalayout: {e}")),
         None => {
             // A context that names no layout takes the file's.
             if let (Some(c), Some((dl, _))) = (ctx.as_mut(), &m.datalayout) {
@@ -201,20 +208,21 @@ pub fn run(a: &Args) -> ExitCode {
     }
     let lifetime_diags = check_lifetimes(&m);
     for d in &lifetime_diags {
-        eprint!("{}", src.render(d));
+        out!(werr, "{}", src.render(d));
     }
     let report = build(&src, &m, ctx.as_ref(), &lifetime_diags);
     match a.format {
-        Format::Json => println!(
+        Format::Json => outln!(
+            wout,
             "{}",
             serde_json::to_string_pretty(&report).unwrap_or_default()
         ),
-        Format::Text => print_text(&report),
+        Format::Text => print_text(wout, &report),
     }
     if lifetime_diags.is_empty() {
-        ExitCode::SUCCESS
+        0
     } else {
-        ExitCode::from(1)
+        1
     }
 }
 
@@ -395,7 +403,7 @@ fn value_text(v: &ValueOut) -> String {
     s
 }
 
-fn print_text(r: &Report) {
+fn print_text(wout: &mut dyn Write, r: &Report) {
     let name_of = |id: u64| -> String {
         match r.objects.iter().find(|o| o.id == id) {
             Some(ObjectOut {
@@ -408,18 +416,20 @@ fn print_text(r: &Report) {
         }
     };
     for f in &r.functions {
-        println!(
+        outln!(
+            wout,
             "function {} ({} instructions)",
             f.name,
             f.instructions.len()
         );
         for i in &f.instructions {
-            println!("  #{:<3} line {:<4} {}", i.index, i.line, i.text);
+            outln!(wout, "  #{:<3} line {:<4} {}", i.index, i.line, i.text);
         }
         for o in &f.objects {
-            println!("  {}", name_of(o.id));
+            outln!(wout, "  {}", name_of(o.id));
             for e in &o.entries {
-                println!(
+                outln!(
+                    wout,
                     "    [#{}, #{})  {} !{}  {}",
                     e.start,
                     e.end,
@@ -430,7 +440,7 @@ fn print_text(r: &Report) {
             }
             if let Some(vs) = &o.values {
                 for v in vs {
-                    println!("      #{:<3} {}", v.index.unwrap_or(0), value_text(v));
+                    outln!(wout, "      #{:<3} {}", v.index.unwrap_or(0), value_text(v));
                 }
             }
         }
@@ -438,14 +448,15 @@ fn print_text(r: &Report) {
     if r.objects.is_empty() {
         return;
     }
-    println!("elsewhere (outside every instruction)");
+    outln!(wout, "elsewhere (outside every instruction)");
     for o in &r.objects {
         match &o.elsewhere.value {
-            Some(v) => println!("  {}: {}", name_of(o.id), value_text(v)),
+            Some(v) => outln!(wout, "  {}: {}", name_of(o.id), value_text(v)),
             None if o.elsewhere.lifetimes.is_empty() => {
-                println!("  {}: {}", name_of(o.id), o.elsewhere.rule)
+                outln!(wout, "  {}: {}", name_of(o.id), o.elsewhere.rule)
             }
-            None => println!(
+            None => outln!(
+                wout,
                 "  {}: {} {}",
                 name_of(o.id),
                 o.elsewhere.rule,

@@ -3,6 +3,7 @@
 //! expression does not lower.
 
 use crate::inputs;
+use crate::outln;
 use crate::Format;
 use diopter_dwarf::ops::{hex, print_ops};
 use diopter_dwarf::{lower, lower_ext, Lowered, NotLowerable};
@@ -13,6 +14,7 @@ use diopter_semantics::location::LocDesc;
 use diopter_semantics::syntax::{parse_expr_file, print_bare, Expect};
 use diopter_semantics::types::{DataLayout, TypeTable};
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -114,12 +116,17 @@ fn lower_one(
 }
 
 pub fn run(a: &Args) -> ExitCode {
+    crate::run_std(|o, e| run_to(a, o, e))
+}
+
+/// [`run`], printing to `out` and `err`; returns the exit status.
+pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
     let forced_dl = match a.datalayout.as_deref().map(DataLayout::from_name_or_string) {
         None => None,
         Some(Ok(d)) => Some(d),
         Some(Err(e)) => {
-            eprintln!("error: --datalayout: {e}");
-            return ExitCode::from(2);
+            outln!(werr, "error: --datalayout: {e}");
+            return 2;
         }
     };
     let ctx = match &a.context {
@@ -128,8 +135,8 @@ pub fn run(a: &Args) -> ExitCode {
             let text = match inputs::read(p) {
                 Ok(t) => t,
                 Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(2);
+                    outln!(werr, "error: {e}");
+                    return 2;
                 }
             };
             match Context::parse(&text) {
@@ -137,9 +144,9 @@ pub fn run(a: &Args) -> ExitCode {
                 Err(ds) => {
                     let src = Source::new(p.display().to_string(), text);
                     for d in &ds {
-                        eprintln!("{}", src.render(d));
+                        outln!(werr, "{}", src.render(d));
                     }
-                    return ExitCode::from(2);
+                    return 2;
                 }
             }
         }
@@ -154,8 +161,8 @@ pub fn run(a: &Args) -> ExitCode {
     let files = match inputs::expand(&a.paths) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
+            outln!(werr, "error: {e}");
+            return 2;
         }
     };
     for f in files {
@@ -165,7 +172,7 @@ pub fn run(a: &Args) -> ExitCode {
         match inputs::read(&f) {
             Ok(t) => sources.push((f.display().to_string(), t)),
             Err(e) => {
-                eprintln!("error: {e}");
+                outln!(werr, "error: {e}");
                 unreadable = true;
             }
         }
@@ -174,7 +181,7 @@ pub fn run(a: &Args) -> ExitCode {
         let src = Source::new(name.clone(), text);
         let (file, diags) = parse_expr_file(&src);
         for d in &diags {
-            eprintln!("{}", src.render(d));
+            outln!(werr, "{}", src.render(d));
             unreadable = true;
         }
         let dl = forced_dl
@@ -201,26 +208,26 @@ pub fn run(a: &Args) -> ExitCode {
         }
     }
     match a.format {
-        Format::Text => print_text(&items),
-        Format::Json => print_json(&items),
+        Format::Text => print_text(wout, &items),
+        Format::Json => print_json(wout, &items),
     }
     if unreadable {
-        ExitCode::from(2)
+        2
     } else if items.iter().all(|i| i.result.is_ok()) {
-        ExitCode::SUCCESS
+        0
     } else {
-        ExitCode::from(1)
+        1
     }
 }
 
-fn print_text(items: &[Item]) {
+fn print_text(wout: &mut dyn Write, items: &[Item]) {
     let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
     for i in items {
-        println!("{}:{}: {}", i.file, i.line, i.expression);
+        outln!(wout, "{}:{}: {}", i.file, i.line, i.expression);
         match &i.result {
             Ok(l) => {
-                println!("  {}", print_ops(&l.ops));
-                println!("  bytes: {}", hex(&l.bytes));
+                outln!(wout, "  {}", print_ops(&l.ops));
+                outln!(wout, "  bytes: {}", hex(&l.bytes));
                 if !l.registers.is_empty() {
                     let regs: Vec<String> = l
                         .registers
@@ -228,17 +235,18 @@ fn print_text(items: &[Item]) {
                         .enumerate()
                         .map(|(n, r)| format!("0x{n:x} = {r}"))
                         .collect();
-                    println!("  registers: {}", regs.join(", "));
+                    outln!(wout, "  registers: {}", regs.join(", "));
                 }
                 if let Some((o, s)) = l.fragment {
-                    println!(
+                    outln!(
+                        wout,
                         "  fragment: bits {o}..{} of the variable (DIOpFragment, not in the bytes)",
                         o + s
                     );
                 }
             }
             Err(e) => {
-                println!("  not lowerable: {e}");
+                outln!(wout, "  not lowerable: {e}");
                 *reasons.entry(e.class()).or_default() += 1;
             }
         }
@@ -249,7 +257,8 @@ fn print_text(items: &[Item]) {
     } else {
         100.0 * ok as f64 / items.len() as f64
     };
-    println!(
+    outln!(
+        wout,
         "{} expressions: {ok} lower ({pct:.1}%), {} do not",
         items.len(),
         items.len() - ok
@@ -257,11 +266,11 @@ fn print_text(items: &[Item]) {
     let mut r: Vec<_> = reasons.into_iter().collect();
     r.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     for (reason, n) in r {
-        println!("  {n:5}  {reason}");
+        outln!(wout, "  {n:5}  {reason}");
     }
 }
 
-fn print_json(items: &[Item]) {
+fn print_json(wout: &mut dyn Write, items: &[Item]) {
     let v: Vec<serde_json::Value> = items
         .iter()
         .map(|i| match &i.result {
@@ -286,5 +295,9 @@ fn print_json(items: &[Item]) {
             }),
         })
         .collect();
-    println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+    outln!(
+        wout,
+        "{}",
+        serde_json::to_string_pretty(&v).unwrap_or_default()
+    );
 }

@@ -168,9 +168,46 @@ fn small(offset: &BigInt) -> u64 {
 /// The bytes `first .. first+count` of an address space's memory, byte 0 of
 /// the list from `first`.
 fn memory_bytes(ctx: &Context, addrspace: u32, first: &BigUint, count: u64) -> Vec<u8> {
-    (0..count)
+    let bytes = (0..count)
         .map(|i| ctx.byte(addrspace, &(first + i)))
-        .collect()
+        .collect();
+    UNLISTED.with(|u| {
+        if let Some(ranges) = u.borrow_mut().as_mut() {
+            for i in 0..count {
+                let a = first + i;
+                if ctx.state.memory.contains_key(&(addrspace, a.clone())) {
+                    continue;
+                }
+                match ranges.last_mut() {
+                    Some((s, f, n)) if *s == addrspace && &*f + *n == a => *n += 1,
+                    _ => ranges.push((addrspace, a, 1)),
+                }
+            }
+        }
+    });
+    bytes
+}
+
+thread_local! {
+    /// While [`read_noting_unlisted`] runs: the memory bytes read that the
+    /// context does not list, as (address space, first byte, count).
+    static UNLISTED: std::cell::RefCell<Option<Vec<(u32, BigUint, u64)>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// [`read`], and the memory bytes it used that the context does not list
+/// (which read as the context's seeded pseudo-random bytes), as ranges
+/// (address space, first byte, number of bytes).
+#[allow(clippy::type_complexity)]
+pub fn read_noting_unlisted(
+    ctx: &Context,
+    loc: &LocDesc,
+    bits: u64,
+) -> (Result<Bits, ReadError>, Vec<(u32, BigUint, u64)>) {
+    UNLISTED.with(|u| *u.borrow_mut() = Some(Vec::new()));
+    let r = read(ctx, loc, bits);
+    let ranges = UNLISTED.with(|u| u.borrow_mut().take()).unwrap_or_default();
+    (r, ranges)
 }
 
 /// The byte range covering bits `offset .. offset+bits` of memory: (first

@@ -177,7 +177,20 @@ pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
             Verdict::SyntaxError => summary.syntax_errors += 1,
         }
     }
-    let code = if summary.syntax_errors > 0 || summary.unreadable_files > 0 {
+    // Empty input is an error: an -e that holds no expression, or nothing
+    // to check at all.
+    let mut empty = false;
+    for src in sources.iter().take(a.exprs.len()) {
+        if !results.iter().any(|r| r.file == src.name) {
+            outln!(werr, "diopter check: {}: no expression", src.name);
+            empty = true;
+        }
+    }
+    if results.is_empty() && unreadable.is_empty() && !empty {
+        outln!(werr, "diopter check: no expression in the input");
+        empty = true;
+    }
+    let code = if empty || summary.syntax_errors > 0 || summary.unreadable_files > 0 {
         2
     } else if results.iter().all(|r| r.verdict.ok()) {
         0

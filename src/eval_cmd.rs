@@ -5,13 +5,16 @@
 use crate::inputs;
 use crate::Format;
 use crate::{out, outln};
+use diopter_semantics::access::read_noting_unlisted;
 use diopter_semantics::ast::Bare;
 use diopter_semantics::check::check_bare;
 use diopter_semantics::context::Context;
 use diopter_semantics::diag::{Diagnostic, Source};
-use diopter_semantics::interp::{eval_bare, read_value, write_value, Located};
+use diopter_semantics::interp::{eval_bare, write_value, Located};
+use diopter_semantics::show::{value_view, LocatedView};
 use diopter_semantics::syntax::{parse_expr_file, print_bare};
-use diopter_semantics::types::{DataLayout, TypeTable};
+use diopter_semantics::types::DataLayout;
+use diopter_semantics::value::parse_float_literal;
 use diopter_semantics::value::Bits;
 use num_bigint::{BigInt, BigUint};
 use std::io::Write;
@@ -159,12 +162,6 @@ pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
             }
         }
     }
-    let write = match a.write.as_deref().map(parse_int) {
-        None => None,
-        Some(Ok(v)) => Some(v),
-        Some(Err(e)) => return fail(werr, format!("--write: {e}")),
-    };
-
     if !a.no_check {
         if let Err(ds) = check_bare(bare, &ctx.datalayout, &file.types) {
             print_diags(werr, &src, &ds);
@@ -178,12 +175,12 @@ pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
     let outcome = eval_bare(bare, &file.types, &ctx);
     report(
         wout,
+        werr,
         a.format,
         bare,
-        &file.types,
         &mut ctx,
         outcome,
-        write.as_ref(),
+        a.write.as_deref(),
     )
 }
 
@@ -201,23 +198,39 @@ fn parse_int(s: &str) -> Result<BigInt, String> {
     Ok(if neg { -v } else { v })
 }
 
-fn value_json(v: &Bits) -> serde_json::Value {
-    serde_json::json!({
-        "bits": v.width(),
-        "hex": v.to_hex(),
-        "unsigned": v.to_biguint().to_string(),
-        "signed": v.to_bigint().to_string(),
-    })
+/// The `--write` literal as `ty`'s `bits` bits: for a floating-point
+/// type a decimal (`1.5`, `-2`, `1e-3`) or LLVM hex float literal, else a bit
+/// pattern; for other types an integer (decimal, `0x` hex, negative: two's
+/// complement) that fits in `bits` bits as an unsigned or a signed number.
+fn parse_write(s: &str, ty: &diopter_semantics::types::Type, bits: u64) -> Result<Bits, String> {
+    if let diopter_semantics::types::Type::Float(k) = ty {
+        if k.0.width() == bits {
+            if let Ok(v) = parse_float_literal(k.0, s) {
+                return Ok(v);
+            }
+        }
+    }
+    let v = parse_int(s).map_err(|e| format!("{e}, nor a literal of type {ty}"))?;
+    let fits = if v.sign() == num_bigint::Sign::Minus {
+        bits > 0 && -&v <= (BigInt::from(1) << (bits - 1))
+    } else {
+        v.bits() <= bits
+    };
+    if !fits {
+        return Err(format!("`{s}` does not fit in {bits} bits (type {ty})"));
+    }
+    Ok(Bits::from_bigint(bits, &v))
 }
 
+#[allow(clippy::too_many_arguments)]
 fn report(
     wout: &mut dyn Write,
+    werr: &mut dyn Write,
     format: Format,
     bare: &Bare,
-    _types: &TypeTable,
     ctx: &mut Context,
     outcome: diopter_semantics::interp::Outcome,
-    write: Option<&BigInt>,
+    write: Option<&str>,
 ) -> u8 {
     let r: Located = match outcome {
         Ok(r) => r,
@@ -250,35 +263,34 @@ fn report(
             return 1;
         }
     };
-    let value = read_value(ctx, &r);
+    let write = match write.map(|w| parse_write(w, &r.ty, r.bits)) {
+        None => None,
+        Some(Ok(v)) => Some(v),
+        Some(Err(e)) => return fail(werr, format!("--write: {e}")),
+    };
+    let (value, unlisted) = read_noting_unlisted(ctx, &r.loc, r.bits);
+    let view = LocatedView::new(&r, Some(&value), &unlisted);
     let before = ctx.clone();
-    let written = write.map(|v| {
-        let bits = Bits::from_bigint(r.bits, v);
-        write_value(ctx, &r, &bits).map(|()| before.state_diff(ctx))
+    let written = write.map(|bits| {
+        let shown = value_view(Some(&r.ty), &bits);
+        (
+            shown,
+            write_value(ctx, &r, &bits).map(|()| before.state_diff(ctx)),
+        )
     });
     match format {
         Format::Json => {
-            let singles: Vec<String> = r.loc.singles.iter().map(|s| s.to_string()).collect();
             let mut out = serde_json::json!({
                 "expression": print_bare(bare),
-                "type": r.ty.to_string(),
-                "bits": r.bits,
-                "location": r.loc.to_string(),
-                "single_locations": singles,
-                "fragment": r.fragment.map(|(o, s)| serde_json::json!({"offset": o, "size": s})),
+                "location": view,
             });
-            out["value"] = match &value {
-                Ok(v) => value_json(v),
-                Err(e) => {
-                    serde_json::json!({ "unreadable": format!("{:?}", e.kind), "message": e.message })
-                }
-            };
-            if let Some(w) = &written {
+            if let Some((shown, w)) = &written {
                 out["write"] = match w {
-                    Ok(changes) => serde_json::json!({ "changes": changes }),
-                    Err(e) => {
-                        serde_json::json!({ "refused": format!("{:?}", e.kind), "message": e.message })
-                    }
+                    Ok(changes) => serde_json::json!({ "value": shown, "changes": changes }),
+                    Err(e) => serde_json::json!({
+                        "value": shown,
+                        "refused": { "kind": format!("{:?}", e.kind), "message": e.message },
+                    }),
                 };
             }
             outln!(
@@ -288,43 +300,42 @@ fn report(
             );
         }
         Format::Text => {
-            outln!(wout, "type:     {} ({} bits)", r.ty, r.bits);
-            let n = r.loc.singles.len();
-            outln!(
-                wout,
-                "location: {n} single location{}",
-                if n == 1 { "" } else { "s" }
-            );
-            for s in &r.loc.singles {
-                outln!(wout, "          {s}");
-            }
-            if let Some((o, s)) = r.fragment {
-                outln!(wout, "fragment: bits {o}..{} of the variable", o + s);
-            }
-            match &value {
-                Ok(v) => outln!(
-                    wout,
-                    "value:    {} (unsigned {}, signed {})",
-                    v.to_hex(),
-                    v.to_biguint(),
-                    v.to_bigint()
-                ),
-                Err(e) => outln!(wout, "value:    unreadable: {:?}: {}", e.kind, e.message),
-            }
+            out!(wout, "{}", view.text(&r, ""));
             match &written {
                 None => {}
-                Some(Ok(changes)) if changes.is_empty() => {
-                    outln!(wout, "write:    done, nothing changed")
+                Some((shown, Ok(changes))) if changes.is_empty() => {
+                    outln!(wout, "write:    {}: done, nothing changed", shown.text())
                 }
-                Some(Ok(changes)) => {
-                    outln!(wout, "write:    done; changed (before -> after):");
-                    for c in changes {
+                Some((shown, Ok(changes))) => {
+                    outln!(
+                        wout,
+                        "write:    {}: done; changed (before -> after):",
+                        shown.text()
+                    );
+                    for c in changes.iter().take(64) {
                         outln!(wout, "          {c}");
                     }
+                    if changes.len() > 64 {
+                        outln!(wout, "          … ({} changes)", changes.len());
+                    }
                 }
-                Some(Err(e)) => outln!(wout, "write:    refused: {:?}: {}", e.kind, e.message),
+                Some((shown, Err(e))) => {
+                    outln!(
+                        wout,
+                        "write:    {}: refused: {:?}: {}",
+                        shown.text(),
+                        e.kind,
+                        e.message
+                    )
+                }
             }
         }
     }
-    0
+    match &written {
+        Some((_, Err(e))) => {
+            outln!(werr, "diopter eval: the write was refused: {}", e.message);
+            1
+        }
+        _ => 0,
+    }
 }

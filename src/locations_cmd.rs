@@ -8,12 +8,13 @@
 use crate::inputs;
 use crate::Format;
 use crate::{out, outln};
+use diopter_semantics::access::read_noting_unlisted;
 use diopter_semantics::context::Context;
 use diopter_semantics::diag::{Diagnostic, Severity, Source};
-use diopter_semantics::interp::read_value;
 use diopter_semantics::ir::{InstRef, MdKind, Module};
 use diopter_semantics::lifetimes::check_lifetimes;
 use diopter_semantics::objloc::{Entry, Model, ObjLoc, Rule};
+use diopter_semantics::show::{loc_text, LocatedView};
 use diopter_semantics::syntax::module::parse_module;
 use diopter_semantics::syntax::print_expr;
 use diopter_semantics::types::DataLayout;
@@ -134,13 +135,12 @@ struct ValueOut {
     index: Option<usize>,
     rule: Rule,
     lifetimes: Vec<u64>,
-    /// `undefined`, or the single locations, `|`-separated.
-    location: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    r#type: Option<String>,
-    /// The value read, as hex.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    value: Option<String>,
+    /// How the text output shows the location: `undefined`, or the single
+    /// locations, `|`-separated.
+    text: String,
+    /// The typed location and the value read there (`docs/schema/location.json`);
+    /// `null` when the variable has no location here.
+    location: Option<LocatedView>,
     /// Why the location could not be evaluated or read.
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
@@ -247,29 +247,22 @@ fn value_out(
         index,
         rule: segs.rule,
         lifetimes: segs.lifetimes,
-        location: "undefined".into(),
-        r#type: None,
-        value: None,
+        text: "undefined".into(),
+        location: None,
         error: None,
     };
     match model.locate(obj, at, ctx) {
         Ok(ObjLoc::Undefined) => {}
         Ok(ObjLoc::Located(r)) => {
-            out.location = r
-                .loc
-                .singles
-                .iter()
-                .map(|s| s.to_string())
-                .collect::<Vec<_>>()
-                .join(" | ");
-            out.r#type = Some(r.ty.to_string());
-            match read_value(ctx, &r) {
-                Ok(v) => out.value = Some(v.to_hex()),
-                Err(e) => out.error = Some(format!("unreadable: {:?}: {}", e.kind, e.message)),
+            out.text = loc_text(&r.loc, Some(&r.ty));
+            let (read, unlisted) = read_noting_unlisted(ctx, &r.loc, r.bits);
+            if let Err(e) = &read {
+                out.error = Some(format!("unreadable: {:?}: {}", e.kind, e.message));
             }
+            out.location = Some(LocatedView::new(&r, Some(&read), &unlisted));
         }
         Err(e) => {
-            out.location = "?".into();
+            out.text = "?".into();
             out.error = Some(e.to_string());
         }
     }
@@ -390,12 +383,15 @@ fn value_text(v: &ValueOut) -> String {
     if !v.lifetimes.is_empty() {
         s.push_str(&format!(" {}", lifetimes_text(&v.lifetimes)));
     }
-    s.push_str(&format!(": {}", v.location));
-    if let Some(t) = &v.r#type {
-        s.push_str(&format!(" : {t}"));
-    }
-    if let Some(x) = &v.value {
-        s.push_str(&format!(" = {x}"));
+    s.push_str(&format!(": {}", v.text));
+    if let Some(l) = &v.location {
+        s.push_str(&format!(" : {}", l.ty));
+        if let Some(x) = &l.value {
+            s.push_str(&format!(" = {}", x.text()));
+        }
+        if !l.unlisted_memory.is_empty() {
+            s.push_str(" (read memory the context does not list)");
+        }
     }
     if let Some(e) = &v.error {
         s.push_str(&format!("  error: {e}"));
@@ -534,15 +530,19 @@ mod tests {
             Some("%var.alloca = ptr 0x3000\nmem 0 0x3000 = 78 56 34 12\n%var = i32 7\n"),
         );
         let vs = &r["functions"][0]["objects"][0]["values"];
-        assert_eq!(vs[0]["location"], "undefined");
-        assert_eq!(vs[1]["value"], "0x12345678");
-        assert_eq!(vs[1]["type"], "i32");
-        assert_eq!(vs[3]["location"], "mem(0, 0x3000) | %var");
+        assert_eq!(vs[0]["text"], "undefined");
+        assert!(vs[0]["location"].is_null());
+        assert_eq!(vs[1]["location"]["value"]["hex"], "0x12345678");
+        assert_eq!(vs[1]["location"]["type"], "i32");
+        assert_eq!(vs[3]["text"], "as0 @0x3000 | %var");
+        assert_eq!(vs[3]["location"]["singles"][0]["kind"], "memory");
+        assert_eq!(vs[3]["location"]["singles"][0]["address"], "0x3000");
+        assert_eq!(vs[3]["location"]["singles"][1]["entity"], "%var");
         assert!(vs[3]["error"]
             .as_str()
             .unwrap()
             .starts_with("unreadable: Inconsistent"));
-        assert_eq!(vs[5]["value"], "0x00000007");
+        assert_eq!(vs[5]["location"]["value"]["hex"], "0x00000007");
         assert_eq!(vs[5]["lifetimes"], serde_json::json!([2]));
     }
 
@@ -556,8 +556,8 @@ mod tests {
         assert_eq!(r["functions"].as_array().unwrap().len(), 0);
         let g = &r["objects"][0];
         assert_eq!(g["elsewhere"]["rule"], "computed");
-        assert_eq!(g["elsewhere"]["value"]["type"], "i64");
-        assert!(g["elsewhere"]["value"]["value"].is_string());
+        assert_eq!(g["elsewhere"]["value"]["location"]["type"], "i64");
+        assert!(g["elsewhere"]["value"]["location"]["value"]["hex"].is_string());
         assert_eq!(r["objects"][1]["elsewhere"]["rule"], "default");
     }
 

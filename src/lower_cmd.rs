@@ -7,10 +7,13 @@ use crate::outln;
 use crate::Format;
 use diopter_dwarf::ops::{hex, print_ops};
 use diopter_dwarf::{lower, lower_ext, Lowered, NotLowerable};
+use diopter_semantics::access::read_noting_unlisted;
 use diopter_semantics::ast::{Bare, Op};
 use diopter_semantics::context::Context;
 use diopter_semantics::diag::Source;
+use diopter_semantics::interp::eval_bare;
 use diopter_semantics::location::LocDesc;
+use diopter_semantics::show::LocatedView;
 use diopter_semantics::syntax::{parse_expr_file, print_bare, Expect};
 use diopter_semantics::types::{DataLayout, TypeTable};
 use std::collections::BTreeMap;
@@ -37,7 +40,10 @@ OUTPUT
   `#! parse-only` or `#! expect invalid` are skipped.
   json: an array of objects {file, line, expression, lowered, ops (one
   string per operation), dwarfdump (the operations joined as llvm-dwarfdump
-  prints them), bytes, registers, fragment, reason, reason_class}.
+  prints them), bytes, registers, fragment, reason, reason_class, location
+  (the reference interpreter's location and value in the same context, in
+  the schema of docs/schema/location.json; null when it fails, then
+  evaluation_error says why)}.
 
 EXIT STATUS
   0 every expression lowered; 1 some did not; 2 unreadable input.";
@@ -72,6 +78,8 @@ struct Item {
     line: usize,
     expression: String,
     result: Result<Lowered, NotLowerable>,
+    /// The reference interpreter's location in the lowering's context.
+    location: Result<LocatedView, String>,
 }
 
 /// The context that puts every input in a register named after it.
@@ -91,28 +99,48 @@ fn register_context(b: &Bare, dl: &DataLayout) -> Context {
     ctx
 }
 
-fn lower_one(
-    b: &Bare,
-    types: &TypeTable,
-    dl: &DataLayout,
-    ctx: Option<&Context>,
-    ext: bool,
-) -> Result<Lowered, NotLowerable> {
-    let lower_fn = if ext { lower_ext } else { lower };
+/// The context an expression is lowered in: `ctx` with the layout `dl`, or
+/// without one the registers of [`register_context`].
+fn lowering_context(b: &Bare, dl: &DataLayout, ctx: Option<&Context>, ext: bool) -> Context {
     match ctx {
         Some(c) => {
             let mut c = c.clone();
             c.datalayout = dl.clone();
-            lower_fn(b, types, &c)
+            c
         }
         None => {
             let mut c = register_context(b, dl);
             if ext {
                 c.lane = Some(0);
             }
-            lower_fn(b, types, &c)
+            c
         }
     }
+}
+
+/// The lowering of `b`, and the location the reference interpreter gives it
+/// in the same context (what the DWARF must describe), or why it gives none.
+fn lower_one(
+    b: &Bare,
+    types: &TypeTable,
+    dl: &DataLayout,
+    ctx: Option<&Context>,
+    ext: bool,
+) -> (Result<Lowered, NotLowerable>, Result<LocatedView, String>) {
+    let lower_fn = if ext { lower_ext } else { lower };
+    let c = lowering_context(b, dl, ctx, ext);
+    let lowered = lower_fn(b, types, &c);
+    let located = match eval_bare(b, types, &c) {
+        Ok(r) => {
+            let (read, unlisted) = read_noting_unlisted(&c, &r.loc, r.bits);
+            Ok(LocatedView::new(&r, Some(&read), &unlisted))
+        }
+        Err(e) => Err(format!(
+            "{:?} at operation #{}: {}",
+            e.kind, e.op_index, e.message
+        )),
+    };
+    (lowered, located)
 }
 
 pub fn run(a: &Args) -> ExitCode {
@@ -184,6 +212,10 @@ pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
             outln!(werr, "{}", src.render(d));
             unreadable = true;
         }
+        if diags.is_empty() && name == "<-e>" && file.entries.is_empty() {
+            outln!(werr, "diopter lower: <-e>: no expression");
+            unreadable = true;
+        }
         let dl = forced_dl
             .clone()
             .or_else(|| {
@@ -199,13 +231,22 @@ pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
             if e.parse_only || matches!(e.expect, Some(Expect::Invalid(_))) {
                 continue;
             }
+            let (result, location) = lower_one(&e.bare, &file.types, &dl, ctx.as_ref(), a.ext);
             items.push(Item {
                 file: name.clone(),
                 line: e.line,
                 expression: print_bare(&e.bare),
-                result: lower_one(&e.bare, &file.types, &dl, ctx.as_ref(), a.ext),
+                result,
+                location,
             });
         }
+    }
+    if items.is_empty() && !unreadable {
+        outln!(
+            werr,
+            "diopter lower: no expression (give .expr files or -e 'ONE-LINE')"
+        );
+        return 2;
     }
     match a.format {
         Format::Text => print_text(wout, &items),
@@ -284,6 +325,8 @@ fn print_json(wout: &mut dyn Write, items: &[Item]) {
                 "bytes": hex(&l.bytes),
                 "registers": l.registers,
                 "fragment": l.fragment.map(|(o, s)| serde_json::json!({"offset": o, "size": s})),
+                "location": i.location.as_ref().ok(),
+                "evaluation_error": i.location.as_ref().err(),
             }),
             Err(e) => serde_json::json!({
                 "file": i.file,
@@ -292,6 +335,8 @@ fn print_json(wout: &mut dyn Write, items: &[Item]) {
                 "lowered": false,
                 "reason": e.to_string(),
                 "reason_class": e.class(),
+                "location": i.location.as_ref().ok(),
+                "evaluation_error": i.location.as_ref().err(),
             }),
         })
         .collect();

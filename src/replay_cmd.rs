@@ -7,7 +7,9 @@ use crate::Format;
 use crate::{out, outln};
 use diopter_diff::{self as diff, Observation, Oracle, Verdict};
 use diopter_harness::registry::{oracle, ORACLE_NAMES};
+use diopter_semantics::access::read_noting_unlisted;
 use diopter_semantics::diag::Source;
+use diopter_semantics::show::LocatedView;
 use diopter_semantics::syntax::print_op;
 use std::io::Write;
 use std::path::PathBuf;
@@ -138,22 +140,9 @@ fn print_text(
                 );
             }
             Ok(r) => {
-                outln!(wout, "  type:     {} ({} bits)", r.ty, r.bits);
-                outln!(wout, "  location: {}", r.loc);
-                if let Some((off, size)) = r.fragment {
-                    outln!(
-                        wout,
-                        "  fragment: bits {off}..{} of the variable",
-                        off + size
-                    );
-                }
-                match &o.read {
-                    Some(Ok(b)) => outln!(wout, "  value:    {}", b.to_hex()),
-                    Some(Err(e)) => {
-                        outln!(wout, "  value:    unreadable: {:?}: {}", e.kind, e.message)
-                    }
-                    None => {}
-                }
+                let unlisted = read_noting_unlisted(&case.ctx, &r.loc, r.bits).1;
+                let view = LocatedView::new(r, o.read.as_ref(), &unlisted);
+                out!(wout, "{}", view.text(r, "  "));
                 match &o.write {
                     Some(Ok(after)) => {
                         let changes = case.ctx.state_diff(after);
@@ -193,18 +182,10 @@ fn print_json(
             }),
             Ok(r) => serde_json::json!({
                 "oracle": o.oracle,
-                "type": r.ty.to_string(),
-                "bits": r.bits,
-                "location": r.loc.to_string(),
-                "fragment": r.fragment.map(|(off, size)| serde_json::json!({"offset": off, "size": size})),
-                "value": match &o.read {
-                    Some(Ok(b)) => serde_json::json!({ "hex": b.to_hex() }),
-                    Some(Err(e)) => serde_json::json!({ "unreadable": format!("{:?}", e.kind), "message": e.message }),
-                    None => serde_json::Value::Null,
-                },
+                "location": LocatedView::new(r, o.read.as_ref(), &read_noting_unlisted(&case.ctx, &r.loc, r.bits).1),
                 "write": match &o.write {
                     Some(Ok(after)) => serde_json::json!({ "changes": case.ctx.state_diff(after) }),
-                    Some(Err(e)) => serde_json::json!({ "refused": format!("{:?}", e.kind), "message": e.message }),
+                    Some(Err(e)) => serde_json::json!({ "refused": { "kind": format!("{:?}", e.kind), "message": e.message } }),
                     None => serde_json::Value::Null,
                 },
             }),

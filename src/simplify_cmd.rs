@@ -101,6 +101,10 @@ pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
             out!(werr, "{}", src.render(d));
             code = 2;
         }
+        if diags.is_empty() && file.entries.is_empty() {
+            outln!(werr, "diopter simplify: {}: no expression", src.name);
+            code = 2;
+        }
         let dl = layout_override
             .clone()
             .or_else(|| file.datalayout.as_ref().map(|d| d.0.clone()))

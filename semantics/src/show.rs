@@ -409,3 +409,122 @@ pub fn unlisted_views(r: &[(u32, num_bigint::BigUint, u64)]) -> Vec<UnlistedView
         })
         .collect()
 }
+
+/// Why a value could not be read: `{ kind, message }`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ErrorView {
+    pub kind: String,
+    pub message: String,
+}
+
+/// The typed location an expression yields, and the value read through it:
+/// `{ type, bit_size, fragment, singles, value, read_error, unlisted_memory }`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LocatedView {
+    #[serde(rename = "type")]
+    pub ty: String,
+    pub bit_size: u64,
+    /// `DIOpFragment`: which bits of the variable this describes.
+    pub fragment: Option<FragmentView>,
+    /// The single location descriptions (all hold the same object).
+    pub singles: Vec<SingleView>,
+    /// The value read; `null` when it could not be read or was not read.
+    pub value: Option<ValueView>,
+    /// Why the value could not be read.
+    pub read_error: Option<ErrorView>,
+    /// Memory the read used that the context does not list.
+    pub unlisted_memory: Vec<UnlistedView>,
+}
+
+/// `{ offset, size }` in bits.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FragmentView {
+    pub offset: u64,
+    pub size: u64,
+}
+
+impl LocatedView {
+    /// `r`, with what reading it gave (if it was read) and the unlisted
+    /// memory the read used.
+    pub fn new(
+        r: &crate::interp::Located,
+        read: Option<&Result<Bits, crate::location::ReadError>>,
+        unlisted: &[(u32, num_bigint::BigUint, u64)],
+    ) -> LocatedView {
+        LocatedView {
+            ty: r.ty.to_string(),
+            bit_size: r.bits,
+            fragment: r
+                .fragment
+                .map(|(offset, size)| FragmentView { offset, size }),
+            singles: loc_views(&r.loc, Some(&r.ty), r.bits),
+            value: match read {
+                Some(Ok(v)) => Some(value_view(Some(&r.ty), v)),
+                _ => None,
+            },
+            read_error: match read {
+                Some(Err(e)) => Some(ErrorView {
+                    kind: format!("{:?}", e.kind),
+                    message: e.message.clone(),
+                }),
+                _ => None,
+            },
+            unlisted_memory: unlisted_views(unlisted),
+        }
+    }
+
+    /// The text form, each line prefixed with `indent`: type, location(s),
+    /// fragment, value, unlisted memory.
+    pub fn text(&self, r: &crate::interp::Located, indent: &str) -> String {
+        let mut s = String::new();
+        s.push_str(&format!(
+            "{indent}type:     {} ({} bits)\n",
+            self.ty, self.bit_size
+        ));
+        let n = r.loc.singles.len();
+        s.push_str(&format!(
+            "{indent}location: {n} single location{}\n",
+            if n == 1 { "" } else { "s" }
+        ));
+        for v in &self.singles {
+            s.push_str(&format!(
+                "{indent}          {}{}\n",
+                v.text,
+                if v.writable { "" } else { " (read-only)" }
+            ));
+        }
+        if n > self.singles.len() {
+            s.push_str(&format!("{indent}          … ({n} single locations)\n"));
+        }
+        if let Some(f) = &self.fragment {
+            s.push_str(&format!(
+                "{indent}fragment: bits {}..{} of the variable ({} bits)\n",
+                f.offset,
+                u128::from(f.offset) + u128::from(f.size),
+                f.size
+            ));
+        }
+        match (&self.value, &self.read_error) {
+            (Some(v), _) => s.push_str(&format!("{indent}value:    {}\n", v.text())),
+            (None, Some(e)) => s.push_str(&format!(
+                "{indent}value:    unreadable: {}: {}\n",
+                e.kind, e.message
+            )),
+            (None, None) => {}
+        }
+        if !self.unlisted_memory.is_empty() {
+            let list: Vec<String> = self
+                .unlisted_memory
+                .iter()
+                .take(8)
+                .map(|u| u.text())
+                .collect();
+            s.push_str(&format!(
+                "{indent}unlisted: the context does not list memory {}{}: it read as pseudo-random bytes (seed)\n",
+                list.join(", "),
+                if self.unlisted_memory.len() > 8 { ", …" } else { "" }
+            ));
+        }
+        s
+    }
+}

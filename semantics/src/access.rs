@@ -206,8 +206,20 @@ pub fn read_noting_unlisted(
 ) -> (Result<Bits, ReadError>, Vec<(u32, BigUint, u64)>) {
     UNLISTED.with(|u| *u.borrow_mut() = Some(Vec::new()));
     let r = read(ctx, loc, bits);
-    let ranges = UNLISTED.with(|u| u.borrow_mut().take()).unwrap_or_default();
-    (r, ranges)
+    let mut ranges = UNLISTED.with(|u| u.borrow_mut().take()).unwrap_or_default();
+    // Several single locations may read the same bytes: merge overlaps.
+    ranges.sort();
+    let mut merged: Vec<(u32, BigUint, u64)> = Vec::with_capacity(ranges.len());
+    for (s, f, n) in ranges {
+        match merged.last_mut() {
+            Some((ls, lf, ln)) if *ls == s && &*lf + *ln >= f => {
+                let end = (&f + n).max(&*lf + *ln);
+                *ln = (end - &*lf).to_u64().unwrap_or(u64::MAX);
+            }
+            _ => merged.push((s, f, n)),
+        }
+    }
+    (r, merged)
 }
 
 /// The byte range covering bits `offset .. offset+bits` of memory: (first

@@ -5,6 +5,7 @@
 pub mod campaign_cmd;
 pub mod check_cmd;
 pub mod eval_cmd;
+pub mod fuzz_cli;
 pub mod inputs;
 pub mod locations_cmd;
 pub mod lower_cmd;

@@ -173,15 +173,19 @@ fn memory_bytes(ctx: &Context, addrspace: u32, first: &BigUint, count: u64) -> V
         .collect();
     UNLISTED.with(|u| {
         if let Some(ranges) = u.borrow_mut().as_mut() {
-            for i in 0..count {
-                let a = first + i;
-                if ctx.state.memory.contains_key(&(addrspace, a.clone())) {
-                    continue;
+            // The gaps between the listed bytes of the range.
+            let end = first + count;
+            let mut at = first.clone();
+            let listed = ctx
+                .state
+                .memory
+                .range((addrspace, first.clone())..(addrspace, end.clone()));
+            for ((_, a), _) in listed.chain(std::iter::once((&(addrspace, end.clone()), &0))) {
+                if *a > at {
+                    let n = (a - &at).to_u64().unwrap_or(u64::MAX);
+                    ranges.push((addrspace, at.clone(), n));
                 }
-                match ranges.last_mut() {
-                    Some((s, f, n)) if *s == addrspace && &*f + *n == a => *n += 1,
-                    _ => ranges.push((addrspace, a, 1)),
-                }
+                at = a + 1u32;
             }
         }
     });

@@ -44,9 +44,42 @@ CONTEXT FILES (--context)
     arg 0 = mem(5, 0x100) | %x       # two single locations holding the same i32
     arg 1 = composite(%x : 16, implicit(i16 7) : 16)
 
+OUTPUT
+  text: the type and its size; each single location as the context names its
+  storage, `(read-only)` where a write cannot change it:
+    as1 @0x1000 +4 bits    memory of address space 1, byte 0x1000, 4 bits in
+    %r +8 bits             an entity, 8 bits in
+    implicit 1.5 (float 0x3fc00000)
+    undefined, implicit address of (LOC) as PTRTYPE,
+    composite [0..16: LOC, 16..32: LOC]
+  then the fragment, the value read and, where the read used memory bytes the
+  context does not list (they read as pseudo-random bytes from `seed`), an
+  `unlisted:` line naming them. Values: integers and other types as hex,
+  unsigned and signed decimal; floating-point types as the shortest decimal
+  that reads back exactly, the kind and the hex bits; NaNs as quiet or
+  signalling with their payload. Values over 4096 bits print abbreviated: the
+  first and last 16 hex digits and the size, `0x0000…0002 (8388608 bits)`.
+  Bit ranges are written LO..HI: bits LO up to but not including HI, bit 0
+  the least significant (half-open), here and in every diopter output.
+  json: {expression, location, write}: location is the object of
+  docs/schema/location.json (type, bit_size, fragment, singles [{kind,
+  text, bit_offset, bit_size, writable, address_space, address, entity,
+  value, parts, ...}], value {bits, hex, unsigned, signed, float}, read_error,
+  unlisted_memory); write is {value, changes} or {value, refused {kind,
+  message}}; an evaluation error is {expression, error}.
+
+--write VALUE
+  a literal of the location's type: for floating-point types a decimal
+  (`1.5`, `-2`, `1e-3`) or LLVM hex float literal (`0x3FF8000000000000`,
+  `0xH3C00`), or else an integer bit pattern; for other types an integer,
+  decimal or 0x-hex, negative in two's complement, that fits in the type's
+  bits as an unsigned or a signed number.
+
 EXIT STATUS
-  0 the expression evaluated to a location; 1 it is not well-formed or its
-  evaluation failed; 2 unreadable input.";
+  0 the expression evaluated to a location (and a --write was done); 1 it
+  is not well-formed, its evaluation failed, or the write was refused (the
+  reason is printed); 2 unreadable input, no expression, or a --write literal
+  that is not one of the type.";
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -70,9 +103,10 @@ pub struct Args {
     /// Data layout, overriding the context's: `default`, `amdgpu` or a datalayout string.
     #[arg(long, value_name = "LAYOUT")]
     pub datalayout: Option<String>,
-    /// After evaluating, write this value (decimal or 0x-hex, two's complement
-    /// if negative) through the result, as a debugger assigning to the variable
-    /// would, and print what changed.
+    /// After evaluating, write this value (a literal of the result's type:
+    /// integer, 0x-hex, negative, or for floating-point types a float literal;
+    /// see below) through the result, as a debugger assigning to the variable
+    /// would, and print what changed (exit 1 when the write is refused).
     #[arg(long, value_name = "VALUE", allow_hyphen_values = true)]
     pub write: Option<String>,
     /// Evaluate even if the checker says the expression is not well-formed.

@@ -49,7 +49,12 @@ OUTPUT
 
 EXIT STATUS
   0 done; 1 the lifetime rules are broken (diagnostics on stderr, locations
-  printed anyway); 2 unreadable input.";
+  printed anyway); 2 unreadable input.
+
+BIT RANGES
+  Written LO..HI: bits LO up to but not including HI, bit 0 the least
+  significant (half-open). Locations and values print as in `diopter eval
+  --help`; in JSON they are the objects of docs/schema/location.json.";
 
 #[derive(clap::Args)]
 pub struct Args {

@@ -46,7 +46,12 @@ OUTPUT
   evaluation_error says why)}.
 
 EXIT STATUS
-  0 every expression lowered; 1 some did not; 2 unreadable input.";
+  0 every expression lowered; 1 some did not; 2 unreadable input.
+
+BIT RANGES
+  Written LO..HI: bits LO up to but not including HI, bit 0 the least
+  significant (half-open). Locations and values print as in `diopter eval
+  --help`; in JSON they are the objects of docs/schema/location.json.";
 
 #[derive(clap::Args)]
 pub struct Args {

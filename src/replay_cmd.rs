@@ -39,7 +39,12 @@ VERDICTS
   DISAGREE              anything else
 
 EXIT STATUS
-  0 no disagreement; 1 the oracles disagree; 2 unreadable input or unknown oracle.";
+  0 no disagreement; 1 the oracles disagree; 2 unreadable input or unknown oracle.
+
+BIT RANGES
+  Written LO..HI: bits LO up to but not including HI, bit 0 the least
+  significant (half-open). Locations and values print as in `diopter eval
+  --help`; in JSON they are the objects of docs/schema/location.json.";
 
 #[derive(clap::Args)]
 pub struct Args {

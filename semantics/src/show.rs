@@ -528,3 +528,99 @@ impl LocatedView {
         s
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::FloatKind;
+
+    fn float(k: FloatKind, raw: u128) -> ValueView {
+        value_view(
+            Some(&Type::Float(crate::types::FloatKindOrd(k))),
+            &Bits::from_u128(k.width(), raw),
+        )
+    }
+
+    #[test]
+    fn floats_print_shortest_decimal_and_hex() {
+        assert_eq!(
+            float(FloatKind::Float, 0x3fc0_0000).text(),
+            "1.5 (float 0x3fc00000)"
+        );
+        // 0.1 as a float is 0x3dcccccd; "0.1" reads back as it.
+        assert_eq!(
+            float(FloatKind::Float, 0x3dcc_cccd).text(),
+            "0.1 (float 0x3dcccccd)"
+        );
+        assert_eq!(
+            float(FloatKind::Double, 0x8000_0000_0000_0000)
+                .float
+                .unwrap()
+                .decimal,
+            "-0.0"
+        );
+        // half 0x3c01 = 1 + 2^-10 = 1.0009765625; 4 digits tell it from its
+        // neighbours 1.0 and 1.001953125.
+        assert_eq!(
+            float(FloatKind::Half, 0x3c01).float.unwrap().decimal,
+            "1.001"
+        );
+        assert_eq!(
+            float(FloatKind::BFloat, 0x3f80).float.unwrap().decimal,
+            "1.0"
+        );
+        let inf = float(FloatKind::Float, 0xff80_0000).float.unwrap();
+        assert_eq!((inf.decimal.as_str(), inf.class), ("-inf", "infinity"));
+    }
+
+    #[test]
+    fn nans_say_quiet_or_signalling_and_their_payload() {
+        let q = float(FloatKind::Float, 0x7fc0_0001).float.unwrap();
+        assert_eq!((q.quiet, q.payload.as_deref()), (Some(true), Some("0x1")));
+        let s = float(FloatKind::Double, 0x7ff4_0000_0000_0001)
+            .float
+            .unwrap();
+        assert_eq!(
+            (s.quiet, s.payload.as_deref()),
+            (Some(false), Some("0x4000000000001"))
+        );
+        // x87: explicit integer bit 63, quiet bit 62.
+        let x = float(FloatKind::X86Fp80, 0x7fff_c000_0000_0000_0005)
+            .float
+            .unwrap();
+        assert_eq!(
+            (x.class, x.quiet, x.payload.as_deref()),
+            ("nan", Some(true), Some("0x5"))
+        );
+    }
+
+    #[test]
+    fn huge_values_are_abbreviated() {
+        let b = Bits::from_u128(8_388_608, 2);
+        let v = value_view(None, &b);
+        assert_eq!(v.hex, "0x0000000000000000…0000000000000002 (8388608 bits)");
+        assert_eq!(v.unsigned, None);
+        let v = value_view(None, &Bits::from_u128(4096, 1));
+        assert_eq!(v.hex.len(), 2 + 1024);
+        assert_eq!(v.unsigned.as_deref(), Some("1"));
+    }
+
+    #[test]
+    fn memory_and_entities_are_named_as_the_context_names_them() {
+        let s = Single {
+            storage: Storage::Memory { addrspace: 1 },
+            offset: BigInt::from(0x1000 * 8 + 4),
+        };
+        assert_eq!(single_text(&s, None), "as1 @0x1000 +4 bits");
+        let v = single_view(&s, None, 32);
+        assert_eq!(
+            (v.kind, v.address.as_deref(), v.writable),
+            ("memory", Some("0x1000"), true)
+        );
+        let e = Single {
+            storage: Storage::Entity { name: "%r".into() },
+            offset: BigInt::from(-8),
+        };
+        assert_eq!(single_text(&e, None), "%r -8 bits");
+    }
+}

@@ -154,7 +154,16 @@ fn print_text(
                         if changes.is_empty() {
                             outln!(wout, "  write:    done, nothing changed");
                         } else {
-                            outln!(wout, "  write:    done; changed: {}", changes.join(", "));
+                            let more = if changes.len() > 64 {
+                                format!(", … ({} changes)", changes.len())
+                            } else {
+                                String::new()
+                            };
+                            outln!(
+                                wout,
+                                "  write:    done; changed: {}{more}",
+                                changes[..changes.len().min(64)].join(", ")
+                            );
                         }
                     }
                     Some(Err(e)) => {

@@ -37,9 +37,9 @@ cargo run --release --quiet -- prove --no-report --format text | tail -n 6
 # makes artifacts for reports/minimizer.sh) and fails by design.
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 fuzz/seed.sh
-for t in eval_diff parse_roundtrip check_eval simplify_diff dwarf_diff lifetimes_diff transform_diff validate_diff; do
+for t in eval_diff parse_roundtrip check_eval simplify_diff dwarf_diff lifetimes_diff transform_diff validate_diff cli; do
   dict=()
-  case "$t" in parse_roundtrip | check_eval) dict=(-dict=fuzz/dict/diop.dict) ;; esac
+  case "$t" in parse_roundtrip | check_eval | cli) dict=(-dict=fuzz/dict/diop.dict) ;; esac
   echo "== fuzz smoke: $t (30 s)"
   cargo fuzz run "$t" -s none -- -max_total_time=30 -print_final_stats=1 "${dict[@]}" 2>&1 | tail -n 4
 done

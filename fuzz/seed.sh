@@ -16,6 +16,12 @@
 #   fuzz/corpus/simplify_diff/seed-NNN     the same bytes as eval_diff's
 #   fuzz/corpus/dwarf_diff/seed-NNN        the same bytes as eval_diff's
 #   fuzz/corpus/validate_diff/seed-NNN     the same bytes as eval_diff's
+#   fuzz/corpus/cli/seed-NNN               a selector byte (command and flags, see
+#                                          src/fuzz_cli.rs), the text, a NUL and a
+#                                          context; every fourth one in generator
+#                                          mode instead (the same bytes drive the
+#                                          case generator); and fuzz/corpus/cli/seed-hand-*,
+#                                          huge types and values, odd contexts
 set -euo pipefail
 cd "$(dirname "$0")"
 max="${1:-64}"
@@ -38,10 +44,33 @@ done | LC_ALL=C sort -u -k1,1 | cut -d' ' -f2 > "$tmp/list"
 total="$(wc -l < "$tmp/list")"
 step=$(( total > max ? total / max : 1 ))
 
-for t in parse_roundtrip check_eval eval_diff simplify_diff dwarf_diff validate_diff; do
+for t in parse_roundtrip check_eval eval_diff simplify_diff dwarf_diff validate_diff cli; do
   mkdir -p "corpus/$t"
   rm -f "corpus/$t"/seed-*
 done
+cli_ctx='mem 1 0x1000 = 01 02 03 04
+%x = i32 0x12345678
+arg 0 = mem(1, 0x1000) + 4
+arg 1 = %x
+arg 2 = composite(%x : 16, implicit(i16 7) : 16)
+'
+# cli: hand-made seeds (selector byte, expression, NUL, context[, NUL, --write literal]).
+hand() { printf "$2" > "corpus/cli/seed-hand-$1"; }
+hand eval-huge-add '\001[] DIOpConstant(i8388608 1), DIOpConstant(i8388608 1), DIOpAdd()'
+hand eval-huge-vector-json '\011[] DIOpConstant(<1000000 x i8> zeroinitializer)'
+hand eval-fp128-convert '\001[] DIOpConstant(fp128 1.0), DIOpConvert(i8388608)'
+hand eval-float-write '\241[] DIOpConstant(float 1.5)\000\0002.5'
+hand eval-nan-json '\011[] DIOpConstant(double 0x7FF4000000000001)'
+hand eval-mem-write '\251[i32] DIOpArg(0, i32)\000mem 1 0x1000 = 01 02 03 04\narg 0 = mem(1, 0x1000) + 4\n\000-1'
+hand eval-deref-huge '\201[ptr addrspace(1)] DIOpArg(0, ptr addrspace(1)), DIOpDeref(i65536)\000arg 0 = mem(1, 0x1000)\nmem 1 0x1000 = 00 20\n'
+hand eval-wide-pointer '\201[ptr addrspace(1)] DIOpArg(0, ptr addrspace(1))\000datalayout "p1:1024:8"\narg 0 = mem(1, 0x1000000000000000000000000000000000) - 3\n'
+hand eval-addrof '\311[] DIOpConstant(i32 7), DIOpConstant(i64 3), DIOpAddrOf(5)'
+hand lower-context '\212[i32, i32] DIOpArg(0, i32), DIOpArg(1, i32), DIOpComposite(2, i64)\000arg 0 = %x\narg 1 = implicit(i32 0x1)\n%x = i32 5\n'
+hand check-empty '\000'
+hand simplify-huge '\013[] DIOpConstant(i8388608 0), DIOpConstant(i8388608 0), DIOpAdd()'
+hand replay-json '\015[i32] DIOpArg(0, i32)\000arg 0 = undef\n'
+hand locations-ll '\214define void @f() {\n  ret void\n}\n'
+hand specs-json '\017'
 i=0
 n=0
 while read -r s; do
@@ -53,8 +82,12 @@ while read -r s; do
     cp "$s" "corpus/simplify_diff/$name"
     cp "$s" "corpus/dwarf_diff/$name"
     cp "$s" "corpus/validate_diff/$name"
+    # cli: command n mod 7, JSON every other 7, a context always, --write
+    # every third, generator mode (bit 4) every fourth.
+    sel=$(( (n % 7) | ((n / 7) % 2) * 8 | 128 | (n % 3 == 0 ? 32 : 0) | (n % 4 == 3 ? 16 : 0) ))
+    { printf "\\$(printf '%03o' "$sel")"; cat "$s"; printf '\000%s' "$cli_ctx"; } > "corpus/cli/$name"
     n=$(( n + 1 ))
   fi
   i=$(( i + 1 ))
 done < "$tmp/list"
-echo "seed.sh: $n seeds per target (of $total distinct expressions) in fuzz/corpus/{parse_roundtrip,check_eval,eval_diff,simplify_diff,dwarf_diff,validate_diff}/"
+echo "seed.sh: $n seeds per target (of $total distinct expressions) in fuzz/corpus/{parse_roundtrip,check_eval,eval_diff,simplify_diff,dwarf_diff,validate_diff,cli}/ (and cli/seed-hand-*)"

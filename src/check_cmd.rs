@@ -3,6 +3,7 @@
 
 use crate::inputs;
 use crate::Format;
+use crate::{out, outln};
 use diopter_semantics::check::{check_bare, check_expr, ArgInfo, Env, ReferrerInfo};
 use diopter_semantics::diag::{Diagnostic, Severity, Source};
 use diopter_semantics::ir;
@@ -12,6 +13,7 @@ use diopter_semantics::syntax::module::parse_module;
 use diopter_semantics::syntax::{parse_expr_file, print_bare, Expect};
 use diopter_semantics::types::DataLayout;
 use serde::Serialize;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -109,17 +111,25 @@ fn diag_out(src: &Source, d: &Diagnostic) -> DiagOut {
 }
 
 pub fn run(a: &Args) -> ExitCode {
+    crate::run_std(|o, e| run_to(a, o, e))
+}
+
+/// [`run`], printing to `out` and `err`; returns the exit status.
+pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
     let layout_override = match a.datalayout.as_deref().map(DataLayout::from_name_or_string) {
         None => None,
         Some(Ok(dl)) => Some(dl),
         Some(Err(e)) => {
-            eprintln!("diopter: --datalayout: {e}");
-            return ExitCode::from(2);
+            outln!(werr, "diopter: --datalayout: {e}");
+            return 2;
         }
     };
     if a.paths.is_empty() && a.exprs.is_empty() {
-        eprintln!("diopter check: give files, directories or -e 'ONE-LINE' (see --help)");
-        return ExitCode::from(2);
+        outln!(
+            werr,
+            "diopter check: give files, directories or -e 'ONE-LINE' (see --help)"
+        );
+        return 2;
     }
     let mut results: Vec<ExprOut> = Vec::new();
     let mut summary = Summary::default();
@@ -127,8 +137,8 @@ pub fn run(a: &Args) -> ExitCode {
     let files = match inputs::expand(&a.paths) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("diopter: {e}");
-            return ExitCode::from(2);
+            outln!(werr, "diopter: {e}");
+            return 2;
         }
     };
     let mut sources: Vec<Source> = Vec::new();
@@ -151,7 +161,7 @@ pub fn run(a: &Args) -> ExitCode {
     for src in &sources {
         let is_ir = src.name.ends_with(".ll") || src.name.ends_with(".mir");
         if is_ir {
-            crate::check_cmd::check_ir(src, layout_override.as_ref(), &mut results);
+            crate::check_cmd::check_ir(werr, src, layout_override.as_ref(), &mut results);
         } else {
             check_expr_file(src, layout_override.as_ref(), &mut results);
         }
@@ -167,7 +177,20 @@ pub fn run(a: &Args) -> ExitCode {
             Verdict::SyntaxError => summary.syntax_errors += 1,
         }
     }
-    let code = if summary.syntax_errors > 0 || summary.unreadable_files > 0 {
+    // Empty input is an error: an -e that holds no expression, or nothing
+    // to check at all.
+    let mut empty = false;
+    for src in sources.iter().take(a.exprs.len()) {
+        if !results.iter().any(|r| r.file == src.name) {
+            outln!(werr, "diopter check: {}: no expression", src.name);
+            empty = true;
+        }
+    }
+    if results.is_empty() && unreadable.is_empty() && !empty {
+        outln!(werr, "diopter check: no expression in the input");
+        empty = true;
+    }
+    let code = if empty || summary.syntax_errors > 0 || summary.unreadable_files > 0 {
         2
     } else if results.iter().all(|r| r.verdict.ok()) {
         0
@@ -182,11 +205,15 @@ pub fn run(a: &Args) -> ExitCode {
                 "summary": summary,
                 "exit_code": code,
             });
-            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            outln!(
+                wout,
+                "{}",
+                serde_json::to_string_pretty(&v).unwrap_or_default()
+            );
         }
         Format::Text => {
             for e in &unreadable {
-                eprintln!("error: {e}");
+                outln!(werr, "error: {e}");
             }
             for r in &results {
                 let show = !a.quiet || !r.verdict.ok();
@@ -208,14 +235,14 @@ pub fn run(a: &Args) -> ExitCode {
                     Verdict::ParseOnly => "parsed (parse-only)".into(),
                     Verdict::SyntaxError => "SYNTAX ERROR".into(),
                 };
-                println!("{}:{}: {what}", r.file, r.line);
+                outln!(wout, "{}:{}: {what}", r.file, r.line);
                 if !r.verdict.ok() {
                     for d in &r.diagnostics {
-                        print!("{}", indent(&d.rendered));
+                        out!(wout, "{}", indent(&d.rendered));
                     }
                 }
             }
-            println!(
+            outln!(wout,
                 "checked {} expression{} in {} input{}: {} valid, {} not well-formed, {} invalid as expected, {} unexpectedly valid, {} parse-only, {} syntax error{}{}",
                 summary.expressions,
                 plural(summary.expressions),
@@ -232,7 +259,7 @@ pub fn run(a: &Args) -> ExitCode {
             );
         }
     }
-    ExitCode::from(code)
+    code
 }
 
 fn plural(n: usize) -> &'static str {
@@ -327,7 +354,12 @@ fn check_expr_file(src: &Source, layout_override: Option<&DataLayout>, out: &mut
 /// verdict per DIOp expression found, checked in the environment its place in
 /// the file gives it (a lifetime's argObjects and referrer, a debug record's
 /// location operands).
-pub fn check_ir(src: &Source, layout_override: Option<&DataLayout>, out: &mut Vec<ExprOut>) {
+pub fn check_ir(
+    werr: &mut dyn Write,
+    src: &Source,
+    layout_override: Option<&DataLayout>,
+    out: &mut Vec<ExprOut>,
+) {
     let first = out.len();
     let (m, diags) = parse_module(&src.text);
     let dl = layout_override
@@ -359,7 +391,7 @@ pub fn check_ir(src: &Source, layout_override: Option<&DataLayout>, out: &mut Ve
         );
     }
     for d in diags.iter().filter(|d| d.severity != Severity::Error) {
-        eprint!("{}", src.render(d));
+        out!(werr, "{}", src.render(d));
     }
     for d in lifetimes::check_lifetimes(&m) {
         push(

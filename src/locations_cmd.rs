@@ -7,16 +7,19 @@
 
 use crate::inputs;
 use crate::Format;
+use crate::{out, outln};
+use diopter_semantics::access::read_noting_unlisted;
 use diopter_semantics::context::Context;
 use diopter_semantics::diag::{Diagnostic, Severity, Source};
-use diopter_semantics::interp::read_value;
 use diopter_semantics::ir::{InstRef, MdKind, Module};
 use diopter_semantics::lifetimes::check_lifetimes;
 use diopter_semantics::objloc::{Entry, Model, ObjLoc, Rule};
+use diopter_semantics::show::{loc_text, LocatedView};
 use diopter_semantics::syntax::module::parse_module;
 use diopter_semantics::syntax::print_expr;
 use diopter_semantics::types::DataLayout;
 use serde::Serialize;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -46,7 +49,12 @@ OUTPUT
 
 EXIT STATUS
   0 done; 1 the lifetime rules are broken (diagnostics on stderr, locations
-  printed anyway); 2 unreadable input.";
+  printed anyway); 2 unreadable input.
+
+BIT RANGES
+  Written LO..HI: bits LO up to but not including HI, bit 0 the least
+  significant (half-open). Locations and values print as in `diopter eval
+  --help`; in JSON they are the objects of docs/schema/location.json.";
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -132,53 +140,57 @@ struct ValueOut {
     index: Option<usize>,
     rule: Rule,
     lifetimes: Vec<u64>,
-    /// `undefined`, or the single locations, `|`-separated.
-    location: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    r#type: Option<String>,
-    /// The value read, as hex.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    value: Option<String>,
+    /// How the text output shows the location: `undefined`, or the single
+    /// locations, `|`-separated.
+    text: String,
+    /// The typed location and the value read there (`docs/schema/location.json`);
+    /// `null` when the variable has no location here.
+    location: Option<LocatedView>,
     /// Why the location could not be evaluated or read.
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
 }
 
-fn fail(msg: String) -> ExitCode {
-    eprintln!("diopter locations: {msg}");
-    ExitCode::from(2)
+fn fail(werr: &mut dyn Write, msg: String) -> u8 {
+    outln!(werr, "diopter locations: {msg}");
+    2
 }
 
 pub fn run(a: &Args) -> ExitCode {
+    crate::run_std(|o, e| run_to(a, o, e))
+}
+
+/// [`run`], printing to `out` and `err`; returns the exit status.
+pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
     let text = match inputs::read(&a.file) {
         Ok(t) => t,
-        Err(e) => return fail(e),
+        Err(e) => return fail(werr, e),
     };
     let src = Source::new(a.file.display().to_string(), text);
     let (m, diags) = parse_module(&src.text);
     let mut unreadable = false;
     for d in &diags {
-        eprint!("{}", src.render(d));
+        out!(werr, "{}", src.render(d));
         unreadable |= d.severity == Severity::Error;
     }
     if unreadable {
-        return ExitCode::from(2);
+        return 2;
     }
     let mut ctx = match &a.context {
         None => None,
         Some(p) => {
             let text = match inputs::read(p) {
                 Ok(t) => t,
-                Err(e) => return fail(e),
+                Err(e) => return fail(werr, e),
             };
             match Context::parse(&text) {
                 Ok(c) => Some(c),
                 Err(ds) => {
                     let csrc = Source::new(p.display().to_string(), text);
                     for d in &ds {
-                        eprint!("{}", csrc.render(d));
+                        out!(werr, "{}", csrc.render(d));
                     }
-                    return ExitCode::from(2);
+                    return 2;
                 }
             }
         }
@@ -189,7 +201,7 @@ pub fn run(a: &Args) -> ExitCode {
                 c.datalayout = dl;
             }
         }
-        Some(Err(e)) => return fail(format!("--datalayout: {e}")),
+        Some(Err(e)) => return fail(werr, format!("--datalayout: {e}")),
         None => {
             // A context that names no layout takes the file's.
             if let (Some(c), Some((dl, _))) = (ctx.as_mut(), &m.datalayout) {
@@ -201,20 +213,21 @@ pub fn run(a: &Args) -> ExitCode {
     }
     let lifetime_diags = check_lifetimes(&m);
     for d in &lifetime_diags {
-        eprint!("{}", src.render(d));
+        out!(werr, "{}", src.render(d));
     }
     let report = build(&src, &m, ctx.as_ref(), &lifetime_diags);
     match a.format {
-        Format::Json => println!(
+        Format::Json => outln!(
+            wout,
             "{}",
             serde_json::to_string_pretty(&report).unwrap_or_default()
         ),
-        Format::Text => print_text(&report),
+        Format::Text => print_text(wout, &report),
     }
     if lifetime_diags.is_empty() {
-        ExitCode::SUCCESS
+        0
     } else {
-        ExitCode::from(1)
+        1
     }
 }
 
@@ -239,29 +252,22 @@ fn value_out(
         index,
         rule: segs.rule,
         lifetimes: segs.lifetimes,
-        location: "undefined".into(),
-        r#type: None,
-        value: None,
+        text: "undefined".into(),
+        location: None,
         error: None,
     };
     match model.locate(obj, at, ctx) {
         Ok(ObjLoc::Undefined) => {}
         Ok(ObjLoc::Located(r)) => {
-            out.location = r
-                .loc
-                .singles
-                .iter()
-                .map(|s| s.to_string())
-                .collect::<Vec<_>>()
-                .join(" | ");
-            out.r#type = Some(r.ty.to_string());
-            match read_value(ctx, &r) {
-                Ok(v) => out.value = Some(v.to_hex()),
-                Err(e) => out.error = Some(format!("unreadable: {:?}: {}", e.kind, e.message)),
+            out.text = loc_text(&r.loc, Some(&r.ty));
+            let (read, unlisted) = read_noting_unlisted(ctx, &r.loc, r.bits);
+            if let Err(e) = &read {
+                out.error = Some(format!("unreadable: {:?}: {}", e.kind, e.message));
             }
+            out.location = Some(LocatedView::new(&r, Some(&read), &unlisted));
         }
         Err(e) => {
-            out.location = "?".into();
+            out.text = "?".into();
             out.error = Some(e.to_string());
         }
     }
@@ -382,12 +388,15 @@ fn value_text(v: &ValueOut) -> String {
     if !v.lifetimes.is_empty() {
         s.push_str(&format!(" {}", lifetimes_text(&v.lifetimes)));
     }
-    s.push_str(&format!(": {}", v.location));
-    if let Some(t) = &v.r#type {
-        s.push_str(&format!(" : {t}"));
-    }
-    if let Some(x) = &v.value {
-        s.push_str(&format!(" = {x}"));
+    s.push_str(&format!(": {}", v.text));
+    if let Some(l) = &v.location {
+        s.push_str(&format!(" : {}", l.ty));
+        if let Some(x) = &l.value {
+            s.push_str(&format!(" = {}", x.text()));
+        }
+        if !l.unlisted_memory.is_empty() {
+            s.push_str(" (read memory the context does not list)");
+        }
     }
     if let Some(e) = &v.error {
         s.push_str(&format!("  error: {e}"));
@@ -395,7 +404,7 @@ fn value_text(v: &ValueOut) -> String {
     s
 }
 
-fn print_text(r: &Report) {
+fn print_text(wout: &mut dyn Write, r: &Report) {
     let name_of = |id: u64| -> String {
         match r.objects.iter().find(|o| o.id == id) {
             Some(ObjectOut {
@@ -408,18 +417,20 @@ fn print_text(r: &Report) {
         }
     };
     for f in &r.functions {
-        println!(
+        outln!(
+            wout,
             "function {} ({} instructions)",
             f.name,
             f.instructions.len()
         );
         for i in &f.instructions {
-            println!("  #{:<3} line {:<4} {}", i.index, i.line, i.text);
+            outln!(wout, "  #{:<3} line {:<4} {}", i.index, i.line, i.text);
         }
         for o in &f.objects {
-            println!("  {}", name_of(o.id));
+            outln!(wout, "  {}", name_of(o.id));
             for e in &o.entries {
-                println!(
+                outln!(
+                    wout,
                     "    [#{}, #{})  {} !{}  {}",
                     e.start,
                     e.end,
@@ -430,7 +441,7 @@ fn print_text(r: &Report) {
             }
             if let Some(vs) = &o.values {
                 for v in vs {
-                    println!("      #{:<3} {}", v.index.unwrap_or(0), value_text(v));
+                    outln!(wout, "      #{:<3} {}", v.index.unwrap_or(0), value_text(v));
                 }
             }
         }
@@ -438,14 +449,15 @@ fn print_text(r: &Report) {
     if r.objects.is_empty() {
         return;
     }
-    println!("elsewhere (outside every instruction)");
+    outln!(wout, "elsewhere (outside every instruction)");
     for o in &r.objects {
         match &o.elsewhere.value {
-            Some(v) => println!("  {}: {}", name_of(o.id), value_text(v)),
+            Some(v) => outln!(wout, "  {}: {}", name_of(o.id), value_text(v)),
             None if o.elsewhere.lifetimes.is_empty() => {
-                println!("  {}: {}", name_of(o.id), o.elsewhere.rule)
+                outln!(wout, "  {}: {}", name_of(o.id), o.elsewhere.rule)
             }
-            None => println!(
+            None => outln!(
+                wout,
                 "  {}: {} {}",
                 name_of(o.id),
                 o.elsewhere.rule,
@@ -523,15 +535,19 @@ mod tests {
             Some("%var.alloca = ptr 0x3000\nmem 0 0x3000 = 78 56 34 12\n%var = i32 7\n"),
         );
         let vs = &r["functions"][0]["objects"][0]["values"];
-        assert_eq!(vs[0]["location"], "undefined");
-        assert_eq!(vs[1]["value"], "0x12345678");
-        assert_eq!(vs[1]["type"], "i32");
-        assert_eq!(vs[3]["location"], "mem(0, 0x3000) | %var");
+        assert_eq!(vs[0]["text"], "undefined");
+        assert!(vs[0]["location"].is_null());
+        assert_eq!(vs[1]["location"]["value"]["hex"], "0x12345678");
+        assert_eq!(vs[1]["location"]["type"], "i32");
+        assert_eq!(vs[3]["text"], "as0 @0x3000 | %var");
+        assert_eq!(vs[3]["location"]["singles"][0]["kind"], "memory");
+        assert_eq!(vs[3]["location"]["singles"][0]["address"], "0x3000");
+        assert_eq!(vs[3]["location"]["singles"][1]["entity"], "%var");
         assert!(vs[3]["error"]
             .as_str()
             .unwrap()
             .starts_with("unreadable: Inconsistent"));
-        assert_eq!(vs[5]["value"], "0x00000007");
+        assert_eq!(vs[5]["location"]["value"]["hex"], "0x00000007");
         assert_eq!(vs[5]["lifetimes"], serde_json::json!([2]));
     }
 
@@ -545,8 +561,8 @@ mod tests {
         assert_eq!(r["functions"].as_array().unwrap().len(), 0);
         let g = &r["objects"][0];
         assert_eq!(g["elsewhere"]["rule"], "computed");
-        assert_eq!(g["elsewhere"]["value"]["type"], "i64");
-        assert!(g["elsewhere"]["value"]["value"].is_string());
+        assert_eq!(g["elsewhere"]["value"]["location"]["type"], "i64");
+        assert!(g["elsewhere"]["value"]["location"]["value"]["hex"].is_string());
         assert_eq!(r["objects"][1]["elsewhere"]["rule"], "default");
     }
 

@@ -3,16 +3,21 @@
 //! expression does not lower.
 
 use crate::inputs;
+use crate::outln;
 use crate::Format;
 use diopter_dwarf::ops::{hex, print_ops};
 use diopter_dwarf::{lower, lower_ext, Lowered, NotLowerable};
+use diopter_semantics::access::read_noting_unlisted;
 use diopter_semantics::ast::{Bare, Op};
 use diopter_semantics::context::Context;
 use diopter_semantics::diag::Source;
+use diopter_semantics::interp::eval_bare;
 use diopter_semantics::location::LocDesc;
+use diopter_semantics::show::LocatedView;
 use diopter_semantics::syntax::{parse_expr_file, print_bare, Expect};
 use diopter_semantics::types::{DataLayout, TypeTable};
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -35,10 +40,18 @@ OUTPUT
   `#! parse-only` or `#! expect invalid` are skipped.
   json: an array of objects {file, line, expression, lowered, ops (one
   string per operation), dwarfdump (the operations joined as llvm-dwarfdump
-  prints them), bytes, registers, fragment, reason, reason_class}.
+  prints them), bytes, registers, fragment, reason, reason_class, location
+  (the reference interpreter's location and value in the same context, in
+  the schema of docs/schema/location.json; null when it fails, then
+  evaluation_error says why)}.
 
 EXIT STATUS
-  0 every expression lowered; 1 some did not; 2 unreadable input.";
+  0 every expression lowered; 1 some did not; 2 unreadable input.
+
+BIT RANGES
+  Written LO..HI: bits LO up to but not including HI, bit 0 the least
+  significant (half-open). Locations and values print as in `diopter eval
+  --help`; in JSON they are the objects of docs/schema/location.json.";
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -70,6 +83,8 @@ struct Item {
     line: usize,
     expression: String,
     result: Result<Lowered, NotLowerable>,
+    /// The reference interpreter's location in the lowering's context.
+    location: Result<LocatedView, String>,
 }
 
 /// The context that puts every input in a register named after it.
@@ -89,37 +104,62 @@ fn register_context(b: &Bare, dl: &DataLayout) -> Context {
     ctx
 }
 
-fn lower_one(
-    b: &Bare,
-    types: &TypeTable,
-    dl: &DataLayout,
-    ctx: Option<&Context>,
-    ext: bool,
-) -> Result<Lowered, NotLowerable> {
-    let lower_fn = if ext { lower_ext } else { lower };
+/// The context an expression is lowered in: `ctx` with the layout `dl`, or
+/// without one the registers of [`register_context`].
+fn lowering_context(b: &Bare, dl: &DataLayout, ctx: Option<&Context>, ext: bool) -> Context {
     match ctx {
         Some(c) => {
             let mut c = c.clone();
             c.datalayout = dl.clone();
-            lower_fn(b, types, &c)
+            c
         }
         None => {
             let mut c = register_context(b, dl);
             if ext {
                 c.lane = Some(0);
             }
-            lower_fn(b, types, &c)
+            c
         }
     }
 }
 
+/// The lowering of `b`, and the location the reference interpreter gives it
+/// in the same context (what the DWARF must describe), or why it gives none.
+fn lower_one(
+    b: &Bare,
+    types: &TypeTable,
+    dl: &DataLayout,
+    ctx: Option<&Context>,
+    ext: bool,
+) -> (Result<Lowered, NotLowerable>, Result<LocatedView, String>) {
+    let lower_fn = if ext { lower_ext } else { lower };
+    let c = lowering_context(b, dl, ctx, ext);
+    let lowered = lower_fn(b, types, &c);
+    let located = match eval_bare(b, types, &c) {
+        Ok(r) => {
+            let (read, unlisted) = read_noting_unlisted(&c, &r.loc, r.bits);
+            Ok(LocatedView::new(&r, Some(&read), &unlisted))
+        }
+        Err(e) => Err(format!(
+            "{:?} at operation #{}: {}",
+            e.kind, e.op_index, e.message
+        )),
+    };
+    (lowered, located)
+}
+
 pub fn run(a: &Args) -> ExitCode {
+    crate::run_std(|o, e| run_to(a, o, e))
+}
+
+/// [`run`], printing to `out` and `err`; returns the exit status.
+pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
     let forced_dl = match a.datalayout.as_deref().map(DataLayout::from_name_or_string) {
         None => None,
         Some(Ok(d)) => Some(d),
         Some(Err(e)) => {
-            eprintln!("error: --datalayout: {e}");
-            return ExitCode::from(2);
+            outln!(werr, "error: --datalayout: {e}");
+            return 2;
         }
     };
     let ctx = match &a.context {
@@ -128,8 +168,8 @@ pub fn run(a: &Args) -> ExitCode {
             let text = match inputs::read(p) {
                 Ok(t) => t,
                 Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(2);
+                    outln!(werr, "error: {e}");
+                    return 2;
                 }
             };
             match Context::parse(&text) {
@@ -137,9 +177,9 @@ pub fn run(a: &Args) -> ExitCode {
                 Err(ds) => {
                     let src = Source::new(p.display().to_string(), text);
                     for d in &ds {
-                        eprintln!("{}", src.render(d));
+                        outln!(werr, "{}", src.render(d));
                     }
-                    return ExitCode::from(2);
+                    return 2;
                 }
             }
         }
@@ -154,8 +194,8 @@ pub fn run(a: &Args) -> ExitCode {
     let files = match inputs::expand(&a.paths) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
+            outln!(werr, "error: {e}");
+            return 2;
         }
     };
     for f in files {
@@ -165,7 +205,7 @@ pub fn run(a: &Args) -> ExitCode {
         match inputs::read(&f) {
             Ok(t) => sources.push((f.display().to_string(), t)),
             Err(e) => {
-                eprintln!("error: {e}");
+                outln!(werr, "error: {e}");
                 unreadable = true;
             }
         }
@@ -174,7 +214,11 @@ pub fn run(a: &Args) -> ExitCode {
         let src = Source::new(name.clone(), text);
         let (file, diags) = parse_expr_file(&src);
         for d in &diags {
-            eprintln!("{}", src.render(d));
+            outln!(werr, "{}", src.render(d));
+            unreadable = true;
+        }
+        if diags.is_empty() && name == "<-e>" && file.entries.is_empty() {
+            outln!(werr, "diopter lower: <-e>: no expression");
             unreadable = true;
         }
         let dl = forced_dl
@@ -192,35 +236,44 @@ pub fn run(a: &Args) -> ExitCode {
             if e.parse_only || matches!(e.expect, Some(Expect::Invalid(_))) {
                 continue;
             }
+            let (result, location) = lower_one(&e.bare, &file.types, &dl, ctx.as_ref(), a.ext);
             items.push(Item {
                 file: name.clone(),
                 line: e.line,
                 expression: print_bare(&e.bare),
-                result: lower_one(&e.bare, &file.types, &dl, ctx.as_ref(), a.ext),
+                result,
+                location,
             });
         }
     }
+    if items.is_empty() && !unreadable {
+        outln!(
+            werr,
+            "diopter lower: no expression (give .expr files or -e 'ONE-LINE')"
+        );
+        return 2;
+    }
     match a.format {
-        Format::Text => print_text(&items),
-        Format::Json => print_json(&items),
+        Format::Text => print_text(wout, &items),
+        Format::Json => print_json(wout, &items),
     }
     if unreadable {
-        ExitCode::from(2)
+        2
     } else if items.iter().all(|i| i.result.is_ok()) {
-        ExitCode::SUCCESS
+        0
     } else {
-        ExitCode::from(1)
+        1
     }
 }
 
-fn print_text(items: &[Item]) {
+fn print_text(wout: &mut dyn Write, items: &[Item]) {
     let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
     for i in items {
-        println!("{}:{}: {}", i.file, i.line, i.expression);
+        outln!(wout, "{}:{}: {}", i.file, i.line, i.expression);
         match &i.result {
             Ok(l) => {
-                println!("  {}", print_ops(&l.ops));
-                println!("  bytes: {}", hex(&l.bytes));
+                outln!(wout, "  {}", print_ops(&l.ops));
+                outln!(wout, "  bytes: {}", hex(&l.bytes));
                 if !l.registers.is_empty() {
                     let regs: Vec<String> = l
                         .registers
@@ -228,17 +281,18 @@ fn print_text(items: &[Item]) {
                         .enumerate()
                         .map(|(n, r)| format!("0x{n:x} = {r}"))
                         .collect();
-                    println!("  registers: {}", regs.join(", "));
+                    outln!(wout, "  registers: {}", regs.join(", "));
                 }
                 if let Some((o, s)) = l.fragment {
-                    println!(
+                    outln!(
+                        wout,
                         "  fragment: bits {o}..{} of the variable (DIOpFragment, not in the bytes)",
                         o + s
                     );
                 }
             }
             Err(e) => {
-                println!("  not lowerable: {e}");
+                outln!(wout, "  not lowerable: {e}");
                 *reasons.entry(e.class()).or_default() += 1;
             }
         }
@@ -249,7 +303,8 @@ fn print_text(items: &[Item]) {
     } else {
         100.0 * ok as f64 / items.len() as f64
     };
-    println!(
+    outln!(
+        wout,
         "{} expressions: {ok} lower ({pct:.1}%), {} do not",
         items.len(),
         items.len() - ok
@@ -257,11 +312,11 @@ fn print_text(items: &[Item]) {
     let mut r: Vec<_> = reasons.into_iter().collect();
     r.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     for (reason, n) in r {
-        println!("  {n:5}  {reason}");
+        outln!(wout, "  {n:5}  {reason}");
     }
 }
 
-fn print_json(items: &[Item]) {
+fn print_json(wout: &mut dyn Write, items: &[Item]) {
     let v: Vec<serde_json::Value> = items
         .iter()
         .map(|i| match &i.result {
@@ -275,6 +330,8 @@ fn print_json(items: &[Item]) {
                 "bytes": hex(&l.bytes),
                 "registers": l.registers,
                 "fragment": l.fragment.map(|(o, s)| serde_json::json!({"offset": o, "size": s})),
+                "location": i.location.as_ref().ok(),
+                "evaluation_error": i.location.as_ref().err(),
             }),
             Err(e) => serde_json::json!({
                 "file": i.file,
@@ -283,8 +340,14 @@ fn print_json(items: &[Item]) {
                 "lowered": false,
                 "reason": e.to_string(),
                 "reason_class": e.class(),
+                "location": i.location.as_ref().ok(),
+                "evaluation_error": i.location.as_ref().err(),
             }),
         })
         .collect();
-    println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+    outln!(
+        wout,
+        "{}",
+        serde_json::to_string_pretty(&v).unwrap_or_default()
+    );
 }

@@ -4,10 +4,14 @@
 
 use crate::inputs;
 use crate::Format;
+use crate::{out, outln};
 use diopter_diff::{self as diff, Observation, Oracle, Verdict};
 use diopter_harness::registry::{oracle, ORACLE_NAMES};
+use diopter_semantics::access::read_noting_unlisted;
 use diopter_semantics::diag::Source;
+use diopter_semantics::show::LocatedView;
 use diopter_semantics::syntax::print_op;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -35,7 +39,12 @@ VERDICTS
   DISAGREE              anything else
 
 EXIT STATUS
-  0 no disagreement; 1 the oracles disagree; 2 unreadable input or unknown oracle.";
+  0 no disagreement; 1 the oracles disagree; 2 unreadable input or unknown oracle.
+
+BIT RANGES
+  Written LO..HI: bits LO up to but not including HI, bit 0 the least
+  significant (half-open). Locations and values print as in `diopter eval
+  --help`; in JSON they are the objects of docs/schema/location.json.";
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -49,24 +58,29 @@ pub struct Args {
     pub format: Format,
 }
 
-fn fail(msg: String) -> ExitCode {
-    eprintln!("diopter replay: {msg}");
-    ExitCode::from(2)
+fn fail(werr: &mut dyn Write, msg: String) -> u8 {
+    outln!(werr, "diopter replay: {msg}");
+    2
 }
 
 pub fn run(a: &Args) -> ExitCode {
+    crate::run_std(|o, e| run_to(a, o, e))
+}
+
+/// [`run`], printing to `out` and `err`; returns the exit status.
+pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
     let text = match inputs::read(&a.file) {
         Ok(t) => t,
-        Err(e) => return fail(e),
+        Err(e) => return fail(werr, e),
     };
     let case = match diff::read_case_file(&text) {
         Ok(c) => c,
         Err(ds) => {
             let src = Source::new(a.file.display().to_string(), text);
             for d in &ds {
-                eprint!("{}", src.render(d));
+                out!(werr, "{}", src.render(d));
             }
-            return ExitCode::from(2);
+            return 2;
         }
     };
     let mut names = if a.oracles.is_empty() {
@@ -82,31 +96,37 @@ pub fn run(a: &Args) -> ExitCode {
         match oracle(n) {
             Some(o) => oracles.push(o),
             None => {
-                return fail(format!(
-                    "unknown oracle `{n}` (known: {})",
-                    ORACLE_NAMES.join(", ")
-                ))
+                return fail(
+                    werr,
+                    format!("unknown oracle `{n}` (known: {})", ORACLE_NAMES.join(", ")),
+                )
             }
         }
     }
     let refs: Vec<&dyn Oracle> = oracles.iter().map(|o| o.as_ref()).collect();
     let (obs, verdict) = diff::run_case_observed(&case, &refs);
     match a.format {
-        Format::Text => print_text(&a.file, &case, &obs, &verdict),
-        Format::Json => print_json(&a.file, &case, &obs, &verdict),
+        Format::Text => print_text(wout, &a.file, &case, &obs, &verdict),
+        Format::Json => print_json(wout, &a.file, &case, &obs, &verdict),
     }
     if verdict.is_disagreement() {
-        ExitCode::from(1)
+        1
     } else {
-        ExitCode::SUCCESS
+        0
     }
 }
 
-fn print_text(file: &std::path::Path, case: &diopter_gen::Case, obs: &[Observation], v: &Verdict) {
-    println!("case:       {}", file.display());
-    println!("expression: {}", case.expr_line());
+fn print_text(
+    wout: &mut dyn Write,
+    file: &std::path::Path,
+    case: &diopter_gen::Case,
+    obs: &[Observation],
+    v: &Verdict,
+) {
+    outln!(wout, "case:       {}", file.display());
+    outln!(wout, "expression: {}", case.expr_line());
     for o in obs {
-        println!("{}:", o.oracle);
+        outln!(wout, "{}:", o.oracle);
         match &o.outcome {
             Err(e) => {
                 let op = case
@@ -116,44 +136,57 @@ fn print_text(file: &std::path::Path, case: &diopter_gen::Case, obs: &[Observati
                     .get(e.op_index)
                     .map(|n| format!(" ({})", print_op(&n.op)))
                     .unwrap_or_default();
-                println!(
+                outln!(
+                    wout,
                     "  error:    {:?} at operation #{}{op}: {}",
-                    e.kind, e.op_index, e.message
+                    e.kind,
+                    e.op_index,
+                    e.message
                 );
             }
             Ok(r) => {
-                println!("  type:     {} ({} bits)", r.ty, r.bits);
-                println!("  location: {}", r.loc);
-                if let Some((off, size)) = r.fragment {
-                    println!("  fragment: bits {off}..{} of the variable", off + size);
-                }
-                match &o.read {
-                    Some(Ok(b)) => println!("  value:    {}", b.to_hex()),
-                    Some(Err(e)) => println!("  value:    unreadable: {:?}: {}", e.kind, e.message),
-                    None => {}
-                }
+                let unlisted = read_noting_unlisted(&case.ctx, &r.loc, r.bits).1;
+                let view = LocatedView::new(r, o.read.as_ref(), &unlisted);
+                out!(wout, "{}", view.text(r, "  "));
                 match &o.write {
                     Some(Ok(after)) => {
                         let changes = case.ctx.state_diff(after);
                         if changes.is_empty() {
-                            println!("  write:    done, nothing changed");
+                            outln!(wout, "  write:    done, nothing changed");
                         } else {
-                            println!("  write:    done; changed: {}", changes.join(", "));
+                            let more = if changes.len() > 64 {
+                                format!(", … ({} changes)", changes.len())
+                            } else {
+                                String::new()
+                            };
+                            outln!(
+                                wout,
+                                "  write:    done; changed: {}{more}",
+                                changes[..changes.len().min(64)].join(", ")
+                            );
                         }
                     }
-                    Some(Err(e)) => println!("  write:    refused: {:?}: {}", e.kind, e.message),
+                    Some(Err(e)) => {
+                        outln!(wout, "  write:    refused: {:?}: {}", e.kind, e.message)
+                    }
                     None => {}
                 }
             }
         }
     }
-    println!("verdict:    {v}");
+    outln!(wout, "verdict:    {v}");
     if v.is_disagreement() {
-        println!("reproduce:  {}", diff::repro_command(file));
+        outln!(wout, "reproduce:  {}", diff::repro_command(file));
     }
 }
 
-fn print_json(file: &std::path::Path, case: &diopter_gen::Case, obs: &[Observation], v: &Verdict) {
+fn print_json(
+    wout: &mut dyn Write,
+    file: &std::path::Path,
+    case: &diopter_gen::Case,
+    obs: &[Observation],
+    v: &Verdict,
+) {
     let outcomes: Vec<serde_json::Value> = obs
         .iter()
         .map(|o| match &o.outcome {
@@ -163,18 +196,10 @@ fn print_json(file: &std::path::Path, case: &diopter_gen::Case, obs: &[Observati
             }),
             Ok(r) => serde_json::json!({
                 "oracle": o.oracle,
-                "type": r.ty.to_string(),
-                "bits": r.bits,
-                "location": r.loc.to_string(),
-                "fragment": r.fragment.map(|(off, size)| serde_json::json!({"offset": off, "size": size})),
-                "value": match &o.read {
-                    Some(Ok(b)) => serde_json::json!({ "hex": b.to_hex() }),
-                    Some(Err(e)) => serde_json::json!({ "unreadable": format!("{:?}", e.kind), "message": e.message }),
-                    None => serde_json::Value::Null,
-                },
+                "location": LocatedView::new(r, o.read.as_ref(), &read_noting_unlisted(&case.ctx, &r.loc, r.bits).1),
                 "write": match &o.write {
                     Some(Ok(after)) => serde_json::json!({ "changes": case.ctx.state_diff(after) }),
-                    Some(Err(e)) => serde_json::json!({ "refused": format!("{:?}", e.kind), "message": e.message }),
+                    Some(Err(e)) => serde_json::json!({ "refused": { "kind": format!("{:?}", e.kind), "message": e.message } }),
                     None => serde_json::Value::Null,
                 },
             }),
@@ -188,7 +213,11 @@ fn print_json(file: &std::path::Path, case: &diopter_gen::Case, obs: &[Observati
         "details": v.details(),
         "reproduce": diff::repro_command(file),
     });
-    println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    outln!(
+        wout,
+        "{}",
+        serde_json::to_string_pretty(&out).unwrap_or_default()
+    );
 }
 
 #[cfg(test)]

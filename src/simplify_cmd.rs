@@ -4,12 +4,14 @@
 
 use crate::inputs;
 use crate::Format;
+use crate::{out, outln};
 use diopter_rules::render_located;
 use diopter_rules::simplify::{Simplified, Simplifier};
 use diopter_semantics::check::check_bare;
 use diopter_semantics::diag::Source;
 use diopter_semantics::syntax::{parse_expr_file, print_bare};
 use diopter_semantics::types::DataLayout;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -51,24 +53,32 @@ pub struct Args {
 }
 
 pub fn run(a: &Args) -> ExitCode {
+    crate::run_std(|o, e| run_to(a, o, e))
+}
+
+/// [`run`], printing to `out` and `err`; returns the exit status.
+pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
     let simplifier = match Simplifier::load(&a.rules) {
         Ok(s) => s,
         Err(d) => {
-            eprint!("{}", render_located(&d));
-            return ExitCode::from(2);
+            out!(werr, "{}", render_located(&d));
+            return 2;
         }
     };
     let layout_override = match a.datalayout.as_deref().map(DataLayout::from_name_or_string) {
         None => None,
         Some(Ok(dl)) => Some(dl),
         Some(Err(e)) => {
-            eprintln!("diopter: --datalayout: {e}");
-            return ExitCode::from(2);
+            outln!(werr, "diopter: --datalayout: {e}");
+            return 2;
         }
     };
     if a.paths.is_empty() && a.exprs.is_empty() {
-        eprintln!("diopter simplify: give .expr files or -e 'ONE-LINE' (see --help)");
-        return ExitCode::from(2);
+        outln!(
+            werr,
+            "diopter simplify: give .expr files or -e 'ONE-LINE' (see --help)"
+        );
+        return 2;
     }
     let mut sources = Vec::new();
     for e in &a.exprs {
@@ -79,7 +89,7 @@ pub fn run(a: &Args) -> ExitCode {
         match inputs::read(f) {
             Ok(t) => sources.push(Source::new(f.display().to_string(), t)),
             Err(e) => {
-                eprintln!("error: {e}");
+                outln!(werr, "error: {e}");
                 code = 2;
             }
         }
@@ -88,7 +98,11 @@ pub fn run(a: &Args) -> ExitCode {
     for src in &sources {
         let (file, diags) = parse_expr_file(src);
         for d in &diags {
-            eprint!("{}", src.render(d));
+            out!(werr, "{}", src.render(d));
+            code = 2;
+        }
+        if diags.is_empty() && file.entries.is_empty() {
+            outln!(werr, "diopter simplify: {}: no expression", src.name);
             code = 2;
         }
         let dl = layout_override
@@ -112,17 +126,24 @@ pub fn run(a: &Args) -> ExitCode {
             match a.format {
                 Format::Text => {
                     if !well_formed {
-                        eprintln!(
+                        outln!(
+                            werr,
                             "{}:{}: not well-formed, left as it is (see `diopter check`)",
-                            src.name, entry.line
+                            src.name,
+                            entry.line
                         );
                     }
-                    println!("{printed}");
+                    outln!(wout, "{printed}");
                     if a.explain {
                         for s in &result.steps {
-                            println!(
+                            outln!(
+                                wout,
                                 "  {} ({}) at #{}: {} => {}",
-                                s.rule, s.origin, s.at, s.before, s.after
+                                s.rule,
+                                s.origin,
+                                s.at,
+                                s.before,
+                                s.after
                             );
                         }
                     }
@@ -148,7 +169,11 @@ pub fn run(a: &Args) -> ExitCode {
     }
     if a.format == Format::Json {
         let v = serde_json::json!({ "expressions": json, "exit_code": code });
-        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        outln!(
+            wout,
+            "{}",
+            serde_json::to_string_pretty(&v).unwrap_or_default()
+        );
     }
-    ExitCode::from(code)
+    code
 }

@@ -169,6 +169,8 @@ pub fn pair_json(file: &str, p: &Pair, o: &validate::Outcome) -> Value {
                 "context": c.context,
                 "before_substituted": c.lhs,
                 "after": c.rhs,
+                "before_location": c.left_location,
+                "after_location": c.right_location,
             }),
         ),
     };

@@ -174,7 +174,7 @@ fn eval_prints_locations_and_values_and_writes() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(
-        out.contains("location: 2 single locations\n          mem(5, 0x100)\n          %x\n"),
+        out.contains("location: 2 single locations\n          as5 @0x100\n          %x\n"),
         "{out}"
     );
     assert!(out.contains("value:    0x12345678"), "{out}");

@@ -168,9 +168,62 @@ fn small(offset: &BigInt) -> u64 {
 /// The bytes `first .. first+count` of an address space's memory, byte 0 of
 /// the list from `first`.
 fn memory_bytes(ctx: &Context, addrspace: u32, first: &BigUint, count: u64) -> Vec<u8> {
-    (0..count)
+    let bytes = (0..count)
         .map(|i| ctx.byte(addrspace, &(first + i)))
-        .collect()
+        .collect();
+    UNLISTED.with(|u| {
+        if let Some(ranges) = u.borrow_mut().as_mut() {
+            // The gaps between the listed bytes of the range.
+            let end = first + count;
+            let mut at = first.clone();
+            let listed = ctx
+                .state
+                .memory
+                .range((addrspace, first.clone())..(addrspace, end.clone()));
+            for ((_, a), _) in listed.chain(std::iter::once((&(addrspace, end.clone()), &0))) {
+                if *a > at {
+                    let n = (a - &at).to_u64().unwrap_or(u64::MAX);
+                    ranges.push((addrspace, at.clone(), n));
+                }
+                at = a + 1u32;
+            }
+        }
+    });
+    bytes
+}
+
+thread_local! {
+    /// While [`read_noting_unlisted`] runs: the memory bytes read that the
+    /// context does not list, as (address space, first byte, count).
+    static UNLISTED: std::cell::RefCell<Option<Vec<(u32, BigUint, u64)>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// [`read`], and the memory bytes it used that the context does not list
+/// (which read as the context's seeded pseudo-random bytes), as ranges
+/// (address space, first byte, number of bytes).
+#[allow(clippy::type_complexity)]
+pub fn read_noting_unlisted(
+    ctx: &Context,
+    loc: &LocDesc,
+    bits: u64,
+) -> (Result<Bits, ReadError>, Vec<(u32, BigUint, u64)>) {
+    UNLISTED.with(|u| *u.borrow_mut() = Some(Vec::new()));
+    let r = read(ctx, loc, bits);
+    let mut ranges = UNLISTED.with(|u| u.borrow_mut().take()).unwrap_or_default();
+    // Several single locations may read the same bytes: merge overlaps.
+    ranges.sort();
+    let mut merged: Vec<(u32, BigUint, u64)> = Vec::with_capacity(ranges.len());
+    for (s, f, n) in ranges {
+        match merged.last_mut() {
+            Some((ls, lf, ln)) if *ls == s && &*lf + *ln >= f => {
+                let end = (&f + n).max(&*lf + *ln);
+                *ln = (end - &*lf).to_u64().unwrap_or(u64::MAX);
+            }
+            _ => merged.push((s, f, n)),
+        }
+    }
+    (r, merged)
 }
 
 /// The byte range covering bits `offset .. offset+bits` of memory: (first

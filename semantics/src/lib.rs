@@ -15,6 +15,7 @@ pub mod ir;
 pub mod lifetimes;
 pub mod location;
 pub mod objloc;
+pub mod show;
 pub mod sites;
 pub mod specs;
 pub mod syntax;

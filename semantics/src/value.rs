@@ -218,8 +218,17 @@ impl Bits {
         if self.width == 0 {
             return "0x".to_string();
         }
+        // Padded by hand: `format!`'s width argument is limited to 16 bits
+        // (a value of more than 262,140 bits would panic there).
         let digits = usize::try_from(self.width.div_ceil(4)).unwrap_or(usize::MAX);
-        format!("0x{:0>digits$}", self.value.to_str_radix(16))
+        let body = self.value.to_str_radix(16);
+        let mut s = String::with_capacity(2 + digits.max(body.len()));
+        s.push_str("0x");
+        for _ in body.len()..digits {
+            s.push('0');
+        }
+        s.push_str(&body);
+        s
     }
 }
 
@@ -815,6 +824,101 @@ pub fn format_float_literal(k: FloatKind, bits: &Bits) -> String {
             decimal_spelling::<Double>(k, raw).unwrap_or_else(|| format!("0x{:016X}", raw as u64))
         }
     }
+}
+
+/// How a floating-point value reads to a person (see [`describe_float`]).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct FloatView {
+    /// `half`, `float`, ...
+    pub kind: &'static str,
+    /// The shortest decimal that reads back as exactly this value (for
+    /// half, bfloat, float and double; fp128 and x86_fp80 use the natural
+    /// precision of the format, which also reads back exactly); `inf`,
+    /// `-inf`, `nan`, `-nan` otherwise.
+    pub decimal: String,
+    /// `zero`, `subnormal`, `normal`, `infinity`, `nan`.
+    pub class: &'static str,
+    /// Whether the sign bit is set.
+    pub negative: bool,
+    /// NaNs only: quiet (true) or signalling (false).
+    pub quiet: Option<bool>,
+    /// NaNs only: the significand bits below the quiet bit, in hex.
+    pub payload: Option<String>,
+}
+
+fn describe_float_in<F: Float>(k: FloatKind, raw: u128) -> FloatView {
+    let x = F::from_bits(raw);
+    let class = if x.is_nan() {
+        "nan"
+    } else if x.is_infinite() {
+        "infinity"
+    } else if x.is_zero() {
+        "zero"
+    } else if x.is_denormal() {
+        "subnormal"
+    } else {
+        "normal"
+    };
+    let negative = x.is_negative();
+    let sign = if negative { "-" } else { "" };
+    let (decimal, quiet, payload) = match class {
+        "nan" => {
+            let payload_mask = (1u128 << (F::PRECISION - 2)) - 1;
+            (
+                format!("{sign}nan"),
+                Some(!x.is_signaling()),
+                Some(format!("0x{:x}", raw & payload_mask)),
+            )
+        }
+        "infinity" => (format!("{sign}inf"), None, None),
+        _ => (shortest_decimal::<F>(k, x), None, None),
+    };
+    FloatView {
+        kind: k.name(),
+        decimal,
+        class,
+        negative,
+        quiet,
+        payload,
+    }
+}
+
+/// The shortest decimal that reads back as `x` (finite): found by trying
+/// 1, 2, ... significant digits of the exact value (widened to double, which
+/// holds half, bfloat and float exactly); `{:?}` of a double is already the
+/// shortest. fp128 and x86_fp80: `rustc_apfloat`'s natural precision.
+fn shortest_decimal<F: Float>(k: FloatKind, x: F) -> String {
+    match k {
+        FloatKind::Double => format!("{:?}", f64::from_bits(x.to_bits() as u64)),
+        FloatKind::Float => format!("{:?}", f32::from_bits(x.to_bits() as u32)),
+        FloatKind::Half | FloatKind::BFloat => {
+            let mut loses_info = false;
+            let d: Double = with_float_type!(k, G => {
+                let g = G::from_bits(x.to_bits());
+                g.convert_r(NEAREST_EVEN, &mut loses_info).value
+            });
+            let d = f64::from_bits(d.to_bits() as u64);
+            for p in 0..17usize {
+                let text = format!("{d:.p$e}");
+                if let Ok(back) = F::from_str_r(&text, NEAREST_EVEN) {
+                    if back.value.to_bits() == x.to_bits() {
+                        // At most 17 significant digits: double's shortest
+                        // spelling of this decimal is the decimal itself.
+                        return format!("{:?}", text.parse::<f64>().unwrap_or(d));
+                    }
+                }
+            }
+            format!("{d:?}")
+        }
+        FloatKind::Fp128 | FloatKind::X86Fp80 => format!("{x}"),
+    }
+}
+
+/// The value of `bits` (which must be `k`'s width) as a person reads it:
+/// decimal, class, sign, and for NaNs quiet or signalling and the payload.
+pub fn describe_float(k: FloatKind, bits: &Bits) -> FloatView {
+    let raw = low_u128(&low_bits(bits.value.clone(), k.width()));
+    with_float_type!(k, F => describe_float_in::<F>(k, raw))
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use diopter_semantics::ast::Expr;
 use diopter_semantics::context::Context;
 use diopter_semantics::interp::{self, ErrorKind, Outcome};
 use diopter_semantics::location::{LocDesc, Part, Single, Storage};
+use diopter_semantics::show::LocatedView;
 use diopter_semantics::types::{DataLayout, Type};
 use diopter_semantics::value::Bits;
 use num_bigint::BigUint;
@@ -53,6 +54,17 @@ pub struct Counterexample {
     pub first_difference: String,
     /// The context, in the context file format (replayable with `diopter eval`).
     pub context: String,
+    /// Each side's location and the value read there, in the shared view
+    /// (`docs/schema/location.json`); `None` when that side fails.
+    pub left_location: Option<LocatedView>,
+    pub right_location: Option<LocatedView>,
+}
+
+/// `o`'s location and the value read there, when `o` is a location.
+fn located_view(ctx: &Context, o: &Outcome) -> Option<LocatedView> {
+    let l = o.as_ref().ok()?;
+    let (read, unlisted) = access::read_noting_unlisted(ctx, &l.loc, l.bits);
+    Some(LocatedView::new(l, Some(&read), &unlisted))
 }
 
 impl Counterexample {
@@ -478,6 +490,8 @@ pub(crate) fn extract(
         first_difference: first_difference(&inst.lhs, &inst.rhs, &l, &r),
         differences,
         written,
+        left_location: located_view(&ctx, &l),
+        right_location: located_view(&ctx, &r),
         context: ctx.to_string(),
     })
 }

@@ -190,6 +190,11 @@ fn parse_errors_carry_line_column_and_caret() {
             "x.rules:1:62: error: unknown function `frob`",
         ),
         (
+            // at the operation that names it
+            "rule a: ?x:i32, DIOpRead() => ?x, DIOpConvert(U), DIOpRead()  where U: int",
+            "x.rules:1:35: error: type variable `U` does not occur on the left side",
+        ),
+        (
             "rule a: ?x:T, DIOpRead(), DIOpRead() => ?x, DIOpRead()  where T: any, U: int",
             "x.rules:1:6: error: type variable `U` does not occur on the left side",
         ),

@@ -236,3 +236,22 @@ fn the_corpus_simplifies_to_well_formed_fixpoints() {
     assert!(checked >= 100, "{checked}");
     assert!(rewritten >= 1, "no corpus expression simplifies");
 }
+
+/// A rewrite writes a constant back only as a literal of exactly its type's
+/// width: bits of another width are no literal of that type.
+#[test]
+fn literals_are_written_only_at_their_types_width() {
+    use diopter_rules::simplify::literal_from_bits;
+    use diopter_semantics::types::Type;
+    use diopter_semantics::value::Bits;
+    use diopter_semantics::value::FloatKind;
+    let float = Type::float(FloatKind::Float);
+    assert!(literal_from_bits(&float, &Bits::from_u64(32, 0x3fc0_0000)).is_some());
+    assert!(literal_from_bits(&float, &Bits::from_u64(64, 0x3fc0_0000)).is_none());
+    assert!(literal_from_bits(&float, &Bits::from_u64(16, 0x3c00)).is_none());
+    assert!(literal_from_bits(&Type::Int(8), &Bits::from_u64(8, 0xff)).is_some());
+    assert!(literal_from_bits(&Type::Int(8), &Bits::from_u64(16, 0xff)).is_none());
+    let ptr = Type::opaque_ptr(0);
+    assert!(literal_from_bits(&ptr, &Bits::zero(64)).is_some());
+    assert!(literal_from_bits(&ptr, &Bits::from_u64(64, 8)).is_none());
+}

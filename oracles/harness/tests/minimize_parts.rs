@@ -1,0 +1,95 @@
+//! The minimizer's measures, which decide what a finding is and which case
+//! is smaller: the class of each disagreement line (findings are
+//! deduplicated by it), and the cost order of constants. Written against
+//! cargo-mutants survivors (reports/mutants.md).
+
+use diopter_gen::Case;
+use diopter_harness::minimize::{cost, detail_class};
+use diopter_semantics::context::Context;
+use diopter_semantics::syntax::parse_bare;
+use diopter_semantics::types::TypeTable;
+
+fn class(line: &str) -> (String, String) {
+    detail_class(line)
+}
+
+fn pair(who: &str, c: &str) -> (String, String) {
+    (who.to_string(), c.to_string())
+}
+
+/// Lines as `diopter_diff` writes them (its `compare_*` functions).
+#[test]
+fn each_kind_of_difference_has_its_class() {
+    assert_eq!(
+        class("fast: type `i32` vs reference `i64`"),
+        pair("fast", "type")
+    );
+    assert_eq!(
+        class("dwarf: 32 bits vs reference 64"),
+        pair("dwarf", "size")
+    );
+    assert_eq!(
+        class("fast: fragment Some((0, 8)) vs reference None"),
+        pair("fast", "fragment")
+    );
+    assert_eq!(
+        class("fast: location %a vs reference %b"),
+        pair("fast", "location")
+    );
+    assert_eq!(
+        class("fast: reads 0x01 vs reference read fails with Undefined"),
+        pair("fast", "read")
+    );
+    assert_eq!(
+        class("fast: read fails with Undefined (x) vs reference reads 0x01"),
+        pair("fast", "read")
+    );
+    assert_eq!(
+        class("dwarf: writing the pattern leaves a different context (reference vs dwarf: %a)"),
+        pair("dwarf", "write")
+    );
+    assert_eq!(
+        class("fast: write refused with ReadOnly vs reference Undefined"),
+        pair("fast", "write")
+    );
+    assert_eq!(
+        class("fast: writes vs reference refuses with ReadOnly"),
+        pair("fast", "write")
+    );
+    assert_eq!(
+        class("fast: fails with IllFormed at op 2 vs reference succeeds"),
+        pair("fast", "outcome")
+    );
+    assert_eq!(
+        class("fast: succeeds vs reference fails"),
+        pair("fast", "outcome")
+    );
+    assert_eq!(
+        class("fast: IllFormed at op 1 vs reference DivisionByZero"),
+        pair("fast", "error")
+    );
+    // A line that names no oracle.
+    assert_eq!(class("something else"), pair("?", "error"));
+}
+
+fn constant_case(lit: &str) -> Case {
+    Case {
+        bare: parse_bare(&format!("[] DIOpConstant(i32 {lit})")).unwrap(),
+        types: TypeTable::default(),
+        ctx: Context::parse("").unwrap(),
+    }
+}
+
+/// 0 < 1 < -1 < larger magnitudes: the minimizer turns constants into 0
+/// where the failure allows, else 1, else -1.
+#[test]
+fn constants_cost_zero_then_one_then_minus_one_then_by_magnitude() {
+    let c = |lit: &str| cost(&constant_case(lit)).constants;
+    assert_eq!(c("0"), 0);
+    assert!(c("0") < c("1"), "{} {}", c("0"), c("1"));
+    assert!(c("1") < c("-1"));
+    assert!(c("-1") < c("2"));
+    assert!(c("2") < c("1000"));
+    assert!(c("1000") < c("-100000"));
+    assert!(cost(&constant_case("0")) < cost(&constant_case("7")));
+}

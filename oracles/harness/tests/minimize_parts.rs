@@ -93,3 +93,52 @@ fn constants_cost_zero_then_one_then_minus_one_then_by_magnitude() {
     assert!(c("1000") < c("-100000"));
     assert!(cost(&constant_case("0")) < cost(&constant_case("7")));
 }
+
+fn case_of(line: &str, ctx: &str) -> Case {
+    Case {
+        bare: parse_bare(line).unwrap(),
+        types: TypeTable::default(),
+        ctx: Context::parse(ctx).unwrap(),
+    }
+}
+
+fn op_lines(cases: &[Case]) -> Vec<String> {
+    cases.iter().map(|c| c.expr_line()).collect()
+}
+
+/// A subexpression of several operations may become a fresh argument that
+/// holds its result; a single operation never does (the argument is no
+/// smaller than the operation it replaces).
+#[test]
+fn only_subexpressions_of_several_operations_become_fresh_arguments() {
+    let c = case_of(
+        "[i32, i32] DIOpArg(0, i32), DIOpArg(1, i32), DIOpAdd()",
+        "%a = i32 5\n%b = i32 7\narg 0 = %a\narg 1 = %b\n",
+    );
+    let lines = op_lines(&diopter_harness::minimize::reductions(&c));
+    assert!(
+        lines.iter().any(|l| l.ends_with("DIOpArg(2, i32)")),
+        "the whole addition as a fresh argument: {lines:#?}"
+    );
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.contains("DIOpArg(2, i32), DIOpAdd()")),
+        "the leaf DIOpArg(1, i32) replaced by a fresh argument: {lines:#?}"
+    );
+}
+
+/// An expression that leaves two entries (not well-formed, but the
+/// minimizer also reduces checker failures) may lose either one.
+#[test]
+fn with_several_roots_a_root_may_be_dropped() {
+    let c = case_of(
+        "[i32, i32] DIOpArg(0, i32), DIOpArg(1, i32)",
+        "%a = i32 5\n%b = i32 7\narg 0 = %a\narg 1 = %b\n",
+    );
+    let lines = op_lines(&diopter_harness::minimize::reductions(&c));
+    assert!(
+        lines.iter().any(|l| l.ends_with("] DIOpArg(1, i32)")),
+        "{lines:#?}"
+    );
+}

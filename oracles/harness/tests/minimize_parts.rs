@@ -142,3 +142,42 @@ fn with_several_roots_a_root_may_be_dropped() {
         "{lines:#?}"
     );
 }
+
+/// Dropping a part of an integer composite shrinks its type by the part's
+/// size (two i32 parts of an i64: one i32 part of an i32).
+#[test]
+fn a_dropped_composite_part_shrinks_the_composite() {
+    let c = case_of(
+        "[i32, i32] DIOpArg(0, i32), DIOpArg(1, i32), DIOpComposite(2, i64)",
+        "%a = i32 5\n%b = i32 7\narg 0 = %a\narg 1 = %b\n",
+    );
+    let lines = op_lines(&diopter_harness::minimize::reductions(&c));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.ends_with("] DIOpArg(1, i32), DIOpComposite(1, i32)")),
+        "{lines:#?}"
+    );
+}
+
+/// No candidate is the case itself (it would cost an oracle run and could
+/// never be kept): checked on constants already at their simplest.
+#[test]
+fn no_reduction_is_the_case_itself() {
+    for (line, ctx) in [
+        ("[] DIOpConstant(<2 x i32> zeroinitializer)", ""),
+        ("[] DIOpConstant(i32 0)", ""),
+        ("[] DIOpConstant(ptr null)", ""),
+        (
+            "[i32, i32] DIOpArg(0, i32), DIOpArg(1, i32), DIOpAdd()",
+            "%a = i32 5\n%b = i32 7\narg 0 = %a\narg 1 = %b\n",
+        ),
+    ] {
+        let c = case_of(line, ctx);
+        let same = diopter_harness::minimize::reductions(&c)
+            .into_iter()
+            .filter(|r| r.bare == c.bare && r.types == c.types && r.ctx == c.ctx)
+            .count();
+        assert_eq!(same, 0, "{line}");
+    }
+}

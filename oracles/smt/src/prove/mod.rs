@@ -833,11 +833,87 @@ pub fn decide_exhaustively(inst: &Instance, cfg: &ProveConfig) -> Option<Verdict
     exhaustive(inst, &DataLayout::llvm_default(), cfg)
 }
 
+/// The maximal subterms of `f` that mention some of `vars` and no other
+/// constant: `f` depends on the values of `vars` only through them (every
+/// occurrence of a variable lies inside one). `None` when `f` is too large
+/// to walk (then every input is simplified whole).
+fn value_terms(f: &Bool, vars: &[z3::ast::Dynamic]) -> Option<Vec<z3::ast::Dynamic>> {
+    use std::collections::HashMap;
+    use z3::ast::Dynamic;
+    // (only numerals and `vars` below, some of `vars` below) per node.
+    let mut memo: HashMap<Dynamic, (bool, bool)> = HashMap::new();
+    let mut out: Vec<Dynamic> = Vec::new();
+    let mut visited: std::collections::HashSet<Dynamic> = std::collections::HashSet::new();
+    const MAX_NODES: usize = 1_000_000;
+    // Post-order, iteratively (formulas can be deep).
+    let root = Dynamic::from_ast(f);
+    let mut stack: Vec<(Dynamic, bool)> = vec![(root.clone(), false)];
+    while let Some((t, expanded)) = stack.pop() {
+        if memo.contains_key(&t) {
+            continue;
+        }
+        if memo.len() > MAX_NODES {
+            return None;
+        }
+        if !t.is_app() {
+            // Quantifiers, bound variables: not pure.
+            memo.insert(t, (false, false));
+            continue;
+        }
+        let kids = t.children();
+        if kids.is_empty() {
+            let v = if vars.contains(&t) {
+                (true, true)
+            } else {
+                (t.kind() == z3::AstKind::Numeral, false)
+            };
+            memo.insert(t, v);
+            continue;
+        }
+        if !expanded {
+            stack.push((t, true));
+            for k in kids {
+                if !memo.contains_key(&k) {
+                    stack.push((k, false));
+                }
+            }
+            continue;
+        }
+        let (mut pure, mut dep) = (true, false);
+        for k in &kids {
+            let (p, d) = memo.get(k).copied().unwrap_or((false, false));
+            pure &= p;
+            dep |= d;
+        }
+        memo.insert(t, (pure, dep));
+    }
+    // The pure, dependent children of impure nodes (or the root itself).
+    let mut todo = vec![root];
+    while let Some(t) = todo.pop() {
+        if !visited.insert(t.clone()) {
+            continue;
+        }
+        let (pure, dep) = memo.get(&t).copied().unwrap_or((false, false));
+        if pure {
+            if dep {
+                out.push(t);
+            }
+            continue;
+        }
+        if t.is_app() {
+            todo.extend(t.children());
+        }
+    }
+    Some(out)
+}
+
 /// At most this many bits of hole values are decided by trying every input.
 pub const MAX_EXHAUSTIVE_BITS: u64 = 16;
 
 /// The least time trying every input gets (`exhaustive`).
-pub const MIN_EXHAUSTIVE_MS: u32 = 10_000;
+/// A half or bfloat value hole (65536 inputs, each simplified through
+/// every storage shape) takes some 10 s on a loaded two-core machine.
+pub const MIN_EXHAUSTIVE_MS: u32 = 30_000;
 
 /// An instance Z3 gave up on, decided by trying every value of its holes,
 /// when they total at most [`MAX_EXHAUSTIVE_BITS`] bits (an `i8`, `i16`,
@@ -896,6 +972,12 @@ fn exhaustive(inst: &Instance, dl: &DataLayout, cfg: &ProveConfig) -> Option<Ver
         .filter_map(|(v, r)| r.as_ref().map(|r| (r, v)))
         .collect();
     let replaced = exact.substitute(&abstracted).simplify();
+    let var_set: Vec<z3::ast::Dynamic> = vars
+        .iter()
+        .map(|(v, _)| z3::ast::Dynamic::from_ast(v))
+        .collect();
+    let pure_terms = value_terms(&replaced, &var_set);
+    let mut seen: std::collections::HashSet<Vec<String>> = std::collections::HashSet::new();
     let total = 1u64 << bits;
     for input in 0..total {
         if Instant::now() >= deadline {
@@ -914,6 +996,18 @@ fn exhaustive(inst: &Instance, dl: &DataLayout, cfg: &ProveConfig) -> Option<Ver
             })
             .collect();
         let pairs: Vec<(&BV, &BV)> = vars.iter().map(|(v, _)| v).zip(&numerals).collect();
+        // The query depends on the input only through `value_terms`: an
+        // input that gives them the values of one already settled (unsat)
+        // settles the same way.
+        if let Some(terms) = &pure_terms {
+            let key: Vec<String> = terms
+                .iter()
+                .map(|t| t.substitute(&pairs).simplify().to_string())
+                .collect();
+            if !seen.insert(key) {
+                continue;
+            }
+        }
         let case = replaced.substitute(&pairs).simplify();
         if case.as_bool() == Some(false) {
             continue;

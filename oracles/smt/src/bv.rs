@@ -320,7 +320,7 @@ pub fn nan_convert_bits(bits: &BV, fa: (u32, u32), fb: (u32, u32)) -> BV {
     };
     let quiet_bit = num(&(BigInt::one() << (fb.1 - 2)), (fb.1 - 1) as u64);
     let ones = num(&((BigInt::one() << fb.0) - 1), fb.0 as u64);
-    sign.concat(&ones).concat(&field.bvor(&quiet_bit))
+    sign.concat(&ones).concat(field.bvor(&quiet_bit))
 }
 
 /// The bits of the float `bits` (format `fa`) converted to format `fb`,

@@ -191,14 +191,14 @@ impl Rng {
     /// A float of `k` whose exponent is near `to`'s range half of the time.
     fn float_near(&mut self, k: &Kind, to_e: u32) -> u128 {
         let raw = self.bits(k.width());
-        if self.next() % 2 == 0 || to_e >= k.e {
+        if self.next().is_multiple_of(2) || to_e >= k.e {
             return raw;
         }
         let span = 1u128 << (to_e + 1);
         let lo = k.bias().saturating_sub(span);
         let exp = lo + u128::from(self.next()) % (2 * span);
         let frac = self.bits(k.m);
-        k.make(self.next() % 2 == 0, exp.min(k.max_exp()), frac)
+        k.make(self.next().is_multiple_of(2), exp.min(k.max_exp()), frac)
     }
 }
 

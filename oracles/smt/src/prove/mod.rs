@@ -927,7 +927,9 @@ pub const MIN_EXHAUSTIVE_MS: u32 = 30_000;
 /// the read's value), so a replaced query without models for every value
 /// proves the instance. Per value, the numerals are substituted and the
 /// query simplified: the float and integer arithmetic on the values folds
-/// to numerals, and most cases simplify to `false` with no solver. A case
+/// to numerals, and most cases simplify to `false` with no solver (an
+/// input whose value-only subterms, [`value_terms`], take values already
+/// seen in such a case is skipped without simplifying). A case
 /// that does not is solved exactly: the original query (nothing replaced)
 /// with each hole's value pinned. A model there is a counterexample, which
 /// the reference interpreter must confirm (`refutation`); `unsat` settles
@@ -996,20 +998,25 @@ fn exhaustive(inst: &Instance, dl: &DataLayout, cfg: &ProveConfig) -> Option<Ver
             })
             .collect();
         let pairs: Vec<(&BV, &BV)> = vars.iter().map(|(v, _)| v).zip(&numerals).collect();
-        // The query depends on the input only through `value_terms`: an
-        // input that gives them the values of one already settled (unsat)
-        // settles the same way.
-        if let Some(terms) = &pure_terms {
-            let key: Vec<String> = terms
+        // The replaced query depends on the input only through
+        // `value_terms`: an input that gives them the values of one whose
+        // replaced query simplified to `false` simplifies to `false` too.
+        // (Not one settled by the exact query below: the replaced query
+        // has more models than the exact one.)
+        let key: Option<Vec<String>> = pure_terms.as_ref().map(|terms| {
+            terms
                 .iter()
                 .map(|t| t.substitute(&pairs).simplify().to_string())
-                .collect();
-            if !seen.insert(key) {
-                continue;
-            }
+                .collect()
+        });
+        if key.as_ref().is_some_and(|k| seen.contains(k)) {
+            continue;
         }
         let case = replaced.substitute(&pairs).simplify();
         if case.as_bool() == Some(false) {
+            if let Some(k) = key {
+                seen.insert(k);
+            }
             continue;
         }
         // Exactly: the original query with the values pinned.

@@ -220,6 +220,7 @@ fn reason(v: &Verdict) -> Option<String> {
         | Verdict::NotApplicable(m)
         | Verdict::Invalid(m)
         | Verdict::EncodingBug(m) => Some(m.clone()),
+        Verdict::ProvedExhaustive(n) => Some(format!("exhaustive, {n} inputs")),
         _ => None,
     }
 }
@@ -691,13 +692,20 @@ fn render_text(doc: &Value, verbose: bool) -> String {
             if !verbose && as_claimed {
                 continue;
             }
+            // A proof by trying every input says so: `proved (exhaustive,
+            // N inputs)`.
+            let reason = i["reason"].as_str();
+            let shown = match reason {
+                Some(m) if verdict == "proved" => format!("proved ({m})"),
+                _ => verdict.to_string(),
+            };
             s += &format!(
                 "    {:<14} {:>7} ms  {}",
-                verdict,
+                shown,
                 i["millis"].as_u64().unwrap_or(0),
                 i["binding"].as_str().unwrap_or("")
             );
-            if let Some(m) = i["reason"].as_str() {
+            if let Some(m) = reason.filter(|_| verdict != "proved") {
                 s += &format!("  ({})", m.lines().next().unwrap_or(""));
             }
             s.push('\n');

@@ -317,3 +317,20 @@ lemma double-is-add: ?x:T, DIOpConstant(T 2), DIOpMul() => ?x, ?x, DIOpAdd()   w
     assert!(text.contains("counterexample"), "{text}");
     assert!(text.contains("3 rules: 2 ok, 0 unknown, 1 FAIL"), "{text}");
 }
+
+/// Z3 given 1 ms gives up on an i8 instance; trying all 256 inputs proves
+/// it, and the output says how (issue #15, part 3).
+#[test]
+fn a_small_instance_z3_gives_up_on_is_proved_exhaustively() {
+    let rule = "rule i8-half-trip: ?x:T, DIOpConvert(half), DIOpConvert(T) => ?x, DIOpRead()   where T: int   if width(T) <= 8\n";
+    let (out, text) = prove(rule, &["--timeout", "1", "--no-cache", "--verbose"]);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("ok i8-half-trip"), "{text}");
+    assert!(text.contains("proved (exhaustive, 256 inputs)"), "{text}");
+    let (out, json) = prove(rule, &["--timeout", "1", "--no-cache", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{json}");
+    let doc: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    let inst = &doc["rules"][0]["instances"][0];
+    assert_eq!(inst["verdict"], "proved", "{json}");
+    assert_eq!(inst["reason"], "exhaustive, 256 inputs", "{json}");
+}

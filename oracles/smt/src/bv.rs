@@ -300,6 +300,39 @@ pub fn quiet(bits: &BV, f: (u32, u32)) -> BV {
     bits.bvor(&q)
 }
 
+/// The bits of the NaN `bits` (of format `fa`) converted to format `fb`, as
+/// LLVM's APFloat (`convert`) gives them: the NaN is quieted (the quiet bit,
+/// the top bit of the fraction field, set), its fraction field is shifted by
+/// the difference of the precisions (right for a narrower kind, dropping the
+/// low payload bits; left for a wider one, filling with zeros) and cut to
+/// the target's field, the quiet bit is set again in the target, and the
+/// sign is kept. So a NaN never becomes an infinity, and a signalling NaN
+/// comes out quiet.
+pub fn nan_convert_bits(bits: &BV, fa: (u32, u32), fb: (u32, u32)) -> BV {
+    let wa = fa.0 + fa.1;
+    let sign = bits.extract(wa - 1, wa - 1);
+    // The fraction field, `fa.1 - 1` bits.
+    let field = bits.extract(fa.1 - 2, 0);
+    let field = match fb.1.cmp(&fa.1) {
+        std::cmp::Ordering::Equal => field,
+        std::cmp::Ordering::Less => field.extract(fa.1 - 2, fa.1 - fb.1),
+        std::cmp::Ordering::Greater => field.concat(zeros((fb.1 - fa.1) as u64)),
+    };
+    let quiet_bit = num(&(BigInt::one() << (fb.1 - 2)), (fb.1 - 1) as u64);
+    let ones = num(&((BigInt::one() << fb.0) - 1), fb.0 as u64);
+    sign.concat(&ones).concat(field.bvor(&quiet_bit))
+}
+
+/// The bits of the float `bits` (format `fa`) converted to format `fb`,
+/// rounded to nearest even, NaNs as [`nan_convert_bits`] gives them.
+pub fn fp_convert_bits(bits: &BV, fa: (u32, u32), fb: (u32, u32)) -> BV {
+    let x = fp_of_bits(bits, fa);
+    fp_is_nan(&x).ite(
+        &nan_convert_bits(bits, fa, fb),
+        &bits_of_fp(&fp_convert(&x, fb)),
+    )
+}
+
 /// The default NaN of format `f`: positive, quiet, payload zero.
 pub fn default_nan(f: (u32, u32)) -> BV {
     let w = (f.0 + f.1) as u64;

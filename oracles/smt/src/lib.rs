@@ -37,13 +37,14 @@
 //!   single locations, and any context in which some read meets disagreeing
 //!   single locations is left out (the spec promises they never disagree).
 //! * **Floats** use Z3's floating-point theory, rounding to nearest even; NaN
-//!   results get the bits LLVM's APFloat gives them (see [`bv::fp_bin_bits`]).
-//!   Where the encoding cannot give the exact bits (a NaN converted between
-//!   float kinds), the result is an uninterpreted function of the bits
-//!   converted and the condition is recorded in [`Encoder::approx`]: a
-//!   counterexample that depends on it is not trusted (the prover answers
-//!   `unknown`), a proof stays sound because any function over-approximates
-//!   APFloat's (which is a function of the bits too).
+//!   results get the bits LLVM's APFloat gives them (see [`bv::fp_bin_bits`]
+//!   for arithmetic, [`bv::nan_convert_bits`] for a NaN converted between
+//!   float kinds: quieted, payload shifted and cut, sign kept), so every
+//!   float operation the encoding supports is exact, bit for bit
+//!   (`tests/float_exact.rs`). [`Encoder::approx`] remains for values the
+//!   encoding might over-approximate (an uninterpreted function of the bits):
+//!   a counterexample that depends on one is not trusted, a proof stays
+//!   sound. No operation records one at present.
 //! * What the encoding cannot express (`x86_fp80` arithmetic, types of zero
 //!   bits, composites read at a symbolic offset over more than
 //!   [`MAX_SYMBOLIC_COMPOSITE_BITS`] bits, more than `interp::MAX_PARTS`
@@ -1326,27 +1327,8 @@ impl<'a> Step<'a> {
                 let (Some(fa), Some(fb)) = (fp_format(a.0), fp_format(b.0)) else {
                     return unsupported("x86_fp80 arithmetic");
                 };
-                let x = bv::fp_of_bits(v, fa);
-                let nan = bv::fp_is_nan(&x);
-                // A NaN's payload after conversion is APFloat's business: an
-                // uninterpreted function of the bits converted
-                // over-approximates it (module docs). A function, not a
-                // fresh value, because APFloat is deterministic: the same NaN
-                // converted on both sides of a rule gives the same bits.
-                let f = z3::FuncDecl::new(
-                    format!("nanconv.{}.{}.{}.{}", fa.0, fa.1, fb.0, fb.1),
-                    &[&z3::Sort::bitvector(fa.0 + fa.1)],
-                    &z3::Sort::bitvector(fb.0 + fb.1),
-                );
-                let fresh = f
-                    .apply(&[v])
-                    .as_bv()
-                    .ok_or_else(|| EncodeError::Unsupported("a NaN conversion".into()))?;
-                self.enc
-                    .approx
-                    .borrow_mut()
-                    .push(Bool::and(&[&r.err.not(), &nan]));
-                let y = nan.ite(&fresh, &bv::bits_of_fp(&bv::fp_convert(&x, fb)));
+                // Exactly APFloat's bits, NaN payloads included.
+                let y = bv::fp_convert_bits(v, fa, fb);
                 Ok(self.value(y, &[&r], None))
             }
             (Type::Ptr { .. } | Type::Int(_), Type::Ptr { .. })

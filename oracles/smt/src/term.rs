@@ -111,9 +111,9 @@ pub fn encode(t: &Term, hole: &dyn Fn(usize) -> Option<BV>) -> Result<BV, Encode
                 }
                 FloatTermOp::Convert { to } => {
                     let g = format_of(to)?;
-                    // Exact except for NaN payloads, which preconditions of
-                    // folding rules exclude.
-                    bv::bits_of_fp(&bv::fp_convert(&bv::fp_of_bits(&arg(0)?, f), g))
+                    // Exact, NaN payloads included (as the encoding's
+                    // DIOpConvert).
+                    bv::fp_convert_bits(&arg(0)?, f, g)
                 }
                 FloatTermOp::IsNaN => boolean(bv::fp_is_nan(&bv::fp_of_bits(&arg(0)?, f))),
                 FloatTermOp::FitsSInt { width } => {

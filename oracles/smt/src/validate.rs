@@ -379,8 +379,8 @@ pub fn validate(p: &Pair, types: &TypeTable, cfg: &ProveConfig) -> Outcome {
     };
     let eq = prove_instance_in(&inst(Relation::Equivalent), cfg, &p.dl).verdict;
     let eq_cex = match eq {
-        PVerdict::Proved if deleted.is_empty() => return done(Verdict::Equivalent),
-        PVerdict::Proved => {
+        PVerdict::Proved | PVerdict::ProvedExhaustive(_) if deleted.is_empty() => return done(Verdict::Equivalent),
+        PVerdict::Proved | PVerdict::ProvedExhaustive(_) => {
             return done(Verdict::Refinement(format!(
                 "the pass deleted old argument{} {} that the before-expression reads; \
                  both sides are undefined there (the variable's value is lost, nothing wrong is claimed)",
@@ -397,7 +397,7 @@ pub fn validate(p: &Pair, types: &TypeTable, cfg: &ProveConfig) -> Outcome {
         _ => None,
     };
     let ro = prove_instance_in(&inst(Relation::ReadOnly), cfg, &p.dl).verdict;
-    if let PVerdict::Proved = ro {
+    if ro.is_proved() {
         return done(Verdict::Refinement(format!(
             "the after-expression is read-only where the before-expression is a writable location{}",
             eq_cex
@@ -412,7 +412,7 @@ pub fn validate(p: &Pair, types: &TypeTable, cfg: &ProveConfig) -> Outcome {
     };
     let lossy = prove_instance_in(&inst(Relation::Lossy), cfg, &p.dl).verdict;
     match lossy {
-        PVerdict::Proved => {
+        PVerdict::Proved | PVerdict::ProvedExhaustive(_) => {
             let what = ro_cex
                 .or(eq_cex)
                 .map(|c| c.differences.join("; "))

@@ -270,6 +270,7 @@ fn reason(v: &Verdict) -> String {
         | Verdict::Skipped(m) => m.clone(),
         Verdict::Refuted(c) => c.render(),
         Verdict::Proved => String::new(),
+        Verdict::ProvedExhaustive(n) => format!("exhaustive, {n} inputs"),
     }
 }
 

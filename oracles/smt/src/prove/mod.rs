@@ -138,6 +138,10 @@ impl Default for ProveConfig {
 pub enum Verdict {
     /// No inputs tell the sides apart.
     Proved,
+    /// Proved by trying every input (`exhaustive`): Z3 gave up on the
+    /// query, and the holes' values total at most [`MAX_EXHAUSTIVE_BITS`]
+    /// bits. The number of inputs tried.
+    ProvedExhaustive(u64),
     /// Inputs that tell them apart, confirmed by the reference interpreter.
     Refuted(Box<Counterexample>),
     /// Z3 gave up (timeout, `unknown`) or the encoding cannot express the
@@ -157,9 +161,14 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// Whether the instance was proved, by Z3 or exhaustively.
+    pub fn is_proved(&self) -> bool {
+        matches!(self, Verdict::Proved | Verdict::ProvedExhaustive(_))
+    }
+
     pub fn label(&self) -> &'static str {
         match self {
-            Verdict::Proved => "proved",
+            Verdict::Proved | Verdict::ProvedExhaustive(_) => "proved",
             Verdict::Refuted(_) => "refuted",
             Verdict::Unknown(_) => "unknown",
             Verdict::NotApplicable(_) => "not-applicable",
@@ -809,7 +818,229 @@ fn decide(inst: &Instance, cfg: &ProveConfig, dl: &DataLayout) -> Verdict {
     // generation is set on whichever context is the thread's now (a caller's
     // `z3::with_z3_config` may have put one with it off in place).
     z3::Context::thread_local().update_bool_param_value("model", true);
-    decide_in(inst, dl, cfg)
+    match decide_in(inst, dl, cfg) {
+        Verdict::Unknown(why) if why.starts_with("Z3") => {
+            exhaustive(inst, dl, cfg).unwrap_or(Verdict::Unknown(why))
+        }
+        v => v,
+    }
+}
+
+/// The exhaustive decision alone (what [`prove_instance`] falls back on when
+/// Z3 gives up): `None` when it does not apply. For tests and diagnostics.
+pub fn decide_exhaustively(inst: &Instance, cfg: &ProveConfig) -> Option<Verdict> {
+    z3::Context::thread_local().update_bool_param_value("model", true);
+    exhaustive(inst, &DataLayout::llvm_default(), cfg)
+}
+
+/// The maximal subterms of `f` that mention some of `vars` and no other
+/// constant: `f` depends on the values of `vars` only through them (every
+/// occurrence of a variable lies inside one). `None` when `f` is too large
+/// to walk (then every input is simplified whole).
+fn value_terms(f: &Bool, vars: &[z3::ast::Dynamic]) -> Option<Vec<z3::ast::Dynamic>> {
+    use std::collections::HashMap;
+    use z3::ast::Dynamic;
+    // (only numerals and `vars` below, some of `vars` below) per node.
+    let mut memo: HashMap<Dynamic, (bool, bool)> = HashMap::new();
+    let mut out: Vec<Dynamic> = Vec::new();
+    let mut visited: std::collections::HashSet<Dynamic> = std::collections::HashSet::new();
+    const MAX_NODES: usize = 1_000_000;
+    // Post-order, iteratively (formulas can be deep).
+    let root = Dynamic::from_ast(f);
+    let mut stack: Vec<(Dynamic, bool)> = vec![(root.clone(), false)];
+    while let Some((t, expanded)) = stack.pop() {
+        if memo.contains_key(&t) {
+            continue;
+        }
+        if memo.len() > MAX_NODES {
+            return None;
+        }
+        if !t.is_app() {
+            // Quantifiers, bound variables: not pure.
+            memo.insert(t, (false, false));
+            continue;
+        }
+        let kids = t.children();
+        if kids.is_empty() {
+            let v = if vars.contains(&t) {
+                (true, true)
+            } else {
+                (t.kind() == z3::AstKind::Numeral, false)
+            };
+            memo.insert(t, v);
+            continue;
+        }
+        if !expanded {
+            stack.push((t, true));
+            for k in kids {
+                if !memo.contains_key(&k) {
+                    stack.push((k, false));
+                }
+            }
+            continue;
+        }
+        let (mut pure, mut dep) = (true, false);
+        for k in &kids {
+            let (p, d) = memo.get(k).copied().unwrap_or((false, false));
+            pure &= p;
+            dep |= d;
+        }
+        memo.insert(t, (pure, dep));
+    }
+    // The pure, dependent children of impure nodes (or the root itself).
+    let mut todo = vec![root];
+    while let Some(t) = todo.pop() {
+        if !visited.insert(t.clone()) {
+            continue;
+        }
+        let (pure, dep) = memo.get(&t).copied().unwrap_or((false, false));
+        if pure {
+            if dep {
+                out.push(t);
+            }
+            continue;
+        }
+        if t.is_app() {
+            todo.extend(t.children());
+        }
+    }
+    Some(out)
+}
+
+/// At most this many bits of hole values are decided by trying every input.
+pub const MAX_EXHAUSTIVE_BITS: u64 = 16;
+
+/// The least time trying every input gets (`exhaustive`).
+/// A half or bfloat value hole (65536 inputs, each simplified through
+/// every storage shape) takes some 10 s on a loaded two-core machine.
+pub const MIN_EXHAUSTIVE_MS: u32 = 30_000;
+
+/// An instance Z3 gave up on, decided by trying every value of its holes,
+/// when they total at most [`MAX_EXHAUSTIVE_BITS`] bits (an `i8`, `i16`,
+/// `half` or `bfloat` hole, or two `i8`s). `None` when that does not apply
+/// (more bits, a referrer or object, a query that cannot be built).
+///
+/// The variables enumerated are each constant hole's value and, for each
+/// value hole, the bits read from its location: that read term is replaced
+/// by a fresh variable throughout the query, which only adds models (any
+/// model of the query gives one of the replaced query, the variable taking
+/// the read's value), so a replaced query without models for every value
+/// proves the instance. Per value, the numerals are substituted and the
+/// query simplified: the float and integer arithmetic on the values folds
+/// to numerals, and most cases simplify to `false` with no solver (an
+/// input whose value-only subterms, [`value_terms`], take values already
+/// seen in such a case is skipped without simplifying). A case
+/// that does not is solved exactly: the original query (nothing replaced)
+/// with each hole's value pinned. A model there is a counterexample, which
+/// the reference interpreter must confirm (`refutation`); `unsat` settles
+/// the case; Z3 giving up leaves the instance `unknown`. The whole search
+/// has `cfg.timeout_ms` of its own, but at least [`MIN_EXHAUSTIVE_MS`]: a
+/// tiny timeout for Z3 should not keep a small instance undecided.
+fn exhaustive(inst: &Instance, dl: &DataLayout, cfg: &ProveConfig) -> Option<Verdict> {
+    let start = Instant::now();
+    let budget_ms = cfg.timeout_ms.max(MIN_EXHAUSTIVE_MS);
+    let deadline = start + std::time::Duration::from_millis(budget_ms as u64);
+    let q = build(inst, dl, None, &[]).ok()?;
+    if q.referrer.is_some() || q.object.is_some() {
+        return None;
+    }
+    // (variable, term it stands for) per enumerated input.
+    let mut vars: Vec<(BV, Option<BV>)> = Vec::new();
+    let mut reads = q.abstractions.iter();
+    for (h, hi) in inst.holes.iter().zip(&q.holes) {
+        match h.kind {
+            HoleKind::Expr => {
+                let (read, fresh) = reads.next()?;
+                vars.push((fresh.clone(), Some(read.clone())));
+            }
+            HoleKind::Const => {
+                let n = q_bits(&q, hi) as u32;
+                let v = BV::new_const(format!("{}.value", h.name), n);
+                if !q.const_fixed.iter().any(|(x, _)| *x == v) {
+                    vars.push((v, None));
+                }
+            }
+        }
+    }
+    let bits: u64 = vars.iter().map(|(v, _)| v.get_size() as u64).sum();
+    if bits > MAX_EXHAUSTIVE_BITS {
+        return None;
+    }
+    let exact = bv::and(&[bv::and(&q.constraints), q.mismatch.clone()]);
+    let fixed_pairs: Vec<(&BV, &BV)> = q.const_fixed.iter().map(|(a, b)| (a, b)).collect();
+    let exact = exact.substitute(&fixed_pairs);
+    let abstracted: Vec<(&BV, &BV)> = vars
+        .iter()
+        .filter_map(|(v, r)| r.as_ref().map(|r| (r, v)))
+        .collect();
+    let replaced = exact.substitute(&abstracted).simplify();
+    let var_set: Vec<z3::ast::Dynamic> = vars
+        .iter()
+        .map(|(v, _)| z3::ast::Dynamic::from_ast(v))
+        .collect();
+    let pure_terms = value_terms(&replaced, &var_set);
+    let mut seen: std::collections::HashSet<Vec<String>> = std::collections::HashSet::new();
+    let total = 1u64 << bits;
+    for input in 0..total {
+        if Instant::now() >= deadline {
+            return Some(Verdict::Unknown(format!(
+                "Z3 gave up, and trying every input did not finish: {input} of {total} in {budget_ms} ms"
+            )));
+        }
+        let mut shift = 0u64;
+        let numerals: Vec<BV> = vars
+            .iter()
+            .map(|(v, _)| {
+                let w = v.get_size() as u64;
+                let x = (input >> shift) & ((1u64 << w) - 1);
+                shift += w;
+                bv::num_u(x, w)
+            })
+            .collect();
+        let pairs: Vec<(&BV, &BV)> = vars.iter().map(|(v, _)| v).zip(&numerals).collect();
+        // The replaced query depends on the input only through
+        // `value_terms`: an input that gives them the values of one whose
+        // replaced query simplified to `false` simplifies to `false` too.
+        // (Not one settled by the exact query below: the replaced query
+        // has more models than the exact one.)
+        let key: Option<Vec<String>> = pure_terms.as_ref().map(|terms| {
+            terms
+                .iter()
+                .map(|t| t.substitute(&pairs).simplify().to_string())
+                .collect()
+        });
+        if key.as_ref().is_some_and(|k| seen.contains(k)) {
+            continue;
+        }
+        let case = replaced.substitute(&pairs).simplify();
+        if case.as_bool() == Some(false) {
+            if let Some(k) = key {
+                seen.insert(k);
+            }
+            continue;
+        }
+        // Exactly: the original query with the values pinned.
+        let mut pins: Vec<Bool> = Vec::new();
+        for ((v, read), x) in vars.iter().zip(&numerals) {
+            pins.push(read.as_ref().unwrap_or(v).eq(x));
+        }
+        pins.push(exact.clone());
+        let f = bv::and(&pins);
+        let budget = (deadline
+            .saturating_duration_since(Instant::now())
+            .as_millis() as u32)
+            .max(1);
+        match solve(&f, &q.const_fixed, budget, &q) {
+            Solved::Unsat => {}
+            Solved::Model(m) => return Some(refutation(inst, dl, &q, &m)),
+            Solved::Gave(why) => {
+                return Some(Verdict::Unknown(format!(
+                    "Z3 gave up, and again on input {input} of {total} tried exhaustively: {why}"
+                )))
+            }
+        }
+    }
+    Some(Verdict::ProvedExhaustive(total))
 }
 
 fn decide_in(inst: &Instance, dl: &DataLayout, cfg: &ProveConfig) -> Verdict {

@@ -181,3 +181,24 @@ fn no_reduction_is_the_case_itself() {
         assert_eq!(same, 0, "{line}");
     }
 }
+
+/// Narrowing a width replaces it everywhere: in every operation's type
+/// (here an argument and a reinterpretation) and inside aggregate types.
+#[test]
+fn a_narrowed_width_is_replaced_everywhere() {
+    let c = case_of(
+        "[i48] DIOpArg(0, i48), DIOpReinterpret(i48)",
+        "%a = i48 5\narg 0 = %a\n",
+    );
+    let lines = op_lines(&diopter_harness::minimize::reductions(&c));
+    assert!(
+        lines.contains(&"[i32] DIOpArg(0, i32), DIOpReinterpret(i32)".to_string()),
+        "{lines:#?}"
+    );
+    let c = case_of("[] DIOpConstant({ i48, i8 } zeroinitializer)", "");
+    let lines = op_lines(&diopter_harness::minimize::reductions(&c));
+    assert!(
+        lines.contains(&"[] DIOpConstant({ i32, i8 } zeroinitializer)".to_string()),
+        "{lines:#?}"
+    );
+}

@@ -202,3 +202,54 @@ fn a_narrowed_width_is_replaced_everywhere() {
         "{lines:#?}"
     );
 }
+
+/// A constant that no longer fits the narrower width becomes 0 (one that
+/// fits keeps its value).
+#[test]
+fn a_constant_that_no_longer_fits_becomes_zero() {
+    let c = case_of("[] DIOpConstant(i64 1000)", "");
+    let lines = op_lines(&diopter_harness::minimize::reductions(&c));
+    assert!(
+        lines.contains(&"[] DIOpConstant(i8 0)".to_string()),
+        "{lines:#?}"
+    );
+    assert!(!lines.iter().any(|l| l.contains("i8 1000")), "{lines:#?}");
+    assert!(
+        lines.contains(&"[] DIOpConstant(i16 1000)".to_string()),
+        "{lines:#?}"
+    );
+}
+
+/// An unused argument is dropped and the later ones renumbered.
+#[test]
+fn dropping_an_unused_argument_renumbers_the_later_ones() {
+    let c = case_of(
+        "[i32, i32] DIOpArg(1, i32)",
+        "%a = i32 5\n%b = i32 7\narg 0 = %a\narg 1 = %b\n",
+    );
+    let rs = diopter_harness::minimize::reductions(&c);
+    let dropped = rs
+        .iter()
+        .find(|r| r.expr_line() == "[i32] DIOpArg(0, i32)")
+        .unwrap_or_else(|| panic!("{:#?}", op_lines(&rs)));
+    // Its location is the old argument 1's.
+    assert_eq!(dropped.ctx.args.get(&0), c.ctx.args.get(&1));
+    assert_eq!(dropped.ctx.args.len(), 1);
+}
+
+/// A location of several single locations may lose any one of them.
+#[test]
+fn a_location_with_several_single_locations_loses_one() {
+    let c = case_of(
+        "[i32] DIOpArg(0, i32)",
+        "%a = i32 5\n%b = i32 5\narg 0 = %a | %b\n",
+    );
+    let rs = diopter_harness::minimize::reductions(&c);
+    for alone in ["%a", "%b"] {
+        let want = Context::parse(&format!("%a = i32 5\n%b = i32 5\narg 0 = {alone}\n")).unwrap();
+        assert!(
+            rs.iter().any(|r| r.ctx.args.get(&0) == want.args.get(&0)),
+            "no reduction keeps only {alone}"
+        );
+    }
+}

@@ -253,3 +253,40 @@ fn a_location_with_several_single_locations_loses_one() {
         );
     }
 }
+
+/// The minimizer's counts: each kept reduction is a step, each candidate
+/// the predicate was asked about a try (the predicate is also asked about
+/// the case itself and about each kept case read back from its file).
+#[test]
+fn minimize_counts_its_steps_and_tries() {
+    use diopter_harness::minimize::{minimize, Options};
+    use diopter_semantics::ast::Op;
+    let c = case_of(
+        "[i32, i32] DIOpArg(0, i32), DIOpArg(1, i32), DIOpAdd(), DIOpConstant(i32 3), DIOpMul()",
+        "%a = i32 5\n%b = i32 7\narg 0 = %a\narg 1 = %b\n",
+    );
+    let mut calls = 0usize;
+    let m = minimize(
+        &c,
+        &mut |k: &Case| {
+            calls += 1;
+            k.bare.expr.ops().any(|o| *o == Op::Add)
+        },
+        &Options::default(),
+    );
+    assert!(m.one_minimal);
+    assert!(m.case.bare.expr.ops().any(|o| *o == Op::Add));
+    assert!(m.case.bare.expr.ops.len() < c.bare.expr.ops.len());
+    assert!(
+        m.steps >= 2,
+        "the multiplication and at least one operand go: {}",
+        m.steps
+    );
+    assert!(m.tries >= m.steps);
+    assert!(
+        calls >= 1 + m.tries + m.steps,
+        "{calls} {} {}",
+        m.tries,
+        m.steps
+    );
+}

@@ -290,3 +290,14 @@ fn minimize_counts_its_steps_and_tries() {
         m.steps
     );
 }
+
+/// A planted oracle compares locations as the oracle it wraps does.
+#[test]
+fn a_planted_oracle_keeps_its_inner_oracles_comparison() {
+    use diopter_diff::Oracle;
+    use diopter_harness::minimize::plant::{Plant, Planted};
+    let fast = Planted::new(Box::new(diopter_fast::Fast::default()), Plant::AddOffByOne);
+    assert!(fast.exact_locations());
+    let dwarf = Planted::new(Box::new(diopter_dwarf::Dwarf), Plant::AddOffByOne);
+    assert!(!dwarf.exact_locations());
+}

@@ -11,15 +11,10 @@
 
 use serde_json::Value;
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn diopter(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_diopter"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("diopter runs")
-}
+mod common;
+use common::diopter;
 
 fn temp(name: &str, text: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("diopter-schema-{}", std::process::id()));

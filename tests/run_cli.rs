@@ -3,15 +3,10 @@
 //! planted disagreement comes out as a minimized, replayable finding.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn diopter(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_diopter"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the binary runs")
-}
+mod common;
+use common::diopter;
 
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("diopter-run-cli-{}-{name}", std::process::id()));

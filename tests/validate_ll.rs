@@ -4,15 +4,9 @@
 //! and a bad IR file (a diagnostic with file, line, column and caret, exit 2).
 
 use serde_json::Value;
-use std::process::{Command, Output};
 
-fn diopter(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_diopter"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("diopter runs")
-}
+mod common;
+use common::diopter;
 
 /// Runs one corpus pair; `(exit code, JSON)`.
 fn run(name: &str, maps: &[&str]) -> (Option<i32>, Value) {

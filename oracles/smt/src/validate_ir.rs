@@ -1023,32 +1023,19 @@ fn build(
             span: Span::default(),
         };
         let e = validate::substitute(&tmp);
-        bare(
-            cx.roots
-                .iter()
-                .map(|r| ArgDecl {
-                    ty: r.ty.clone(),
-                    poison: false,
-                    span: Span::default(),
-                })
-                .collect(),
-            e,
-        )
-    });
-    // Roots added by the before side (a user map naming a new operand the
-    // after-record does not use) must be holes too.
-    let after = after.map(|mut a| {
-        a.args = Some(
-            cx.roots
-                .iter()
-                .map(|r| ArgDecl {
-                    ty: r.ty.clone(),
-                    poison: false,
-                    span: Span::default(),
-                })
-                .collect(),
-        );
-        a
+        // Every root is a hole of the after-expression, also those only the
+        // before side names (a user map naming a new operand the
+        // after-record does not use).
+        let roots = cx
+            .roots
+            .iter()
+            .map(|r| ArgDecl {
+                ty: r.ty.clone(),
+                poison: false,
+                span: Span::default(),
+            })
+            .collect();
+        bare(roots, e)
     });
     let pair = Pair {
         name,

@@ -139,6 +139,11 @@ pub fn command_line(data: &[u8]) -> Option<Vec<String>> {
                 "case.txt",
                 &format!("{first}\n--- context\n{ctx}\n"),
             ));
+            // The case file always holds the context: the flag chooses the
+            // SMT encoding's replay instead.
+            if with_ctx {
+                args.push("--smt".into());
+            }
         }
         _ => {
             args.push("specs".into());

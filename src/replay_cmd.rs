@@ -38,6 +38,14 @@ VERDICTS
   SKIPPED               an oracle hit a resource limit
   DISAGREE              anything else
 
+WITH --smt
+  The case goes through the prover's SMT encoding instead, with the
+  context's values as numerals (what the `smt` row of a campaign checks),
+  and is compared with the reference: agree, skipped (the encoding does not
+  model the case: x86_fp80, an inconsistent context, a resource limit) or
+  DISAGREE with one line per difference. Campaign findings `smt-*.case`
+  replay this way.
+
 EXIT STATUS
   0 no disagreement; 1 the oracles disagree; 2 unreadable input or unknown oracle.
 
@@ -52,8 +60,12 @@ pub struct Args {
     pub file: PathBuf,
     /// An oracle to run (repeatable): `reference` or `fast`. Default: the
     /// file's `# oracles:` line, else all. The first is the baseline.
-    #[arg(long = "oracle", value_name = "NAME")]
+    #[arg(long = "oracle", value_name = "NAME", conflicts_with = "smt")]
     pub oracles: Vec<String>,
+    /// Compare the prover's SMT encoding (on the context's values) with the
+    /// reference instead of the oracles.
+    #[arg(long)]
+    pub smt: bool,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
 }
@@ -83,6 +95,9 @@ pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
             return 2;
         }
     };
+    if a.smt {
+        return replay_smt(a, &case, wout);
+    }
     let mut names = if a.oracles.is_empty() {
         diff::case_file_oracles(&text)
     } else {
@@ -220,6 +235,41 @@ fn print_json(
     );
 }
 
+/// `--smt`: the encoding on the case's concrete values against the
+/// reference.
+fn replay_smt(a: &Args, case: &diopter_gen::Case, wout: &mut dyn Write) -> u8 {
+    use diopter_smt::concrete::{compare_with_reference, Comparison};
+    let cmp = compare_with_reference(&case.bare, &case.types, &case.ctx);
+    let (verdict, details): (&str, Vec<String>) = match &cmp {
+        Comparison::Agree => ("agree", vec![]),
+        Comparison::Skipped(why) | Comparison::Unsupported(why) => ("skipped", vec![why.clone()]),
+        Comparison::Disagree(lines) => ("DISAGREE", lines.clone()),
+    };
+    match a.format {
+        Format::Text => {
+            outln!(wout, "case:       {}", a.file.display());
+            outln!(wout, "expression: {}", case.expr_line());
+            outln!(wout, "smt encoding vs reference: {verdict}");
+            for d in &details {
+                outln!(wout, "  {d}");
+            }
+        }
+        Format::Json => {
+            let v = serde_json::json!({
+                "case": a.file.display().to_string(),
+                "expression": case.expr_line(),
+                "smt": { "verdict": verdict.to_lowercase(), "details": details },
+            });
+            outln!(
+                wout,
+                "{}",
+                serde_json::to_string_pretty(&v).unwrap_or_default()
+            );
+        }
+    }
+    u8::from(matches!(cmp, Comparison::Disagree(_)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -229,6 +279,7 @@ mod tests {
             file,
             oracles: oracles.iter().map(|s| s.to_string()).collect(),
             format: Format::Text,
+            smt: false,
         }
     }
 

@@ -179,6 +179,7 @@ pub fn campaign(dir: &std::path::Path, time: Duration, seed: u64, plant: Option<
         gen: GenConfig::default(),
         stop: Some(stop_flag()),
         simplifier: Some(simplifier),
+        smt_every: Some(16),
     };
     let bar = ProgressBar::new(time.as_secs().max(1));
     bar.set_style(

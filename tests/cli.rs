@@ -213,3 +213,35 @@ fn specs_lists_every_signature() {
     assert!(v.as_array().unwrap().len() >= 34);
     assert!(stdout(&o).contains("DIOpComposite"));
 }
+
+/// `replay --smt`: the prover's encoding on a case file's concrete values
+/// against the reference (how a campaign's `smt-*.case` finding replays).
+#[test]
+fn replay_smt_compares_the_encoding_with_the_reference() {
+    let f = temp(
+        "smt.case",
+        "[i32, i32] DIOpArg(0, i32), DIOpArg(1, i32), DIOpSub()\n--- context\n%a = i32 5\n%b = i32 7\narg 0 = %a\narg 1 = %b\n",
+    );
+    let o = diopter(&["replay", "--smt", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("smt encoding vs reference: agree"),
+        "{}",
+        stdout(&o)
+    );
+    let o = diopter(&["replay", "--smt", "--format", "json", f.to_str().unwrap()]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["smt"]["verdict"], "agree");
+    // x86_fp80 arithmetic is outside the encoding: skipped, not agreement.
+    let f = temp(
+        "smt-fp80.case",
+        "[] DIOpConstant(x86_fp80 1.0), DIOpConstant(x86_fp80 1.0), DIOpAdd()\n--- context\n",
+    );
+    let o = diopter(&["replay", "--smt", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("smt encoding vs reference: skipped"),
+        "{}",
+        stdout(&o)
+    );
+}

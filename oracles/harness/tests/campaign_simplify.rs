@@ -22,6 +22,7 @@ fn run(simplifier: Simplifier, dir: &Path) -> campaign::Stats {
         gen: GenConfig::default(),
         stop: None,
         simplifier: Some(Arc::new(simplifier)),
+        smt_every: None,
     };
     let oracles: [&dyn Oracle; 1] = [&Reference];
     campaign::run(&cfg, &oracles, &mut |_| {})
@@ -61,6 +62,7 @@ fn a_wrong_rule_is_a_finding_with_a_case_file() {
             gen: GenConfig::default(),
             stop: None,
             simplifier: None,
+            smt_every: None,
         },
         &stats,
         "t",

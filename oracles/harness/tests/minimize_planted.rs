@@ -280,6 +280,7 @@ fn a_campaign_turns_an_oracle_panic_into_a_finding_and_goes_on() {
         gen: GenConfig::default(),
         stop: None,
         simplifier: None,
+        smt_every: None,
     };
     let stats = campaign::run(&cfg, &oracles, &mut |_| {});
     assert_eq!(stats.cases, 400, "the campaign ran every case");

@@ -9,7 +9,10 @@
 //! [`minimize::Signature`] and writes the case file and the minimized case
 //! file (atomically: a temporary file, then a rename). With a simplifier
 //! ([`Config::simplifier`]) each case is also compared with itself
-//! simplified, as the `simplify_diff` fuzz target does. It needs nothing
+//! simplified, as the `simplify_diff` fuzz target does; with
+//! [`Config::smt_every`], every so many cases also go through the prover's
+//! SMT encoding with the context's values (`diopter_smt::concrete`), so
+//! that the encoding is fuzzed against the reference too. It needs nothing
 //! beyond this crate: no cargo-fuzz, no child processes.
 //!
 //! Memory is bounded by construction, so that an 8-hour run holds what a
@@ -60,6 +63,13 @@ pub struct Config {
     /// under the name `simplify`; a disagreement or a simplifier panic is
     /// a [`SimplifyFinding`]).
     pub simplifier: Option<Arc<Simplifier>>,
+    /// When given (N), every Nth case is also evaluated by the SMT encoding
+    /// on the context's concrete values and compared with the reference
+    /// (verdicts under the name `smt`; a disagreement or a panic is a
+    /// finding in [`Stats::smt_findings`], replayed by `diopter replay
+    /// --smt FILE`). Z3 only simplifies numerals here (no solver, so no
+    /// solver timeout), but it is slower than the evaluators, hence N.
+    pub smt_every: Option<u64>,
 }
 
 /// A case the simplifier got wrong (or panicked on). Not minimized: the
@@ -131,12 +141,15 @@ pub struct Stats {
     /// The simplifier's failures (`Config::simplifier`), at most
     /// [`MAX_FINDINGS`]; later ones are counted in `findings_dropped`.
     pub simplify_findings: Vec<SimplifyFinding>,
+    /// The SMT encoding's failures (`Config::smt_every`), in the same form
+    /// and bound as the simplifier's.
+    pub smt_findings: Vec<SimplifyFinding>,
 }
 
 impl Stats {
-    /// Every finding: the oracles' and the simplifier's.
+    /// Every finding: the oracles', the simplifier's and the encoding's.
     pub fn finding_count(&self) -> usize {
-        self.findings.len() + self.simplify_findings.len()
+        self.findings.len() + self.simplify_findings.len() + self.smt_findings.len()
     }
 }
 
@@ -319,6 +332,7 @@ pub fn run(cfg: &Config, oracles: &[&dyn Oracle], tick: &mut dyn FnMut(&Stats)) 
             .iter()
             .map(|o| o.name().to_string())
             .chain(cfg.simplifier.as_ref().map(|_| "simplify".to_string()))
+            .chain(cfg.smt_every.map(|_| "smt".to_string()))
             .collect(),
         ..Stats::default()
     };
@@ -392,6 +406,12 @@ pub fn run(cfg: &Config, oracles: &[&dyn Oracle], tick: &mut dyn FnMut(&Stats)) 
         if let Some(simplifier) = &cfg.simplifier {
             let at = start.elapsed().as_secs_f64();
             check_simplifier(simplifier, &case, &findings_dir, at, &mut stats);
+        }
+        if let Some(n) = cfg.smt_every {
+            if n > 0 && stats.cases.is_multiple_of(n) {
+                let at = start.elapsed().as_secs_f64();
+                check_smt(&case, &findings_dir, at, &mut stats);
+            }
         }
         let secs = start.elapsed().as_secs_f64();
         if secs - last_sample >= sample_period {
@@ -480,6 +500,58 @@ fn check_simplifier(
     };
     stats.simplify_findings.push(SimplifyFinding {
         case_path,
+        line: case.expr_line(),
+        what,
+        at,
+    });
+}
+
+/// The SMT encoding on `case`'s concrete values against the reference:
+/// counts the verdict under `smt` and records a disagreement or a panic
+/// with a case file that `diopter replay --smt` replays.
+fn check_smt(case: &Case, findings_dir: &Path, at: f64, stats: &mut Stats) {
+    use diopter_smt::concrete::{compare_with_reference, Comparison};
+    let cmp = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        compare_with_reference(&case.bare, &case.types, &case.ctx)
+    }));
+    let (label, what) = match &cmp {
+        Ok(Comparison::Agree) => ("AGREE", None),
+        Ok(Comparison::Skipped(_) | Comparison::Unsupported(_)) => ("SKIPPED", None),
+        Ok(Comparison::Disagree(lines)) => (
+            "DISAGREE",
+            Some(format!("the encoding differs: {}", lines.join("; "))),
+        ),
+        Err(p) => {
+            let m = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            ("PANIC", Some(format!("the encoding panicked: {m}")))
+        }
+    };
+    *stats
+        .verdicts
+        .entry("smt".to_string())
+        .or_default()
+        .entry(label.to_string())
+        .or_default() += 1;
+    let Some(what) = what else { return };
+    if stats.smt_findings.len() >= MAX_FINDINGS {
+        stats.findings_dropped += 1;
+        return;
+    }
+    let comments: String = what.lines().map(|l| format!("# {l}\n")).collect();
+    let text = format!(
+        "# the SMT encoding against the reference: diopter replay --smt FILE\n{comments}{}",
+        diff::case_file_text(case, &["reference"], None)
+    );
+    let path = findings_dir.join(format!("smt-{:016x}.case", fnv(&text)));
+    let written = std::fs::create_dir_all(findings_dir)
+        .and_then(|()| write_atomic(&path, &text))
+        .is_ok();
+    stats.smt_findings.push(SimplifyFinding {
+        case_path: written.then_some(path),
         line: case.expr_line(),
         what,
         at,
@@ -575,23 +647,27 @@ pub fn stats_json(cfg: &Config, stats: &Stats) -> String {
         })
         .collect();
     s.push_str(&fs.join(","));
+    // The simplifier's and the encoding's findings, in one form.
+    let checked = |fs: &[SimplifyFinding]| -> String {
+        fs.iter()
+            .map(|f| {
+                let case = f.case_path.as_ref().map_or("null".to_string(), |p| {
+                    format!("\"{}\"", esc(&p.display().to_string()))
+                });
+                format!(
+                    "\n    {{\"first_seen_s\": {:.3}, \"expression\": \"{}\", \"what\": \"{}\", \"case\": {case}}}",
+                    f.at,
+                    esc(&f.line),
+                    esc(&f.what),
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(",")
+    };
     s.push_str("\n  ],\n  \"simplify_findings\": [");
-    let sf: Vec<String> = stats
-        .simplify_findings
-        .iter()
-        .map(|f| {
-            let case = f.case_path.as_ref().map_or("null".to_string(), |p| {
-                format!("\"{}\"", esc(&p.display().to_string()))
-            });
-            format!(
-                "\n    {{\"first_seen_s\": {:.3}, \"expression\": \"{}\", \"what\": \"{}\", \"case\": {case}}}",
-                f.at,
-                esc(&f.line),
-                esc(&f.what),
-            )
-        })
-        .collect();
-    s.push_str(&sf.join(","));
+    s.push_str(&checked(&stats.simplify_findings));
+    s.push_str("\n  ],\n  \"smt_findings\": [");
+    s.push_str(&checked(&stats.smt_findings));
     s.push_str("\n  ],\n  \"samples_columns\": [\"seconds\", \"cases\", \"findings\", \"rss_kib\"],\n  \"samples\": [");
     let ss: Vec<String> = stats
         .samples
@@ -665,10 +741,26 @@ pub fn summary_md(cfg: &Config, stats: &Stats, title: &str) -> String {
              (DESIGN.md's equivalence); SKIPPED there means no rule applied."
         );
     }
+    if stats.verdicts.contains_key("smt") {
+        let _ = writeln!(
+            s,
+            "\nThe `smt` row compares the reference with the prover's SMT \
+             encoding evaluated on the same context's values (every \
+             {}th case); SKIPPED there means the encoding does not model the \
+             case (x86_fp80, an inconsistent context, a resource limit).",
+            cfg.smt_every.unwrap_or(0)
+        );
+    }
     let _ = writeln!(s, "\n## Findings\n");
-    if !stats.simplify_findings.is_empty() {
-        let _ = writeln!(s, "The simplifier (not minimized):\n");
-        for f in &stats.simplify_findings {
+    for (who, fs, replay) in [
+        ("The simplifier", &stats.simplify_findings, "replay"),
+        ("The SMT encoding", &stats.smt_findings, "replay --smt"),
+    ] {
+        if fs.is_empty() {
+            continue;
+        }
+        let _ = writeln!(s, "{who} (not minimized):\n");
+        for f in fs {
             let _ = writeln!(
                 s,
                 "- {:.1} s: `{}`: {}; {}",
@@ -677,7 +769,7 @@ pub fn summary_md(cfg: &Config, stats: &Stats, title: &str) -> String {
                 f.what.lines().next().unwrap_or(""),
                 f.case_path.as_ref().map_or_else(
                     || "(the case file could not be written)".to_string(),
-                    |p| format!("`{}`", diff::repro_command(p))
+                    |p| format!("`{}`", diff::repro_command(p).replacen("replay", replay, 1))
                 )
             );
         }

@@ -129,11 +129,18 @@ fn a_register_that_names_no_entity_is_an_error_not_undefined() {
     l.bytes = vec![0x90, 0x05];
     let e = evaluate(&l, &c.ctx).unwrap_err();
     assert!(e.message.contains("names no entity"), "{e:?}");
+    // DW_OP_regx UNDEF_REG (0xfff0, uleb f0 ff 03): the undefined location.
+    l.bytes = vec![0x90, 0xf0, 0xff, 0x03];
+    let r = evaluate(&l, &c.ctx).unwrap();
+    assert!(interp::read_value(&c.ctx, &r).is_err(), "{:?}", r.loc);
 }
 
 #[test]
 fn the_extension_oracle_says_where_it_does_not_apply() {
     let ext = diopter_dwarf::ext::DwarfExt;
+    // Its locations come back from DWARF's coarser model: compared by what
+    // they read and write, not structurally.
+    assert!(!ext.exact_locations());
     assert_eq!(
         ext.not_applicable(&case("[i32] DIOpArg(0, i32)", REGS)),
         None
@@ -181,4 +188,59 @@ fn select_bit_piece_stops_at_the_location_size_limit() {
     let l = m.evaluate(&bytes, &|_| 32).unwrap();
     let got = diopter_semantics::access::read(&ctx, &l, 2).unwrap();
     assert_eq!(got, Bits::from_u64(2, 0b10));
+}
+
+#[test]
+fn addresses_below_32_are_literals_and_from_32_constants() {
+    // DW_OP_lit0..lit31 (0x30 + n) hold 0..31; 32 needs DW_OP_constu (0x10).
+    for (addr, first) in [(31u64, vec![0x4f]), (32, vec![0x10, 0x20])] {
+        let ctx = format!(
+            "mem 0 {addr:#x} = 01 00 00 00\n%b = i32 7\narg 0 = mem(0, {addr:#x})\narg 1 = %b\n"
+        );
+        let line = "[i32, i32] DIOpArg(0, i32), DIOpArg(1, i32), DIOpAdd()";
+        let c = case(line, &ctx);
+        let l = lower(&c.bare, &c.types, &c.ctx).unwrap();
+        // The address, then DW_OP_deref_type (0xa6) reads the i32 there.
+        let mut want = first.clone();
+        want.push(0xa6);
+        assert!(
+            l.bytes.windows(want.len()).any(|w| w == want),
+            "{addr:#x}: {:02x?}",
+            l.bytes
+        );
+        agrees_reading(line, &ctx, "0x00000008");
+    }
+}
+
+#[test]
+fn a_run_time_offset_that_may_leave_the_address_space_does_not_lower() {
+    // From 0x100, an i32 offset reaches below 0: DWARF would wrap.
+    let c = case(
+        "[i64, i32] DIOpArg(0, i64), DIOpArg(1, i32), DIOpByteOffset(i64)",
+        "%o = i32 8\narg 0 = mem(0, 0x100)\narg 1 = %o\n",
+    );
+    let e = lower(&c.bare, &c.types, &c.ctx).unwrap_err();
+    assert!(e.reason.contains("may leave 0..2^64"), "{e}");
+}
+
+#[test]
+fn a_constant_offset_read_inside_an_implicit_value_is_folded() {
+    // The offset is the i8 at bit 4 of the i16 258 (0x0102): 0x10 = 16.
+    let c = case(
+        "[i64] DIOpArg(0, i64), DIOpConstant(i16 258), DIOpConstant(i8 4), \
+         DIOpBitOffset(i8), DIOpByteOffset(i64)",
+        "arg 0 = mem(0, 0x100000000)\n",
+    );
+    let l = lower(&c.bare, &c.types, &c.ctx).unwrap();
+    assert_eq!(l.ops, [diopter_dwarf::ops::DwOp::Addr(0x1_0000_0010)]);
+}
+
+#[test]
+fn push_lane_lowers_up_to_64_bits_with_the_extensions() {
+    let ctx = "lane 3\n";
+    for (ty, lowers) in [("i32", true), ("i64", true), ("i65", false)] {
+        let c = case(&format!("[] DIOpPushLane({ty})"), ctx);
+        let l = diopter_dwarf::lower_ext(&c.bare, &c.types, &c.ctx);
+        assert_eq!(l.is_ok(), lowers, "{ty}: {:?}", l.err());
+    }
 }

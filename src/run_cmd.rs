@@ -54,6 +54,12 @@ pub struct Args {
     /// Plant a bug into the fast oracle (test aid: see `diopter minimize --help`).
     #[arg(long, value_name = "BUG")]
     pub plant: Option<String>,
+    /// Also run the prover's SMT encoding on every Nth case's concrete
+    /// values against the reference (the campaign's `smt` row); 0: never.
+    /// Off by default: the encoding is not bounded in memory, and some
+    /// generated cases exhaust it (fuzz/regressions/smt/).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub smt_every: u64,
 }
 
 /// The arguments of a bare `diopter`.
@@ -134,7 +140,13 @@ pub fn clock_seed() -> u64 {
 
 /// Runs the in-process campaign with a progress bar; writes
 /// `campaign.md`/`.json` and `findings/` under `dir`.
-pub fn campaign(dir: &std::path::Path, time: Duration, seed: u64, plant: Option<&str>) -> Step {
+pub fn campaign(
+    dir: &std::path::Path,
+    time: Duration,
+    seed: u64,
+    plant: Option<&str>,
+    smt_every: u64,
+) -> Step {
     let mut owned: Vec<Box<dyn Oracle>> = diopter_harness::registry::all_oracles();
     if let Some(p) = plant {
         match crate::minimize_cmd::oracle_with_plant("fast", Some(p)) {
@@ -179,7 +191,7 @@ pub fn campaign(dir: &std::path::Path, time: Duration, seed: u64, plant: Option<
         gen: GenConfig::default(),
         stop: Some(stop_flag()),
         simplifier: Some(simplifier),
-        smt_every: Some(16),
+        smt_every: (smt_every > 0).then_some(smt_every),
     };
     let bar = ProgressBar::new(time.as_secs().max(1));
     bar.set_style(
@@ -277,7 +289,13 @@ pub fn run(a: &Args) -> ExitCode {
         "== 3/4 campaign: {:.0} s over every oracle, seed {seed}",
         time.as_secs_f64()
     );
-    steps.push(campaign(&a.reports, time, seed, a.plant.as_deref()));
+    steps.push(campaign(
+        &a.reports,
+        time,
+        seed,
+        a.plant.as_deref(),
+        a.smt_every,
+    ));
 
     println!("== 4/4 reports: {}/", a.reports.display());
     steps.extend(report_cmd::regenerate(&a.reports));

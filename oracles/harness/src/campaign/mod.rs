@@ -68,7 +68,10 @@ pub struct Config {
     /// (verdicts under the name `smt`; a disagreement or a panic is a
     /// finding in [`Stats::smt_findings`], replayed by `diopter replay
     /// --smt FILE`). Z3 only simplifies numerals here (no solver, so no
-    /// solver timeout), but it is slower than the evaluators, hence N.
+    /// solver timeout), but it is slower than the evaluators, hence N. Not
+    /// bounded in memory: on some cases the encoding exhausts it
+    /// (`fuzz/regressions/smt/encoding-memory-blowup.case`), so `diopter
+    /// run` leaves it off unless asked.
     pub smt_every: Option<u64>,
 }
 

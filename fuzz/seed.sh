@@ -55,6 +55,9 @@ arg 1 = %x
 arg 2 = composite(%x : 16, implicit(i16 7) : 16)
 '
 # cli: hand-made seeds (selector byte, expression, NUL, context[, NUL, --write literal]).
+# The seed text is the format on purpose: printf turns its octal escapes
+# (\001, \241, ...) into bytes, which %b would not do for \241.
+# shellcheck disable=SC2059
 hand() { printf "$2" > "corpus/cli/seed-hand-$1"; }
 hand eval-huge-add '\001[] DIOpConstant(i8388608 1), DIOpConstant(i8388608 1), DIOpAdd()'
 hand eval-huge-vector-json '\011[] DIOpConstant(<1000000 x i8> zeroinitializer)'
@@ -85,6 +88,7 @@ while read -r s; do
     # cli: command n mod 7, JSON every other 7, a context always, --write
     # every third, generator mode (bit 4) every fourth.
     sel=$(( (n % 7) | ((n / 7) % 2) * 8 | 128 | (n % 3 == 0 ? 32 : 0) | (n % 4 == 3 ? 16 : 0) ))
+    # shellcheck disable=SC2059 # an octal escape made on purpose
     { printf "\\$(printf '%03o' "$sel")"; cat "$s"; printf '\000%s' "$cli_ctx"; } > "corpus/cli/$name"
     n=$(( n + 1 ))
   fi

@@ -167,22 +167,24 @@ fn small(offset: &BigInt) -> u64 {
 
 /// The bytes `first .. first+count` of an address space's memory, byte 0 of
 /// the list from `first`.
+// A counter beside the loop, not a range: `BigUint` is no `Step` type.
+#[allow(clippy::explicit_counter_loop)]
 fn memory_bytes(ctx: &Context, addrspace: u32, first: &BigUint, count: u64) -> Vec<u8> {
-    let bytes = (0..count)
-        .map(|i| ctx.byte(addrspace, &(first + i)))
-        .collect();
+    let mut at = first.clone();
+    let mut bytes = Vec::with_capacity(count.min(1 << 16) as usize);
+    for _ in 0..count {
+        bytes.push(ctx.byte(addrspace, &at));
+        at += 1u32;
+    }
     UNLISTED.with(|u| {
         if let Some(ranges) = u.borrow_mut().as_mut() {
             // The gaps between the listed bytes of the range.
             let end = first + count;
             let mut at = first.clone();
-            let listed = ctx
-                .state
-                .memory
-                .range((addrspace, first.clone())..(addrspace, end.clone()));
-            for ((_, a), _) in listed.chain(std::iter::once((&(addrspace, end.clone()), &0))) {
-                if *a > at {
-                    let n = (a - &at).to_u64().unwrap_or(u64::MAX);
+            let listed = ctx.state.memory.range(addrspace, first, &end);
+            for (a, _) in listed.chain(std::iter::once((end.clone(), 0))) {
+                if a > at {
+                    let n = (&a - &at).to_u64().unwrap_or(u64::MAX);
                     ranges.push((addrspace, at.clone(), n));
                 }
                 at = a + 1u32;

@@ -80,6 +80,7 @@
 use crate::ast::Span;
 use crate::diag::Diagnostic;
 use crate::location::{self, LocDesc, Part};
+use crate::memory::Memory;
 use crate::syntax::lexer::{lex, Tok};
 use crate::syntax::parser::{check_int_fits, Parser};
 use crate::types::{DataLayout, Type, TypeTable};
@@ -111,7 +112,7 @@ pub struct Context {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct State {
     /// Memory bytes given by the context or written, by (address space, address).
-    pub memory: BTreeMap<(u32, BigUint), u8>,
+    pub memory: Memory,
     /// Entity values by name (with sigil: `%x`, `$r0`, `@g`).
     pub entities: BTreeMap<String, Bits>,
 }
@@ -162,22 +163,21 @@ impl Context {
 
     /// The byte at `address` (given, written, or seeded). The caller checks the bounds.
     pub fn byte(&self, addrspace: u32, address: &BigUint) -> u8 {
-        match self.state.memory.get(&(addrspace, address.clone())) {
-            Some(b) => *b,
+        match self.state.memory.get(addrspace, address) {
+            Some(b) => b,
             None => seeded_byte(self.seed, addrspace, address),
         }
     }
 
     pub fn set_byte(&mut self, addrspace: u32, address: BigUint, value: u8) {
-        self.state.memory.insert((addrspace, address), value);
+        self.state.memory.insert(addrspace, &address, value);
     }
 
     /// Sets `bytes` from `address` upwards.
     pub fn set_memory(&mut self, addrspace: u32, address: impl Into<BigUint>, bytes: &[u8]) {
-        let a: BigUint = address.into();
-        for (i, b) in bytes.iter().enumerate() {
-            self.set_byte(addrspace, &a + i, *b);
-        }
+        self.state
+            .memory
+            .insert_bytes(addrspace, &address.into(), bytes);
     }
 
     /// An entity's value; `name` includes the sigil (`%x`).
@@ -202,13 +202,14 @@ impl Context {
         if self.seed != other.seed {
             out.push(format!("seed {} -> {}", self.seed, other.seed));
         }
-        let addresses: BTreeSet<&(u32, BigUint)> = self
+        let addresses: BTreeSet<(u32, BigUint)> = self
             .state
             .memory
-            .keys()
-            .chain(other.state.memory.keys())
+            .iter()
+            .chain(other.state.memory.iter())
+            .map(|(a, addr, _)| (a, addr))
             .collect();
-        for (a, addr) in addresses {
+        for (a, addr) in &addresses {
             let (x, y) = (self.byte(*a, addr), other.byte(*a, addr));
             if x != y {
                 out.push(format!("mem {a} 0x{addr:x}: {x:02x} -> {y:02x}"));
@@ -556,7 +557,7 @@ impl<'t> ContextParser<'t> {
         let span = first.to(Span::new(l.end, l.end));
         for (i, b) in bytes.iter().enumerate() {
             let key = (a, &addr + BigUint::from(i));
-            if self.ctx.state.memory.contains_key(&key) {
+            if self.ctx.state.memory.contains(key.0, &key.1) {
                 return Err(Diagnostic::error(
                     span,
                     format!(
@@ -565,7 +566,7 @@ impl<'t> ContextParser<'t> {
                     ),
                 ));
             }
-            self.ctx.state.memory.insert(key, *b);
+            self.ctx.state.memory.insert(key.0, &key.1, *b);
         }
         self.mem_lines.push((a, addr, bytes.len(), span));
         Ok(())
@@ -777,15 +778,15 @@ impl fmt::Display for Context {
             }
             Ok(())
         };
-        for ((a, addr), b) in &self.state.memory {
+        for (a, addr, b) in self.state.memory.iter() {
             let extends = matches!(&run, Some((ra, start, bytes))
-                if ra == a && start + BigUint::from(bytes.len()) == *addr && bytes.len() < 16);
+                if *ra == a && start + BigUint::from(bytes.len()) == addr && bytes.len() < 16);
             if !extends {
                 flush(f, &mut run)?;
-                run = Some((*a, addr.clone(), Vec::new()));
+                run = Some((a, addr, Vec::new()));
             }
             if let Some((_, _, bytes)) = run.as_mut() {
-                bytes.push(*b);
+                bytes.push(b);
             }
         }
         flush(f, &mut run)?;

@@ -14,6 +14,7 @@ pub mod interp;
 pub mod ir;
 pub mod lifetimes;
 pub mod location;
+pub mod memory;
 pub mod objloc;
 pub mod show;
 pub mod sites;

@@ -339,8 +339,8 @@ fn check_block(b: &Block, file: &ExprFile) -> Vec<String> {
                 }
             };
             let mut want = ctx.clone();
-            for ((a, addr), byte) in &changes.state.memory {
-                want.set_byte(*a, addr.clone(), *byte);
+            for (a, addr, byte) in changes.state.memory.iter() {
+                want.set_byte(a, addr, byte);
             }
             for (name, bits) in &changes.state.entities {
                 if ctx.entity(name).is_none() {

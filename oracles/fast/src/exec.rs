@@ -31,7 +31,6 @@ use diopter_semantics::interp::{ErrorKind, EvalError, Located, Outcome};
 use diopter_semantics::location::{LocDesc, Part, Single, Storage, MAX_LOC_NODES};
 use diopter_semantics::types::Type;
 use diopter_semantics::value::{self, Bits};
-use num_bigint::BigUint;
 
 /// A storage, without its offset.
 #[derive(Clone, Copy, Debug)]
@@ -884,35 +883,16 @@ impl<'a, O: Off> Machine<'a, O> {
             return;
         }
         if let Some(slot) = self.given.get_mut(a as usize) {
-            let span = *slot.get_or_insert_with(|| {
-                let lo = (a, BigUint::ZERO);
-                let hi = (a + 1, BigUint::ZERO);
-                let mut r = mem.range((
-                    std::ops::Bound::Included(&lo),
-                    std::ops::Bound::Excluded(&hi),
-                ));
-                let first = num_traits::ToPrimitive::to_u128(&r.next()?.0 .1)?;
-                let last = r.next_back().map_or(Some(first), |((_, k), _)| {
-                    num_traits::ToPrimitive::to_u128(k)
-                });
-                // An address beyond u128: no summary, always search.
-                Some((first, last.unwrap_or(u128::MAX)))
-            });
+            // The highest address is u128::MAX when it is beyond u128: no
+            // summary then, always search.
+            let span = *slot.get_or_insert_with(|| mem.span_u128(a));
             match span {
                 None => return,
                 Some((first, last)) if last < addr || first >= addr + out.len() as u128 => return,
                 _ => {}
             }
         }
-        let lo = (a, BigUint::from(addr));
-        let hi = (a, BigUint::from(addr + out.len() as u128));
-        for ((_, k), b) in mem.range((
-            std::ops::Bound::Included(&lo),
-            std::ops::Bound::Excluded(&hi),
-        )) {
-            let idx = num_traits::ToPrimitive::to_u128(k).unwrap_or(0) - addr;
-            out[idx as usize] = *b;
-        }
+        mem.overlay_u128(a, addr, out);
     }
 }
 

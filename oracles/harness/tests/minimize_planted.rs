@@ -114,8 +114,10 @@ fn padded(oracles: &[&dyn Oracle], small: &Case, min_ops: usize) -> Option<Case>
         for (k, l) in &g.ctx.args {
             c.ctx.args.insert(k + shift, l.clone());
         }
-        for (k, v) in &g.ctx.state.memory {
-            c.ctx.state.memory.entry(k.clone()).or_insert(*v);
+        for (a, addr, v) in g.ctx.state.memory.iter() {
+            if !c.ctx.state.memory.contains(a, &addr) {
+                c.ctx.state.memory.insert(a, &addr, v);
+            }
         }
         for (k, v) in &g.ctx.state.entities {
             c.ctx

@@ -307,9 +307,9 @@ fn compare_inner(
                     addrs.push((*a, u));
                 }
             }
-            for ((a, addr), b) in &after.state.memory {
-                if *b != ctx.byte(*a, addr) {
-                    addrs.push((*a, addr.clone()));
+            for (a, addr, b) in after.state.memory.iter() {
+                if b != ctx.byte(a, &addr) {
+                    addrs.push((a, addr));
                 }
             }
             addrs.sort();

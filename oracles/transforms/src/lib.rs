@@ -1428,7 +1428,7 @@ fn live_part(
             };
             let base = p.to_biguint();
             for i in 0..width.div_ceil(8) {
-                c.state.memory.remove(&(*addrspace, &base + i));
+                c.state.memory.remove(*addrspace, &(&base + i));
             }
         }
     }

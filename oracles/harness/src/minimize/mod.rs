@@ -802,13 +802,12 @@ impl Reduction {
                     .ctx
                     .state
                     .memory
-                    .keys()
+                    .iter()
                     .skip(*start)
                     .take(*len)
-                    .cloned()
                     .collect();
-                for k in &keys {
-                    c.ctx.state.memory.remove(k);
+                for (a, addr, _) in &keys {
+                    c.ctx.state.memory.remove(*a, addr);
                 }
                 c
             }

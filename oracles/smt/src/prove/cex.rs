@@ -456,7 +456,7 @@ pub(crate) fn extract(
         .into_iter()
         .filter(|(a, addr, _)| {
             let mut c2 = ctx.clone();
-            c2.state.memory.remove(&(*a, addr.clone()));
+            c2.state.memory.remove(*a, addr);
             let l2 = interp::eval(&inst.lhs, &env, &c2);
             let r2 = interp::eval(&inst.rhs, &env, &c2);
             describe_outcome(&c2, &l2, written.as_ref()) != lhs

@@ -780,7 +780,7 @@ fn merge_section(st: &State) -> String {
         "At the end of the run each target's working corpus (`fuzz/corpus/TARGET`) is \
          minimized with libFuzzer's `-merge=1` (the inputs that add no coverage go; the \
          `seed-*` files stay); a failed merge leaves the corpus as it was.\n\n\
-         | target | before | after | time | |\n|---|---:|---:|---:|---|\n",
+         | target | before | after | time | result |\n|---|---:|---:|---:|---|\n",
     );
     for m in &st.corpus_merge {
         let after = match (m.files_after, m.bytes_after) {
@@ -1626,6 +1626,10 @@ mod tests {
         assert!(write_outputs(&dir, &st, None, 60.0).is_empty());
         let md = std::fs::read_to_string(dir.join("summary.md")).unwrap();
         assert!(md.contains("## Corpus minimization"), "{md}");
+        assert!(
+            md.contains("| target | before | after | time | result |"),
+            "{md}"
+        );
         assert!(
             md.contains(
                 "| parse_roundtrip | 300 files, 39.1 KiB | 120 files, 2.0 KiB | 2 s | minimized |"

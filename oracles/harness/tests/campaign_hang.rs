@@ -10,7 +10,10 @@ use diopter_fast::Fast;
 use diopter_gen::entropy::{Entropy, SplitMix};
 use diopter_gen::{Case, GenConfig};
 use diopter_harness::campaign::{self, Config, MakeOracles, Phase, MAX_STUCK_WORKERS};
+use diopter_harness::minimize;
+use diopter_harness::minimize::plant::{Plant, Planted};
 use diopter_semantics::interp::Outcome;
+use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -133,6 +136,80 @@ fn a_case_that_hangs_is_a_finding_and_the_run_goes_on() {
         "{json}"
     );
     assert!(json.contains("\"stuck_workers\": 1"), "{json}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Fast with a planted panic that, once it has seen the case whose
+/// expression is `line`, sleeps on any other: on the minimizer's
+/// candidates, a hang while minimizing (the worker that hangs goes no
+/// further; the next one makes its own oracle, which has seen nothing).
+struct SlowToMinimize {
+    inner: Planted,
+    line: String,
+    seen: Cell<bool>,
+}
+
+impl Oracle for SlowToMinimize {
+    fn name(&self) -> &str {
+        "slow-to-minimize"
+    }
+    fn eval(&self, case: &Case) -> Outcome {
+        if case.expr_line() == self.line {
+            self.seen.set(true);
+        } else if self.seen.get() {
+            std::thread::sleep(Duration::from_secs(3600));
+        }
+        self.inner.eval(case)
+    }
+}
+
+#[test]
+fn a_hang_while_minimizing_is_a_hang_of_the_minimizer() {
+    let dir = temp("min");
+    let mut cfg = config(&dir, 5, 400, Duration::from_secs(1));
+    cfg.minimize_time = Duration::from_secs(1);
+    let planted = || Planted::new(Box::new(Fast::default()), Plant::PanicOnMul);
+    // The run's first failing case: the first of its kind, so it is
+    // minimized (a repeat would only be counted).
+    let (i, line) = minimize::quiet_panics(|| {
+        case_seeds(5, 400)
+            .into_iter()
+            .enumerate()
+            .find_map(|(i, s)| {
+                let case = Case::from_seed(s, &cfg.gen);
+                let failing = minimize::failure(&case, &[&Reference, &planted()]).is_some();
+                failing.then(|| (i, case.expr_line()))
+            })
+    })
+    .expect("the plant shows on some case");
+    let make: MakeOracles = Arc::new(move || {
+        vec![
+            Box::new(Reference) as Box<dyn Oracle>,
+            Box::new(SlowToMinimize {
+                inner: planted(),
+                line: line.clone(),
+                seen: Cell::new(false),
+            }),
+        ]
+    });
+    let t = Instant::now();
+    let stats = campaign::run(&cfg, make, &mut |_| {});
+    assert!(t.elapsed() < Duration::from_secs(120), "{:?}", t.elapsed());
+    assert_eq!(stats.cases, 400, "the run went on");
+    let h = stats.hangs.first().expect("a hang");
+    assert_eq!(h.case, i as u64 + 1);
+    assert_eq!(h.phase, Phase::Minimizing);
+    assert_eq!(h.oracle.as_deref(), Some("slow-to-minimize"));
+    assert!(
+        h.waited >= 2.0,
+        "a case's second and the minimizer's: {}",
+        h.waited
+    );
+    assert!(h.case_path.as_ref().is_some_and(|p| p.is_file()));
+    // Its verdict was counted before the minimizer hung.
+    let v = &stats.verdicts["slow-to-minimize"];
+    assert_eq!(v.get("HANG"), None, "{v:?}");
+    assert_eq!(v.values().sum::<u64>(), 400, "{v:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -861,11 +861,12 @@ fn spawn_worker(
 }
 
 /// Records the hang of the case in `beat`: a verdict `HANG` in the row of
-/// what was running, and a [`Hang`] with a case file regenerated from the
+/// what was evaluating it, and a [`Hang`] with a case file regenerated from the
 /// seed (unless the generator was what hung: it would hang here too).
 fn record_hang(cfg: &Config, beat: &Beat, stats: &mut Stats, at: f64) {
     let oracle = beat.oracle.as_deref().map(str::to_string);
-    if let Some(o) = &oracle {
+    // While minimizing, the case's verdict is already counted.
+    if let (Some(o), Phase::Evaluating) = (&oracle, beat.phase) {
         count(stats, o, "HANG");
     }
     if stats.hangs.len() >= MAX_FINDINGS {

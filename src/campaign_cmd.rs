@@ -24,6 +24,11 @@
 //! saved for a timeout, an out-of-memory input or a leak are findings by
 //! their kind and are not replayed in this process (a replay would hang or
 //! exhaust the driver); a panic while replaying a crash is a finding too.
+//!
+//! At the end each target's working corpus is minimized (`merge_corpus`:
+//! libFuzzer's `-merge=1`, as `cargo fuzz cmin`), so that a night's corpus
+//! does not slow the next night's start with inputs that add nothing; the
+//! summary gives its size before and after. `--no-cmin` skips it.
 
 use crate::report_cmd;
 use crate::run_cmd::{clock_seed, parse_duration, stop_flag};
@@ -60,6 +65,12 @@ WHAT IT DOES
   and leaks are findings by their kind, not replayed in the driver.
   --jobs is the number of fuzzing workers in all, at least one per target.
   Ctrl-C stops the fuzzers and writes the report (a second one quits).
+  At the end (time up or Ctrl-C) each target's working corpus
+  fuzz/corpus/TARGET is minimized: the fuzzer binary's -merge=1 (what
+  `cargo fuzz cmin` does) keeps the inputs that add coverage, and the
+  seed-* files; summary.md and stats.json give the size before and after.
+  A merge that fails, takes over 20 minutes or is stopped by Ctrl-C leaves
+  the corpus as it was and is reported, not fatal. --no-cmin skips it.
 
 OUTPUT (--dir, default reports/campaigns/<UTC timestamp>)
   summary.md  findings with replay commands, verdict of each target, plots
@@ -67,7 +78,8 @@ OUTPUT (--dir, default reports/campaigns/<UTC timestamp>)
   stats.json  executions, coverage, findings and memory (RSS of the driver
               and of the fuzzers) over time; RSS at start and end
   state.json  what resuming needs (rerun with the same --dir after a kill)
-  artifacts/  libFuzzer's artifacts not yet handled; the fuzzers' logs
+  artifacts/  libFuzzer's artifacts not yet handled; the fuzzers' logs and
+              the corpus merges' (TARGET-cmin.log)
   execs.svg, coverage.svg, findings.svg, memory.svg
 
 EXAMPLES
@@ -103,6 +115,12 @@ pub struct Args {
     /// For eval_diff_planted: the bug planted (test aid).
     #[arg(long, value_name = "BUG", default_value = "add-off-by-one")]
     pub plant: String,
+    /// Do not minimize the corpora at the end. By default each target's
+    /// working corpus (fuzz/corpus/TARGET) is merged into a minimal one with
+    /// the same coverage (libFuzzer's -merge=1, as `cargo fuzz cmin`), and
+    /// summary.md and stats.json give its size before and after.
+    #[arg(long)]
+    pub no_cmin: bool,
 }
 
 /// Per-input time limit of the fuzzers (libFuzzer's default, 1200 s, would
@@ -153,6 +171,10 @@ struct State {
     fuzzers_rss_max_kib: Option<u64>,
     /// Whether a Ctrl-C stopped this process's part early.
     stopped: bool,
+    /// The corpus merges at the end of this process's part (`--no-cmin`:
+    /// none, and `corpus_merge_skipped`).
+    corpus_merge: Vec<CorpusMerge>,
+    corpus_merge_skipped: bool,
 }
 
 /// One sample of the counters.
@@ -469,6 +491,319 @@ fn plot(
     root.present().map_err(|e| e.to_string())
 }
 
+/// How long one target's corpus merge may take before it is stopped (the
+/// corpus is then left as it was).
+const MERGE_TIME_LIMIT: Duration = Duration::from_secs(20 * 60);
+
+/// The fuzzer binary `cargo fuzz build -s none TARGET` makes.
+fn fuzzer_bin(target_dir: &Path, target: &str) -> PathBuf {
+    target_dir
+        .join("x86_64-unknown-linux-gnu/release")
+        .join(target)
+}
+
+/// The regular files of a corpus directory: (files, bytes). A directory
+/// that cannot be read counts as empty.
+pub fn corpus_size(dir: &Path) -> (u64, u64) {
+    let mut n = (0, 0);
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        if let Ok(m) = e.metadata() {
+            if m.is_file() {
+                n.0 += 1;
+                n.1 += m.len();
+            }
+        }
+    }
+    n
+}
+
+/// What minimizing one target's corpus did, for the summary.
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[serde(default)]
+pub struct CorpusMerge {
+    pub target: String,
+    pub files_before: u64,
+    pub bytes_before: u64,
+    /// `None` when the corpus was left as it was (see `error`).
+    pub files_after: Option<u64>,
+    pub bytes_after: Option<u64>,
+    pub seconds: f64,
+    /// Why the corpus was left as it was, or what went wrong replacing it.
+    pub error: Option<String>,
+}
+
+/// The file names in `dir` (regular files only).
+fn file_names(dir: &Path) -> std::io::Result<Vec<std::ffi::OsString>> {
+    let mut v = Vec::new();
+    for e in std::fs::read_dir(dir)? {
+        let e = e?;
+        if e.metadata()?.is_file() {
+            v.push(e.file_name());
+        }
+    }
+    Ok(v)
+}
+
+/// Whether a corpus file is one of the seeds kept in git (`fuzz/seed.sh`
+/// names them so): never removed by a merge.
+fn is_seed(name: &std::ffi::OsStr) -> bool {
+    name.to_string_lossy().starts_with("seed-")
+}
+
+/// Minimizes `corpus` with the fuzzer binary's `-merge=1 NEW OLD` (what
+/// `cargo fuzz cmin` does): NEW starts with the corpus's seed files, so
+/// that they stay under their names, and gets the other inputs that add
+/// coverage. The merge works in `scratch` (cleared first, removed after;
+/// its log goes beside it) and the corpus is touched only once it has
+/// succeeded: the new files go in, then the files left out are removed, so
+/// that a kill at any point leaves a superset of the minimized corpus. A
+/// merge past `limit`, or interrupted by `stop` turning on, is stopped (its
+/// process group) and the corpus is left as it was.
+pub fn merge_corpus(
+    bin: &Path,
+    target: &str,
+    corpus: &Path,
+    scratch: &Path,
+    envs: &[(&str, std::ffi::OsString)],
+    limit: Duration,
+    stop: &std::sync::atomic::AtomicBool,
+) -> CorpusMerge {
+    let start = Instant::now();
+    let (files_before, bytes_before) = corpus_size(corpus);
+    let mut m = CorpusMerge {
+        target: target.to_string(),
+        files_before,
+        bytes_before,
+        ..CorpusMerge::default()
+    };
+    let result = merge_into(bin, corpus, scratch, envs, limit, stop);
+    let _ = std::fs::remove_dir_all(scratch);
+    match result {
+        Ok(()) => {
+            let (f, b) = corpus_size(corpus);
+            m.files_after = Some(f);
+            m.bytes_after = Some(b);
+        }
+        Err(e) => m.error = Some(e),
+    }
+    m.seconds = start.elapsed().as_secs_f64();
+    m
+}
+
+fn merge_into(
+    bin: &Path,
+    corpus: &Path,
+    scratch: &Path,
+    envs: &[(&str, std::ffi::OsString)],
+    limit: Duration,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Result<(), String> {
+    let io = |what: &str, p: &Path, e: std::io::Error| format!("{what} {}: {e}", p.display());
+    if !corpus.is_dir() {
+        return Err(format!("no corpus directory {}", corpus.display()));
+    }
+    if !bin.is_file() {
+        return Err(format!("no fuzzer binary {}", bin.display()));
+    }
+    let new = scratch.join("merged");
+    let artifacts = scratch.join("artifacts");
+    let _ = std::fs::remove_dir_all(scratch);
+    for d in [&new, &artifacts] {
+        std::fs::create_dir_all(d).map_err(|e| io("creating", d, e))?;
+    }
+    let old_names = file_names(corpus).map_err(|e| io("reading", corpus, e))?;
+    for n in old_names.iter().filter(|n| is_seed(n)) {
+        std::fs::copy(corpus.join(n), new.join(n))
+            .map_err(|e| io("copying", &corpus.join(n), e))?;
+    }
+    let log_path = scratch.with_extension("log");
+    let log = std::fs::File::create(&log_path).map_err(|e| io("creating", &log_path, e))?;
+    let log2 = log.try_clone().map_err(|e| io("opening", &log_path, e))?;
+    let mut cmd = Command::new(bin);
+    cmd.arg("-merge=1")
+        .arg(format!("-timeout={INPUT_TIMEOUT_S}"))
+        .arg(format!("-rss_limit_mb={FUZZER_RSS_LIMIT_MB}"))
+        .arg(format!("-artifact_prefix={}/", artifacts.display()))
+        .arg(&new)
+        .arg(corpus)
+        .stdin(Stdio::null())
+        .stdout(log)
+        .stderr(log2)
+        // Its own group, as the fuzzers: the merge runs its inner passes
+        // as children, and stopping it must stop them too.
+        .process_group(0);
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    let was_stopped = stop.load(Ordering::Relaxed);
+    let start = Instant::now();
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| format!("starting {}: {e}", bin.display()))?;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(s)) => break s,
+            Ok(None) => {}
+            Err(e) => {
+                stop_group(&mut child);
+                return Err(format!("waiting for the merge: {e}"));
+            }
+        }
+        if start.elapsed() > limit {
+            stop_group(&mut child);
+            return Err(format!(
+                "the merge did not finish within {} s (log: {})",
+                limit.as_secs(),
+                log_path.display()
+            ));
+        }
+        if !was_stopped && stop.load(Ordering::Relaxed) {
+            stop_group(&mut child);
+            return Err("interrupted by Ctrl-C".into());
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    if !status.success() {
+        return Err(format!(
+            "the merge failed ({status}; log: {})",
+            log_path.display()
+        ));
+    }
+    let kept = file_names(&new).map_err(|e| io("reading", &new, e))?;
+    if kept.is_empty() && !old_names.is_empty() {
+        return Err(format!(
+            "the merge kept no file of {} (log: {})",
+            old_names.len(),
+            log_path.display()
+        ));
+    }
+    // In first, then out: never fewer inputs than the minimized corpus.
+    for n in &kept {
+        let to = corpus.join(n);
+        if !to.exists() {
+            let from = new.join(n);
+            if std::fs::rename(&from, &to).is_err() {
+                std::fs::copy(&from, &to).map_err(|e| io("copying", &from, e))?;
+            }
+        }
+    }
+    let kept: std::collections::BTreeSet<_> = kept.into_iter().collect();
+    for n in old_names
+        .iter()
+        .filter(|n| !is_seed(n) && !kept.contains(*n))
+    {
+        let p = corpus.join(n);
+        std::fs::remove_file(&p).map_err(|e| io("removing", &p, e))?;
+    }
+    Ok(())
+}
+
+/// Minimizes every target's working corpus (see `merge_corpus`) and prints
+/// a line per target.
+fn merge_corpora(
+    targets: &[String],
+    fuzz_dir: &Path,
+    target_dir: &Path,
+    abs_dir: &Path,
+    plant: &str,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Vec<CorpusMerge> {
+    let mut out = Vec::new();
+    let mut interrupted = false;
+    for t in targets {
+        let corpus = fuzz_dir.join("corpus").join(t);
+        let m = if interrupted {
+            let (files_before, bytes_before) = corpus_size(&corpus);
+            CorpusMerge {
+                target: t.clone(),
+                files_before,
+                bytes_before,
+                error: Some("skipped: interrupted by Ctrl-C".into()),
+                ..CorpusMerge::default()
+            }
+        } else {
+            let envs = [
+                ("DIOPTER_PLANT", plant.into()),
+                (
+                    "DIOPTER_CASE_DIR",
+                    abs_dir.join("artifacts").join(format!("{t}-cases")).into(),
+                ),
+            ];
+            merge_corpus(
+                &fuzzer_bin(target_dir, t),
+                t,
+                &corpus,
+                &abs_dir.join("artifacts").join(format!("{t}-cmin")),
+                &envs,
+                MERGE_TIME_LIMIT,
+                stop,
+            )
+        };
+        interrupted |= m.error.as_deref() == Some("interrupted by Ctrl-C");
+        match (&m.error, m.files_after, m.bytes_after) {
+            (None, Some(f), Some(b)) => println!(
+                "  corpus {t}: {} files, {} -> {f} files, {} ({:.0} s)",
+                m.files_before,
+                human_bytes(m.bytes_before),
+                human_bytes(b),
+                m.seconds
+            ),
+            (e, _, _) => eprintln!(
+                "diopter campaign: corpus {t} not minimized: {}",
+                e.as_deref().unwrap_or("?")
+            ),
+        }
+        out.push(m);
+    }
+    out
+}
+
+/// `1234567` as `1.2 MiB`.
+fn human_bytes(b: u64) -> String {
+    if b < 1024 {
+        format!("{b} B")
+    } else if b < 1 << 20 {
+        format!("{:.1} KiB", b as f64 / 1024.0)
+    } else {
+        format!("{:.1} MiB", b as f64 / f64::from(1u32 << 20))
+    }
+}
+
+/// The summary's section on the corpus merges.
+fn merge_section(st: &State) -> String {
+    let mut md = String::from("\n## Corpus minimization\n\n");
+    if st.corpus_merge_skipped {
+        md.push_str("Skipped (`--no-cmin`): the corpora are as the fuzzers left them.\n");
+        return md;
+    }
+    md.push_str(
+        "At the end of the run each target's working corpus (`fuzz/corpus/TARGET`) is \
+         minimized with libFuzzer's `-merge=1` (the inputs that add no coverage go; the \
+         `seed-*` files stay); a failed merge leaves the corpus as it was.\n\n\
+         | target | before | after | time | result |\n|---|---:|---:|---:|---|\n",
+    );
+    for m in &st.corpus_merge {
+        let after = match (m.files_after, m.bytes_after) {
+            (Some(f), Some(b)) => format!("{f} files, {}", human_bytes(b)),
+            _ => "—".into(),
+        };
+        md.push_str(&format!(
+            "| {} | {} files, {} | {after} | {:.0} s | {} |\n",
+            m.target,
+            m.files_before,
+            human_bytes(m.bytes_before),
+            m.seconds,
+            m.error
+                .as_deref()
+                .map_or("minimized".to_string(), |e| format!(
+                    "not minimized: {}",
+                    e.replace('|', "\\|")
+                )),
+        ));
+    }
+    md
+}
+
 fn save_state(dir: &Path, st: &State) {
     if let Ok(t) = serde_json::to_string_pretty(st) {
         let _ = write_atomic(&dir.join("state.json"), &t);
@@ -556,6 +891,10 @@ fn write_outputs(dir: &Path, st: &State, rss_end: Option<u64>, time: f64) -> Vec
             "artifact": f.artifact, "case": f.case, "minimized": f.minimized, "expression": f.expression,
             "ops": f.ops, "min_ops": f.min_ops, "replay": f.replay, "reproduced": f.reproduced,
         })).collect::<Vec<_>>(),
+        "corpus_merge": {
+            "skipped": st.corpus_merge_skipped,
+            "targets": st.corpus_merge,
+        },
         "samples": st.samples,
     });
     if let Err(e) = write_atomic(
@@ -637,6 +976,9 @@ fn write_outputs(dir: &Path, st: &State, rss_end: Option<u64>, time: f64) -> Vec
             st.findings_dropped,
             camp::MAX_FINDINGS
         ));
+    }
+    if st.corpus_merge_skipped || !st.corpus_merge.is_empty() {
+        md.push_str(&merge_section(st));
     }
     md.push_str(
         "\n![executions](execs.svg)\n\n![coverage](coverage.svg)\n\n![findings](findings.svg)\n\n![memory](memory.svg)\n",
@@ -817,6 +1159,9 @@ pub fn run(a: &Args) -> ExitCode {
     st.rss_process_start_kib = rss_now;
     st.rss_max_kib = st.rss_max_kib.max(rss_now);
     st.stopped = false;
+    // The merges are this process's: a resumed run merges again at its end.
+    st.corpus_merge.clear();
+    st.corpus_merge_skipped = a.no_cmin;
     if a.jobs < st.targets.len() {
         return fail(format!(
             "--jobs {} is fewer than the {} targets ({}): each runs at least one worker; \
@@ -879,7 +1224,7 @@ pub fn run(a: &Args) -> ExitCode {
         }
         // The jobs split over the targets, the first ones taking the rest.
         let per = a.jobs / n_targets + usize::from(i < a.jobs % n_targets);
-        let bin = target_dir.join("x86_64-unknown-linux-gnu/release").join(&t);
+        let bin = fuzzer_bin(&target_dir, &t);
         let art = abs_dir.join("artifacts").join(&t);
         // The working corpus is cargo-fuzz's (fuzz/corpus/TARGET, which
         // .gitignore keeps out of the repository but for the seeds), not the
@@ -1036,7 +1381,24 @@ pub fn run(a: &Args) -> ExitCode {
     let rss_end = camp::rss_kib();
     st.rss_max_kib = st.rss_max_kib.max(rss_end);
     save_state(&dir, &st);
-    let errors = write_outputs(&dir, &st, rss_end, time.as_secs_f64());
+    let mut errors = write_outputs(&dir, &st, rss_end, time.as_secs_f64());
+    if !a.no_cmin {
+        // The report above stands if this is interrupted; it is written
+        // again with the merges.
+        println!(
+            "minimizing the corpora (--no-cmin skips this; a Ctrl-C stops it and leaves them as they are)"
+        );
+        st.corpus_merge = merge_corpora(
+            &st.targets,
+            &fuzz_dir,
+            &target_dir,
+            &abs_dir,
+            &a.plant,
+            &stop,
+        );
+        save_state(&dir, &st);
+        errors = write_outputs(&dir, &st, rss_end, time.as_secs_f64());
+    }
     for e in &errors {
         eprintln!("diopter campaign: {e}");
     }
@@ -1103,6 +1465,212 @@ mod tests {
             sig,
             "no_such_target: target `no_such_target`: not replayable in process"
         );
+    }
+
+    /// A stand-in for a fuzzer binary: a shell script (`body`) that gets
+    /// the merge's arguments; `$new` and `$old` are its two directories.
+    fn fake_fuzzer(dir: &Path, name: &str, body: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let p = dir.join(name);
+        let script = format!(
+            "#!/bin/sh\nnew=; old=\nfor a in \"$@\"; do case \"$a\" in -*) ;; *) if [ -z \"$new\" ]; then new=$a; else old=$a; fi;; esac; done\n\
+             echo \"$@ plant=$DIOPTER_PLANT\" > \"$ARGS_FILE\"\n{body}\n"
+        );
+        std::fs::write(&p, script).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        p
+    }
+
+    fn fresh_corpus(dir: &Path) -> PathBuf {
+        let c = dir.join("corpus");
+        let _ = std::fs::remove_dir_all(&c);
+        std::fs::create_dir_all(&c).unwrap();
+        for (n, len) in [
+            ("seed-1", 3),
+            ("keep-a", 10),
+            ("drop-b", 20),
+            ("drop-c", 30),
+        ] {
+            std::fs::write(c.join(n), vec![b'x'; len]).unwrap();
+        }
+        c
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = file_names(dir)
+            .unwrap()
+            .into_iter()
+            .map(|n| n.to_string_lossy().to_string())
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// The merge with stand-ins for the fuzzer (no cargo-fuzz needed): what
+    /// it selects replaces the corpus, the seeds stay, and a merge that
+    /// fails, hangs, is interrupted or keeps nothing leaves the corpus as it
+    /// was, with the reason. One test, so that the scripts run one by one.
+    #[test]
+    fn a_corpus_merge_keeps_the_seeds_and_what_the_fuzzer_selects() {
+        use std::sync::atomic::AtomicBool;
+        let dir = std::env::temp_dir().join(format!("diopter-cmin-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let args_file = dir.join("args");
+        let envs = [
+            ("ARGS_FILE", args_file.clone().into_os_string()),
+            ("DIOPTER_PLANT", "add-off-by-one".into()),
+        ];
+        let keep = fake_fuzzer(
+            &dir,
+            "keep",
+            "for f in \"$old\"/keep-*; do cp \"$f\" \"$new\"/; done",
+        );
+        let fails = fake_fuzzer(&dir, "fails", "exit 3");
+        let hangs = fake_fuzzer(&dir, "hangs", "sleep 60");
+        let empties = fake_fuzzer(&dir, "empties", "rm -f \"$new\"/*");
+        let scratch = dir.join("artifacts/t-cmin");
+        let never = AtomicBool::new(false);
+        let limit = Duration::from_secs(30);
+
+        let corpus = fresh_corpus(&dir);
+        assert_eq!(corpus_size(&corpus), (4, 63));
+        let m = merge_corpus(&keep, "t", &corpus, &scratch, &envs, limit, &never);
+        assert_eq!(m.error, None);
+        assert_eq!((m.files_before, m.bytes_before), (4, 63));
+        assert_eq!((m.files_after, m.bytes_after), (Some(2), Some(13)));
+        assert_eq!(names(&corpus), ["keep-a", "seed-1"]);
+        assert!(!scratch.exists(), "the scratch directory is removed");
+        let args = std::fs::read_to_string(&args_file).unwrap();
+        assert!(args.starts_with("-merge=1 -timeout=30 "), "{args}");
+        assert!(
+            args.trim_end().ends_with(&format!(
+                "{} {} plant=add-off-by-one",
+                scratch.join("merged").display(),
+                corpus.display()
+            )),
+            "{args}"
+        );
+        assert!(scratch.with_extension("log").is_file(), "the merge's log");
+
+        for (bin, want) in [
+            (&fails, "the merge failed (exit status: 3"),
+            (&empties, "the merge kept no file of 4"),
+            (&dir.join("missing"), "no fuzzer binary"),
+        ] {
+            let corpus = fresh_corpus(&dir);
+            let m = merge_corpus(bin, "t", &corpus, &scratch, &envs, limit, &never);
+            let e = m.error.expect("an error");
+            assert!(e.starts_with(want), "{e}");
+            assert_eq!((m.files_after, m.bytes_after), (None, None));
+            assert_eq!(corpus_size(&corpus), (4, 63), "left as it was");
+        }
+
+        let corpus = fresh_corpus(&dir);
+        let t = Instant::now();
+        let m = merge_corpus(
+            &hangs,
+            "t",
+            &corpus,
+            &scratch,
+            &envs,
+            Duration::from_secs(1),
+            &never,
+        );
+        assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
+        let e = m.error.expect("an error");
+        assert!(e.starts_with("the merge did not finish within 1 s"), "{e}");
+        assert_eq!(corpus_size(&corpus), (4, 63));
+
+        let stop = Arc::new(AtomicBool::new(false));
+        let s = stop.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            s.store(true, Ordering::SeqCst);
+        });
+        let m = merge_corpus(&hangs, "t", &corpus, &scratch, &envs, limit, &stop);
+        assert_eq!(m.error.as_deref(), Some("interrupted by Ctrl-C"));
+        assert_eq!(corpus_size(&corpus), (4, 63));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// summary.md and stats.json give each corpus's size before and after,
+    /// or why it was not minimized, or that the merge was skipped.
+    #[test]
+    fn the_summary_shows_the_corpus_merges() {
+        let dir = std::env::temp_dir().join(format!("diopter-cmin-sum-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut st = State {
+            targets: vec!["parse_roundtrip".into(), "eval_diff".into()],
+            corpus_merge: vec![
+                CorpusMerge {
+                    target: "parse_roundtrip".into(),
+                    files_before: 300,
+                    bytes_before: 40_000,
+                    files_after: Some(120),
+                    bytes_after: Some(2048),
+                    seconds: 2.0,
+                    error: None,
+                },
+                CorpusMerge {
+                    target: "eval_diff".into(),
+                    files_before: 5,
+                    bytes_before: 100,
+                    error: Some("the merge failed (exit status: 1)".into()),
+                    ..CorpusMerge::default()
+                },
+            ],
+            ..State::default()
+        };
+        assert!(write_outputs(&dir, &st, None, 60.0).is_empty());
+        let md = std::fs::read_to_string(dir.join("summary.md")).unwrap();
+        assert!(md.contains("## Corpus minimization"), "{md}");
+        assert!(
+            md.contains("| target | before | after | time | result |"),
+            "{md}"
+        );
+        assert!(
+            md.contains(
+                "| parse_roundtrip | 300 files, 39.1 KiB | 120 files, 2.0 KiB | 2 s | minimized |"
+            ),
+            "{md}"
+        );
+        assert!(
+            md.contains("| eval_diff | 5 files, 100 B | — | 0 s | not minimized: the merge failed (exit status: 1) |"),
+            "{md}"
+        );
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("stats.json")).unwrap())
+                .unwrap();
+        let m = &json["corpus_merge"];
+        assert_eq!(m["skipped"], false);
+        assert_eq!(m["targets"][0]["files_after"], 120);
+        assert_eq!(m["targets"][0]["bytes_before"], 40_000);
+        assert!(m["targets"][1]["files_after"].is_null());
+        assert_eq!(
+            m["targets"][1]["error"],
+            "the merge failed (exit status: 1)"
+        );
+        // Resuming reads what was saved.
+        let back: State = serde_json::from_str(&serde_json::to_string(&st).unwrap()).unwrap();
+        assert_eq!(back.corpus_merge, st.corpus_merge);
+
+        st.corpus_merge.clear();
+        st.corpus_merge_skipped = true;
+        assert!(write_outputs(&dir, &st, None, 60.0).is_empty());
+        let md = std::fs::read_to_string(dir.join("summary.md")).unwrap();
+        assert!(md.contains("Skipped (`--no-cmin`)"), "{md}");
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("stats.json")).unwrap())
+                .unwrap();
+        assert_eq!(json["corpus_merge"]["skipped"], true);
+        // Neither: no section (the report written before the merges).
+        st.corpus_merge_skipped = false;
+        assert!(write_outputs(&dir, &st, None, 60.0).is_empty());
+        let md = std::fs::read_to_string(dir.join("summary.md")).unwrap();
+        assert!(!md.contains("Corpus minimization"), "{md}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

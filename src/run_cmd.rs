@@ -28,6 +28,9 @@ STEPS
                itself simplified by corpus/rules; each disagreement or oracle
                panic is minimized and written to reports/findings/ (case file,
                minimized case file; the simplifier's are not minimized);
+               a case still running after --case-timeout (default 10 s) is
+               a hang, kept as reports/findings/hang-SEED.case, and the run
+               goes on (with 4 cases stuck at once it stops);
                reports/campaign.md and .json
   4. reports   diopter report (errata, conformance, benchmarks, index)
 
@@ -60,6 +63,15 @@ pub struct Args {
     /// generated cases exhaust it (fuzz/regressions/smt/).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub smt_every: u64,
+    /// The campaign's time limit per case, in seconds (`10`, `0.5`, `2m`):
+    /// a case still running after it (an oracle, the simplifier or the
+    /// encoding that does not return) is a hang finding with its case file,
+    /// and the run goes on with the next case. The stuck thread cannot be
+    /// killed: it keeps running (and its CPU, if it spins) until the case
+    /// ends; with 4 stuck at once the campaign stops. Minimizing a failure
+    /// of the case gets 10 s more.
+    #[arg(long, value_name = "SECS", default_value = "10")]
+    pub case_timeout: String,
 }
 
 /// The arguments of a bare `diopter`.
@@ -104,7 +116,9 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
     if !any {
         return Err(format!("`{s}`: not a duration"));
     }
-    Ok(Duration::from_secs_f64(total))
+    // `try_`: a number too large for a Duration (or infinite, from a very
+    // long digit string) is bad input, not a panic.
+    Duration::try_from_secs_f64(total).map_err(|_| format!("`{s}`: too long"))
 }
 
 /// The flag a Ctrl-C (SIGINT) sets, the handler installed on first use. A
@@ -146,25 +160,32 @@ pub fn campaign(
     seed: u64,
     plant: Option<&str>,
     smt_every: u64,
+    case_timeout: Duration,
 ) -> Step {
-    let mut owned: Vec<Box<dyn Oracle>> = diopter_harness::registry::all_oracles();
+    // The plant is checked here, once: the workers make their oracles with
+    // it (see `campaign::run`).
     if let Some(p) = plant {
-        match crate::minimize_cmd::oracle_with_plant("fast", Some(p)) {
-            Ok(o) => {
-                if let Some(slot) = owned.iter_mut().find(|o| o.name() == "fast") {
-                    *slot = o;
-                }
-            }
-            Err(e) => {
-                return Step {
-                    name: "campaign".into(),
-                    ok: false,
-                    line: e,
-                }
-            }
+        if let Err(e) = crate::minimize_cmd::oracle_with_plant("fast", Some(p)) {
+            return Step {
+                name: "campaign".into(),
+                ok: false,
+                line: e,
+            };
         }
     }
-    let oracles: Vec<&dyn Oracle> = owned.iter().map(|o| o.as_ref()).collect();
+    let plant = plant.map(str::to_string);
+    let oracles: campaign::MakeOracles = Arc::new(move || {
+        let mut owned: Vec<Box<dyn Oracle>> = diopter_harness::registry::all_oracles();
+        if let Some(o) = plant
+            .as_deref()
+            .and_then(|p| crate::minimize_cmd::oracle_with_plant("fast", Some(p)).ok())
+        {
+            if let Some(slot) = owned.iter_mut().find(|o| o.name() == "fast") {
+                *slot = o;
+            }
+        }
+        owned
+    });
     // The simplifier is checked too, with the rule library `diopter
     // simplify` uses by default.
     let rules = PathBuf::from("corpus/rules");
@@ -192,13 +213,14 @@ pub fn campaign(
         stop: Some(stop_flag()),
         simplifier: Some(simplifier),
         smt_every: (smt_every > 0).then_some(smt_every),
+        case_timeout,
     };
     let bar = ProgressBar::new(time.as_secs().max(1));
     bar.set_style(
         ProgressStyle::with_template("  campaign [{bar:30}] {pos}/{len} s  {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let stats = campaign::run(&cfg, &oracles, &mut |s| {
+    let stats = campaign::run(&cfg, oracles, &mut |s| {
         bar.set_position(s.elapsed as u64);
         bar.set_message(format!("{} cases, {} findings", s.cases, s.finding_count()));
     });
@@ -222,7 +244,7 @@ pub fn campaign(
         name: "campaign".into(),
         ok,
         line: format!(
-            "{} cases in {:.0} s{} over {} (seed {seed}): {} findings{}",
+            "{} cases in {:.0} s{} over {} (seed {seed}): {} findings{}{}",
             stats.cases,
             stats.elapsed,
             if stats.stopped {
@@ -232,6 +254,11 @@ pub fn campaign(
             },
             stats.oracles.join(", "),
             stats.finding_count(),
+            match (stats.hangs.len(), &stats.gave_up) {
+                (0, None) => String::new(),
+                (n, None) => format!(" ({n} hangs past {:.1} s)", case_timeout.as_secs_f64()),
+                (n, Some(why)) => format!(" ({n} hangs; stopped early: {why})"),
+            },
             if errors.is_empty() {
                 String::new()
             } else {
@@ -246,6 +273,17 @@ pub fn run(a: &Args) -> ExitCode {
         Ok(t) => t,
         Err(e) => {
             eprintln!("diopter run: --time {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let case_timeout = match parse_duration(&a.case_timeout) {
+        Ok(t) if !t.is_zero() => t,
+        Ok(_) => {
+            eprintln!("diopter run: --case-timeout must be more than 0");
+            return ExitCode::from(2);
+        }
+        Err(e) => {
+            eprintln!("diopter run: --case-timeout {e}");
             return ExitCode::from(2);
         }
     };
@@ -295,6 +333,7 @@ pub fn run(a: &Args) -> ExitCode {
         seed,
         a.plant.as_deref(),
         a.smt_every,
+        case_timeout,
     ));
 
     println!("== 4/4 reports: {}/", a.reports.display());
@@ -326,11 +365,16 @@ pub fn run(a: &Args) -> ExitCode {
     println!("  {d}/errata.md       the spec's errata and every decision with its test");
     println!("  {d}/conformance.md  the corpus: checker verdicts and round trips");
     println!(
-        "Reproduce this campaign: cargo run --release -- run --seed {seed} --time {}{}",
+        "Reproduce this campaign: cargo run --release -- run --seed {seed} --time {}{}{}",
         a.time,
         a.plant
             .as_deref()
-            .map_or(String::new(), |p| format!(" --plant {p}"))
+            .map_or(String::new(), |p| format!(" --plant {p}")),
+        if a.case_timeout == "10" {
+            String::new()
+        } else {
+            format!(" --case-timeout {}", a.case_timeout)
+        }
     );
     if ok {
         ExitCode::SUCCESS

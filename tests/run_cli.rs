@@ -124,6 +124,15 @@ fn bad_input_is_a_diagnostic_not_a_panic() {
     let out = diopter(&["run", "--time", "soon"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--time"));
+    // A number too large for a duration is bad input too.
+    let huge = format!("1{}", "0".repeat(400));
+    let out = diopter(&["run", "--time", &huge]);
+    assert_eq!(out.status.code(), Some(2));
+    for t in ["0", "soon", "-1", "1e999"] {
+        let out = diopter(&["run", &format!("--case-timeout={t}")]);
+        assert_eq!(out.status.code(), Some(2), "--case-timeout {t}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--case-timeout"));
+    }
     let out = diopter(&["campaign", "--time", "1x"]);
     assert_eq!(out.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);

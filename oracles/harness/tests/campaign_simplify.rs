@@ -23,9 +23,10 @@ fn run(simplifier: Simplifier, dir: &Path) -> campaign::Stats {
         stop: None,
         simplifier: Some(Arc::new(simplifier)),
         smt_every: None,
+        case_timeout: campaign::DEFAULT_CASE_TIMEOUT,
     };
-    let oracles: [&dyn Oracle; 1] = [&Reference];
-    campaign::run(&cfg, &oracles, &mut |_| {})
+    let oracles: campaign::MakeOracles = Arc::new(|| vec![Box::new(Reference) as Box<dyn Oracle>]);
+    campaign::run(&cfg, oracles, &mut |_| {})
 }
 
 #[test]
@@ -63,6 +64,7 @@ fn a_wrong_rule_is_a_finding_with_a_case_file() {
             stop: None,
             simplifier: None,
             smt_every: None,
+            case_timeout: campaign::DEFAULT_CASE_TIMEOUT,
         },
         &stats,
         "t",

@@ -8,6 +8,7 @@
 use diopter_diff::{Oracle, Reference};
 use diopter_gen::GenConfig;
 use diopter_harness::campaign::{self, Config};
+use std::sync::Arc;
 use std::time::Duration;
 
 #[test]
@@ -25,9 +26,10 @@ fn the_campaign_checks_the_smt_encoding_every_nth_case() {
         stop: None,
         simplifier: None,
         smt_every: Some(2),
+        case_timeout: campaign::DEFAULT_CASE_TIMEOUT,
     };
-    let oracles: [&dyn Oracle; 1] = [&Reference];
-    let stats = campaign::run(&cfg, &oracles, &mut |_| {});
+    let oracles: campaign::MakeOracles = Arc::new(|| vec![Box::new(Reference) as Box<dyn Oracle>]);
+    let stats = campaign::run(&cfg, oracles, &mut |_| {});
     assert!(
         stats.oracles.iter().any(|o| o == "smt"),
         "{:?}",

@@ -268,8 +268,13 @@ fn a_case_that_does_not_fail_is_left_alone() {
 fn a_campaign_turns_an_oracle_panic_into_a_finding_and_goes_on() {
     use diopter_harness::campaign::{self, Config};
     use std::time::Duration;
-    let planted = Planted::new(Box::new(Fast::default()), Plant::PanicOnMul);
-    let oracles: [&dyn Oracle; 3] = [&Reference, &planted, &Fast::default()];
+    let oracles: campaign::MakeOracles = std::sync::Arc::new(|| {
+        vec![
+            Box::new(Reference) as Box<dyn Oracle>,
+            Box::new(Planted::new(Box::new(Fast::default()), Plant::PanicOnMul)),
+            Box::new(Fast::default()),
+        ]
+    });
     let dir = std::env::temp_dir().join(format!("diopter-campaign-panic-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let cfg = Config {
@@ -283,8 +288,9 @@ fn a_campaign_turns_an_oracle_panic_into_a_finding_and_goes_on() {
         stop: None,
         simplifier: None,
         smt_every: None,
+        case_timeout: campaign::DEFAULT_CASE_TIMEOUT,
     };
-    let stats = campaign::run(&cfg, &oracles, &mut |_| {});
+    let stats = campaign::run(&cfg, oracles, &mut |_| {});
     assert_eq!(stats.cases, 400, "the campaign ran every case");
     let panics = stats.verdicts["fast+panic-on-mul"]
         .get("PANIC")

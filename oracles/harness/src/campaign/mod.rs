@@ -15,6 +15,11 @@
 //! that the encoding is fuzzed against the reference too. It needs nothing
 //! beyond this crate: no cargo-fuzz, no child processes.
 //!
+//! An unattended run must survive an oracle that never returns: the cases
+//! run on a worker thread watched by the calling thread, and a case past
+//! [`Config::case_timeout`] is a [`Hang`] finding with its case file; the
+//! stuck worker is left behind and a new one goes on (see [`run`]).
+//!
 //! Memory is bounded by construction, so that an 8-hour run holds what a
 //! 1-minute one does: the time series are thinned to [`MAX_SAMPLES`]
 //! points, at most [`MAX_FINDINGS`] distinct findings are kept (later new
@@ -31,7 +36,8 @@ use diopter_rules::simplify::Simplifier;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{mpsc, Arc, Mutex, MutexGuard};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// The most points kept of one time series. Plots need a few hundred; an
@@ -45,6 +51,7 @@ pub const MAX_SAMPLES: usize = 1024;
 pub const MAX_FINDINGS: usize = 256;
 
 /// What to run.
+#[derive(Clone)]
 pub struct Config {
     pub time: Duration,
     pub seed: u64,
@@ -73,6 +80,10 @@ pub struct Config {
     /// (`fuzz/regressions/smt/encoding-memory-blowup.case`), so `diopter
     /// run` leaves it off unless asked.
     pub smt_every: Option<u64>,
+    /// How long one case may run (each oracle on it, the simplifier, the
+    /// encoding) before it is a [`Hang`]; a minimization gets
+    /// `minimize_time` more. [`DEFAULT_CASE_TIMEOUT`] in `diopter run`.
+    pub case_timeout: Duration,
 }
 
 /// A case the simplifier got wrong (or panicked on). Not minimized: the
@@ -147,12 +158,25 @@ pub struct Stats {
     /// The SMT encoding's failures (`Config::smt_every`), in the same form
     /// and bound as the simplifier's.
     pub smt_findings: Vec<SimplifyFinding>,
+    /// Cases that went past [`Config::case_timeout`], at most
+    /// [`MAX_FINDINGS`]; later ones are counted in `findings_dropped`.
+    pub hangs: Vec<Hang>,
+    /// Workers given up on that were still running their case when the run
+    /// ended (each holds a thread, and a CPU if it spins).
+    pub stuck_workers: usize,
+    /// Why the run stopped before its time or case count, when it gave up
+    /// (too many stuck workers; no thread could be started).
+    pub gave_up: Option<String>,
 }
 
 impl Stats {
-    /// Every finding: the oracles', the simplifier's and the encoding's.
+    /// Every finding: the oracles', the simplifier's, the encoding's and
+    /// the hangs.
     pub fn finding_count(&self) -> usize {
-        self.findings.len() + self.simplify_findings.len() + self.smt_findings.len()
+        self.findings.len()
+            + self.simplify_findings.len()
+            + self.smt_findings.len()
+            + self.hangs.len()
     }
 }
 
@@ -253,38 +277,39 @@ pub enum Recorded {
 /// finding for the rest of the run).
 const MAX_WRITE_ERRORS: usize = 32;
 
-/// Handles one failing case: minimizes it, dedups by signature, writes the
-/// files of a new finding.
-pub fn record(
+/// A failing case minimized and named: `None` when it does not fail (or
+/// its minimized form no longer does).
+fn minimize_and_sign(
     case: &Case,
     oracles: &[&dyn Oracle],
-    findings: &mut Vec<Finding>,
-    dir: &Path,
     minimize_time: Duration,
-    at: f64,
-    write_errors: &mut Vec<String>,
-) -> Recorded {
+) -> Option<(Failure, Case, Signature)> {
     let opts = Options {
         time_limit: Some(minimize_time),
     };
-    let Some((failure, m)) = minimize::minimize_failure(case, oracles, &opts) else {
-        return Recorded::NoFailure;
-    };
-    let Some(signature) = minimize::signature(&m.case, oracles) else {
-        return Recorded::NoFailure;
-    };
-    if let Some(i) = findings.iter().position(|f| f.signature == signature) {
-        findings[i].hits += 1;
-        return Recorded::Known(i);
-    }
-    if findings.len() >= MAX_FINDINGS {
-        return Recorded::Full;
-    }
+    let (failure, m) = minimize::minimize_failure(case, oracles, &opts)?;
+    let signature = minimize::signature(&m.case, oracles)?;
+    Some((failure, m.case, signature))
+}
+
+/// Writes a new finding's case file and minimized case file (each with its
+/// verdict, so the oracles run once more) and gives the finding.
+#[allow(clippy::too_many_arguments)]
+fn write_finding(
+    case: &Case,
+    min: Case,
+    oracles: &[&dyn Oracle],
+    failure: Failure,
+    signature: Signature,
+    dir: &Path,
+    at: f64,
+    write_errors: &mut Vec<String>,
+) -> Finding {
     let id = signature_id(&signature);
     let names: Vec<&str> = oracles.iter().map(|o| o.name()).collect();
     let case_path = dir.join(format!("{id}.case"));
     let min_path = dir.join(format!("{id}.min.case"));
-    for (path, c) in [(&case_path, case), (&min_path, &m.case)] {
+    for (path, c) in [(&case_path, case), (&min_path, &min)] {
         // A file of the same signature from an earlier run (or an earlier
         // replay in `diopter campaign`) stays: the first case found is kept.
         if path.exists() {
@@ -299,17 +324,50 @@ pub fn record(
             }
         }
     }
-    findings.push(Finding {
+    Finding {
         signature,
         failure,
         case_path,
         min_path,
-        min_line: m.case.expr_line(),
+        min_line: min.expr_line(),
         ops: case.bare.expr.ops.len(),
-        min_ops: m.case.bare.expr.ops.len(),
+        min_ops: min.bare.expr.ops.len(),
         hits: 1,
         at,
-    });
+    }
+}
+
+/// Handles one failing case: minimizes it, dedups by signature, writes the
+/// files of a new finding.
+pub fn record(
+    case: &Case,
+    oracles: &[&dyn Oracle],
+    findings: &mut Vec<Finding>,
+    dir: &Path,
+    minimize_time: Duration,
+    at: f64,
+    write_errors: &mut Vec<String>,
+) -> Recorded {
+    let Some((failure, min, signature)) = minimize_and_sign(case, oracles, minimize_time) else {
+        return Recorded::NoFailure;
+    };
+    if let Some(i) = findings.iter().position(|f| f.signature == signature) {
+        findings[i].hits += 1;
+        return Recorded::Known(i);
+    }
+    if findings.len() >= MAX_FINDINGS {
+        return Recorded::Full;
+    }
+    findings.push(write_finding(
+        case,
+        min,
+        oracles,
+        failure,
+        signature,
+        dir,
+        at,
+        write_errors,
+    ));
     Recorded::New
 }
 
@@ -318,125 +376,689 @@ pub fn record(
 /// wrong: the signature still deduplicates).
 const MAX_RAW_SEEN: usize = 4096;
 
-/// Runs the campaign with `oracles` (the reference first; each other one is
-/// compared with it on its own). `tick` is called about ten times a second
-/// with the counters so far (for a progress bar).
+/// What a worker was doing when its heartbeat was last set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// `Case::from_seed`: the generator itself.
+    Generating,
+    /// An oracle (or the simplifier, or the SMT encoding) on the case.
+    Evaluating,
+    /// Minimizing a failure of the case (and writing its case files).
+    Minimizing,
+}
+
+impl std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Phase::Generating => "generating",
+            Phase::Evaluating => "evaluating",
+            Phase::Minimizing => "minimizing",
+        })
+    }
+}
+
+/// A case on which the campaign's worker went past its time limit
+/// ([`Config::case_timeout`]): a finding of its own, since an oracle that
+/// does not terminate is a bug. The worker is left behind (see [`run`]).
+#[derive(Clone, Debug)]
+pub struct Hang {
+    /// The case's number in the run (1-based) and its seed: the case is
+    /// `Case::from_seed(seed, &cfg.gen)`.
+    pub case: u64,
+    pub seed: u64,
+    /// What was running: an oracle's name, `simplify` or `smt`; `None`
+    /// while the case was being generated.
+    pub oracle: Option<String>,
+    pub phase: Phase,
+    /// How long the case had run when the watchdog gave up on it (s).
+    pub waited: f64,
+    /// The case file (with the replay command in its comments), or `None`
+    /// when it could not be written (or the generator was what hung).
+    pub case_path: Option<PathBuf>,
+    /// The expression, when the case could be generated.
+    pub line: Option<String>,
+    /// Seconds into the run when the watchdog gave up.
+    pub at: f64,
+}
+
+impl Hang {
+    /// The command that replays its case file (and hangs the same way).
+    pub fn replay(&self) -> Option<String> {
+        let p = self.case_path.as_ref()?;
+        let cmd = diff::repro_command(p);
+        Some(if self.oracle.as_deref() == Some("smt") {
+            cmd.replacen("replay", "replay --smt", 1)
+        } else {
+            cmd
+        })
+    }
+}
+
+/// The most workers left stuck at once before [`run`] gives up: each keeps
+/// a thread (and, if it spins, a CPU) until its case ends, possibly never.
+pub const MAX_STUCK_WORKERS: usize = 4;
+
+/// The default of [`Config::case_timeout`].
+pub const DEFAULT_CASE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The stack of a worker thread: more than a main thread's 8 MiB, since the
+/// cases ran on the main thread before there was a watchdog, and the
+/// evaluators and the minimizer recurse over expression trees. Only the
+/// pages touched are resident.
+const WORKER_STACK: usize = 32 << 20;
+
+/// Makes a campaign's oracles, the reference first. [`run`] calls it on
+/// each worker thread, so that oracles need not be `Send` or `Sync`: a
+/// worker left stuck in one keeps its own.
+pub type MakeOracles = Arc<dyn Fn() -> Vec<Box<dyn Oracle>> + Send + Sync>;
+
+/// What the worker publishes for the watchdog: the case it is on, and
+/// until when it may run.
+#[derive(Clone)]
+struct Beat {
+    case: u64,
+    seed: u64,
+    oracle: Option<Arc<str>>,
+    phase: Phase,
+    since: Instant,
+    /// `None` between cases (bookkeeping only, nothing that can hang).
+    deadline: Option<Instant>,
+}
+
+/// The run's state, shared by the watchdog and its current worker.
+struct Shared {
+    stats: Stats,
+    /// The seed stream: a new worker goes on where the stuck one left it,
+    /// so that the cases of a run do not depend on its hangs.
+    seeds: diopter_gen::entropy::SplitMix,
+    /// How often each raw failure (oracle and class, before minimizing) was
+    /// seen: a repeat is most likely a known finding, and minimizing is
+    /// what costs; every 16th repeat is still minimized to catch new causes
+    /// that fail in the same class.
+    raw_seen: BTreeMap<Failure, u64>,
+}
+
+/// Locks `m` even when a panicking thread poisoned it (the counters stay
+/// meaningful: every update is a few increments and pushes).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// One worker thread's handles on the shared state.
+struct Worker {
+    cfg: Arc<Config>,
+    shared: Arc<Mutex<Shared>>,
+    beat: Arc<Mutex<Beat>>,
+    /// Set by the watchdog (holding `shared`) when it gives up on this
+    /// worker: from then on the worker changes nothing, and it ends as soon
+    /// as it gets back control.
+    retired: Arc<AtomicBool>,
+    start: Instant,
+}
+
+/// The watchdog's side of a worker.
+struct WorkerHandle {
+    handle: JoinHandle<()>,
+    beat: Arc<Mutex<Beat>>,
+    retired: Arc<AtomicBool>,
+    /// Disconnected when the worker's thread ends, however it ends.
+    done: mpsc::Receiver<()>,
+}
+
+impl Worker {
+    /// The shared state, or `None` once this worker is retired.
+    fn lock(&self) -> Option<MutexGuard<'_, Shared>> {
+        let g = lock(&self.shared);
+        (!self.retired.load(Ordering::SeqCst)).then_some(g)
+    }
+
+    fn beat(&self, f: impl FnOnce(&mut Beat)) {
+        f(&mut lock(&self.beat));
+    }
+
+    fn stopped(&self) -> bool {
+        self.cfg
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// The case loop. Oracles run with no lock held, so that a stuck one
+    /// never blocks the watchdog; every count is added under the lock,
+    /// after checking that this worker was not given up on meanwhile.
+    fn work(&self, make: &MakeOracles) {
+        let owned = make();
+        let oracles: Vec<&dyn Oracle> = owned.iter().map(|o| o.as_ref()).collect();
+        let names: Vec<Arc<str>> = oracles.iter().map(|o| Arc::from(o.name())).collect();
+        let (simplify, smt): (Arc<str>, Arc<str>) = (Arc::from("simplify"), Arc::from("smt"));
+        let cfg = &self.cfg;
+        let timeout = cfg.case_timeout;
+        let findings_dir = cfg.out_dir.join("findings");
+        loop {
+            let (index, seed) = {
+                let Some(mut g) = self.lock() else { return };
+                if self.start.elapsed() >= cfg.time
+                    || cfg.max_cases.is_some_and(|m| g.stats.cases >= m)
+                {
+                    return;
+                }
+                if self.stopped() {
+                    g.stats.stopped = true;
+                    return;
+                }
+                let seed = diopter_gen::entropy::Entropy::bits64(&mut g.seeds);
+                g.stats.cases += 1;
+                (g.stats.cases, seed)
+            };
+            let now = Instant::now();
+            self.beat(|b| {
+                *b = Beat {
+                    case: index,
+                    seed,
+                    oracle: None,
+                    phase: Phase::Generating,
+                    since: now,
+                    deadline: Some(now + timeout),
+                }
+            });
+            let case = Case::from_seed(seed, &cfg.gen);
+            for (other, name) in oracles.iter().zip(&names).skip(1) {
+                self.beat(|b| {
+                    b.oracle = Some(name.clone());
+                    b.phase = Phase::Evaluating;
+                });
+                let pair: [&dyn Oracle; 2] = [oracles[0], *other];
+                let label = match minimize::guarded_run(&case, &pair) {
+                    Ok(v) => v.label(),
+                    Err(_) => "PANIC",
+                };
+                let raw = if label == "DISAGREE" || label == "PANIC" {
+                    minimize::failure(&case, &pair)
+                } else {
+                    None
+                };
+                let minimize_it = {
+                    let Some(mut g) = self.lock() else { return };
+                    count(&mut g.stats, name, label);
+                    raw.is_some_and(|f| {
+                        let n = if g.raw_seen.len() < MAX_RAW_SEEN || g.raw_seen.contains_key(&f) {
+                            let n = g.raw_seen.entry(f).or_default();
+                            *n += 1;
+                            *n
+                        } else {
+                            1
+                        };
+                        let repeat = n > 1 && !n.is_multiple_of(16);
+                        g.stats.repeats += u64::from(repeat);
+                        !repeat
+                    })
+                };
+                if minimize_it {
+                    // The minimizer stops itself at `minimize_time` between
+                    // candidates: only a candidate that hangs goes past this.
+                    let t = Instant::now();
+                    self.beat(|b| {
+                        b.phase = Phase::Minimizing;
+                        b.deadline = Some(t + cfg.minimize_time + timeout);
+                    });
+                    let at = self.start.elapsed().as_secs_f64();
+                    if !self.record(&case, &pair, at, &findings_dir) {
+                        return;
+                    }
+                    // The rest of the case gets a fresh limit.
+                    let t = Instant::now();
+                    self.beat(|b| {
+                        b.phase = Phase::Evaluating;
+                        b.deadline = Some(t + timeout);
+                    });
+                }
+            }
+            if let Some(simplifier) = &cfg.simplifier {
+                self.beat(|b| {
+                    b.oracle = Some(simplify.clone());
+                    b.phase = Phase::Evaluating;
+                });
+                let at = self.start.elapsed().as_secs_f64();
+                if !self.check_simplifier(simplifier, &case, &findings_dir, at) {
+                    return;
+                }
+            }
+            if let Some(n) = cfg.smt_every {
+                if n > 0 && index.is_multiple_of(n) {
+                    self.beat(|b| {
+                        b.oracle = Some(smt.clone());
+                        b.phase = Phase::Evaluating;
+                    });
+                    let at = self.start.elapsed().as_secs_f64();
+                    if !self.check_smt(&case, &findings_dir, at) {
+                        return;
+                    }
+                }
+            }
+            self.beat(|b| b.deadline = None);
+        }
+    }
+
+    /// [`record`] with the lock held only around the bookkeeping. `false`:
+    /// this worker was retired meanwhile.
+    fn record(&self, case: &Case, pair: &[&dyn Oracle], at: f64, dir: &Path) -> bool {
+        let Some((failure, min, signature)) = minimize_and_sign(case, pair, self.cfg.minimize_time)
+        else {
+            return true;
+        };
+        {
+            let Some(mut g) = self.lock() else {
+                return false;
+            };
+            let s = &mut g.stats;
+            if let Some(f) = s.findings.iter_mut().find(|f| f.signature == signature) {
+                f.hits += 1;
+                return true;
+            }
+            if s.findings.len() >= MAX_FINDINGS {
+                s.findings_dropped += 1;
+                return true;
+            }
+        }
+        let mut errors = Vec::new();
+        let f = write_finding(case, min, pair, failure, signature, dir, at, &mut errors);
+        let Some(mut g) = self.lock() else {
+            return false;
+        };
+        push_errors(&mut g.stats, errors);
+        g.stats.findings.push(f);
+        true
+    }
+
+    /// `reference(case)` against `reference(simplify(case))`: counts the
+    /// verdict under `simplify` and records a disagreement or a panic.
+    /// `false`: this worker was retired meanwhile.
+    fn check_simplifier(
+        &self,
+        simplifier: &Simplifier,
+        case: &Case,
+        findings_dir: &Path,
+        at: f64,
+    ) -> bool {
+        let verdict = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            simplify_diff(simplifier, case)
+        }));
+        let label = match &verdict {
+            Ok((v, _, _)) => v.label(),
+            Err(_) => "PANIC",
+        };
+        {
+            let Some(mut g) = self.lock() else {
+                return false;
+            };
+            count(&mut g.stats, "simplify", label);
+            if label != "DISAGREE" && label != "PANIC" {
+                return true;
+            }
+            if g.stats.simplify_findings.len() >= MAX_FINDINGS {
+                g.stats.findings_dropped += 1;
+                return true;
+            }
+        }
+        let (case_path, what) = match verdict {
+            Ok((v, simple, steps)) => {
+                // The case file the `simplify_diff` fuzz target would write.
+                let path = write_case(case, &simple, &step_lines(&steps), findings_dir).ok();
+                (path, v.to_string())
+            }
+            Err(p) => {
+                let text = format!(
+                    "# the simplifier panicked on this case\n{}",
+                    diff::case_file_text(case, &["reference"], None)
+                );
+                let path = findings_dir.join(format!("simplify-panic-{:016x}.case", fnv(&text)));
+                let written = std::fs::create_dir_all(findings_dir)
+                    .and_then(|()| write_atomic(&path, &text))
+                    .is_ok();
+                (
+                    written.then_some(path),
+                    format!("simplifier panicked: {}", panic_text(p.as_ref())),
+                )
+            }
+        };
+        let Some(mut g) = self.lock() else {
+            return false;
+        };
+        g.stats.simplify_findings.push(SimplifyFinding {
+            case_path,
+            line: case.expr_line(),
+            what,
+            at,
+        });
+        true
+    }
+
+    /// The SMT encoding on `case`'s concrete values against the reference:
+    /// counts the verdict under `smt` and records a disagreement or a panic
+    /// with a case file that `diopter replay --smt` replays. `false`: this
+    /// worker was retired meanwhile.
+    fn check_smt(&self, case: &Case, findings_dir: &Path, at: f64) -> bool {
+        use diopter_smt::concrete::{compare_with_reference, Comparison};
+        let cmp = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            compare_with_reference(&case.bare, &case.types, &case.ctx)
+        }));
+        let (label, what) = match &cmp {
+            Ok(Comparison::Agree) => ("AGREE", None),
+            Ok(Comparison::Skipped(_) | Comparison::Unsupported(_)) => ("SKIPPED", None),
+            Ok(Comparison::Disagree(lines)) => (
+                "DISAGREE",
+                Some(format!("the encoding differs: {}", lines.join("; "))),
+            ),
+            Err(p) => (
+                "PANIC",
+                Some(format!("the encoding panicked: {}", panic_text(p.as_ref()))),
+            ),
+        };
+        {
+            let Some(mut g) = self.lock() else {
+                return false;
+            };
+            count(&mut g.stats, "smt", label);
+            if what.is_none() {
+                return true;
+            }
+            if g.stats.smt_findings.len() >= MAX_FINDINGS {
+                g.stats.findings_dropped += 1;
+                return true;
+            }
+        }
+        let Some(what) = what else { return true };
+        let comments: String = what.lines().map(|l| format!("# {l}\n")).collect();
+        let text = format!(
+            "# the SMT encoding against the reference: diopter replay --smt FILE\n{comments}{}",
+            diff::case_file_text(case, &["reference"], None)
+        );
+        let path = findings_dir.join(format!("smt-{:016x}.case", fnv(&text)));
+        let written = std::fs::create_dir_all(findings_dir)
+            .and_then(|()| write_atomic(&path, &text))
+            .is_ok();
+        let Some(mut g) = self.lock() else {
+            return false;
+        };
+        g.stats.smt_findings.push(SimplifyFinding {
+            case_path: written.then_some(path),
+            line: case.expr_line(),
+            what,
+            at,
+        });
+        true
+    }
+}
+
+/// Counts one verdict of `row`.
+fn count(stats: &mut Stats, row: &str, label: &str) {
+    *stats
+        .verdicts
+        .entry(row.to_string())
+        .or_default()
+        .entry(label.to_string())
+        .or_default() += 1;
+}
+
+fn push_errors(stats: &mut Stats, errors: Vec<String>) {
+    for e in errors {
+        if stats.write_errors.len() < MAX_WRITE_ERRORS {
+            stats.write_errors.push(e);
+        }
+    }
+}
+
+/// A panic's message.
+fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default()
+}
+
+/// Starts a worker thread on `shared` (which holds where the seeds are).
+fn spawn_worker(
+    cfg: &Arc<Config>,
+    make: &MakeOracles,
+    shared: &Arc<Mutex<Shared>>,
+    start: Instant,
+    n: usize,
+) -> std::io::Result<WorkerHandle> {
+    let now = Instant::now();
+    let beat = Arc::new(Mutex::new(Beat {
+        case: 0,
+        seed: 0,
+        oracle: None,
+        phase: Phase::Generating,
+        since: now,
+        deadline: None,
+    }));
+    let retired = Arc::new(AtomicBool::new(false));
+    let (tx, done) = mpsc::channel::<()>();
+    let w = Worker {
+        cfg: cfg.clone(),
+        shared: shared.clone(),
+        beat: beat.clone(),
+        retired: retired.clone(),
+        start,
+    };
+    let make = make.clone();
+    let handle = std::thread::Builder::new()
+        .name(format!("campaign-worker-{n}"))
+        .stack_size(WORKER_STACK)
+        .spawn(move || {
+            // Dropped when the thread ends, panic or not: the watchdog's
+            // `done` then disconnects.
+            let _done = tx;
+            w.work(&make);
+        })?;
+    Ok(WorkerHandle {
+        handle,
+        beat,
+        retired,
+        done,
+    })
+}
+
+/// Records the hang of the case in `beat`: a verdict `HANG` in the row of
+/// what was evaluating it, and a [`Hang`] with a case file regenerated from the
+/// seed (unless the generator was what hung: it would hang here too).
+fn record_hang(cfg: &Config, beat: &Beat, stats: &mut Stats, at: f64) {
+    let oracle = beat.oracle.as_deref().map(str::to_string);
+    // While minimizing, the case's verdict is already counted.
+    if let (Some(o), Phase::Evaluating) = (&oracle, beat.phase) {
+        count(stats, o, "HANG");
+    }
+    if stats.hangs.len() >= MAX_FINDINGS {
+        stats.findings_dropped += 1;
+        return;
+    }
+    let waited = beat.since.elapsed().as_secs_f64();
+    let (case_path, line) = if beat.phase == Phase::Generating {
+        (None, None)
+    } else {
+        let case = Case::from_seed(beat.seed, &cfg.gen);
+        let reference = stats.oracles.first().map_or("reference", |s| s.as_str());
+        let who = oracle.as_deref().unwrap_or("?");
+        let names: Vec<&str> = match who {
+            "simplify" | "smt" => vec![reference],
+            o => vec![reference, o],
+        };
+        let replay = match who {
+            "smt" => "diopter replay --smt FILE",
+            "simplify" => "diopter simplify (the simplifier on this expression)",
+            _ => "diopter replay FILE",
+        };
+        let text = format!(
+            "# hang: `{who}` did not finish {} case {} (seed {}) within {:.1} s\n\
+             # (diopter run's watchdog, --case-timeout); {replay} hangs the same way\n{}",
+            beat.phase,
+            beat.case,
+            beat.seed,
+            waited,
+            diff::case_file_text(&case, &names, None)
+        );
+        let path = cfg
+            .out_dir
+            .join("findings")
+            .join(format!("hang-{:016x}.case", beat.seed));
+        let written = std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))
+            .and_then(|()| write_atomic(&path, &text));
+        if let Err(e) = &written {
+            push_errors(stats, vec![format!("{}: {e}", path.display())]);
+        }
+        (written.is_ok().then_some(path), Some(case.expr_line()))
+    };
+    stats.hangs.push(Hang {
+        case: beat.case,
+        seed: beat.seed,
+        oracle,
+        phase: beat.phase,
+        waited,
+        case_path,
+        line,
+        at,
+    });
+}
+
+/// Runs the campaign with the oracles `make_oracles` makes (the reference
+/// first; each other one is compared with it on its own). `tick` is called
+/// about ten times a second with the counters so far (for a progress bar).
 ///
 /// An oracle panic is caught (`minimize::guarded_run`) and counted as the
 /// verdict `PANIC`, then minimized and recorded like a disagreement: it is a
 /// finding, and the run goes on. No oracle here calls Z3 (the prover runs
 /// in `diopter prove`, with its own per-query timeout), so a solver timeout
 /// cannot stall this loop.
-pub fn run(cfg: &Config, oracles: &[&dyn Oracle], tick: &mut dyn FnMut(&Stats)) -> Stats {
+///
+/// An oracle that does not terminate is a finding too. The cases run on a
+/// worker thread that publishes a heartbeat (the case, its seed, what runs
+/// and until when); this thread is the watchdog. A case gets
+/// [`Config::case_timeout`] for its evaluation, and a minimization of one of
+/// its failures `minimize_time` more. Past that the watchdog records a
+/// [`Hang`] (its case file regenerated from the seed), gives the worker up
+/// and starts a new one on the next case. A thread cannot be killed: the
+/// worker given up keeps its thread, and its CPU if it spins, until its case
+/// ends, when it notices it was given up and ends without counting anything.
+/// With [`MAX_STUCK_WORKERS`] still stuck the run stops
+/// ([`Stats::gave_up`]), so that the threads and CPU it holds stay bounded.
+/// The seeds do not depend on the hangs: a run is as reproducible as
+/// before. A Ctrl-C ([`Config::stop`]) is seen between cases, so it waits
+/// for the case running to end or to time out.
+pub fn run(cfg: &Config, make_oracles: MakeOracles, tick: &mut dyn FnMut(&Stats)) -> Stats {
     let start = Instant::now();
+    let cfg = Arc::new(cfg.clone());
     let mut stats = Stats {
         rss_start_kib: rss_kib(),
-        oracles: oracles
-            .iter()
-            .map(|o| o.name().to_string())
-            .chain(cfg.simplifier.as_ref().map(|_| "simplify".to_string()))
-            .chain(cfg.smt_every.map(|_| "smt".to_string()))
-            .collect(),
         ..Stats::default()
     };
     stats.rss_max_kib = stats.rss_start_kib;
-    let findings_dir = cfg.out_dir.join("findings");
-    let mut seeds = diopter_gen::entropy::SplitMix(cfg.seed);
+    let shared = Arc::new(Mutex::new(Shared {
+        stats,
+        seeds: diopter_gen::entropy::SplitMix(cfg.seed),
+        raw_seen: BTreeMap::new(),
+    }));
+    // The oracles' names, for the report and for hang case files, from a
+    // set made here: the workers make their own.
+    lock(&shared).stats.oracles = make_oracles()
+        .iter()
+        .map(|o| o.name().to_string())
+        .chain(cfg.simplifier.as_ref().map(|_| "simplify".to_string()))
+        .chain(cfg.smt_every.map(|_| "smt".to_string()))
+        .collect();
+    // Often enough to see a short limit (tests use 200 ms) in time; the
+    // channel wakes the watchdog at once when the worker ends.
+    let poll = (cfg.case_timeout / 4).clamp(Duration::from_millis(5), Duration::from_millis(100));
     let mut last_tick = Instant::now();
     let mut last_sample = f64::NEG_INFINITY;
     // Doubles each time the samples are thinned (see `thin`).
     let mut sample_period = 1.0f64;
-    // How often each raw failure (oracle and class, before minimizing) was
-    // seen: a repeat is most likely a known finding, and minimizing is what
-    // costs; every 16th repeat is still minimized to catch new causes that
-    // fail in the same class.
-    let mut raw_seen: BTreeMap<Failure, u64> = BTreeMap::new();
-    let stopped = || cfg.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
-    minimize::quiet_panics(|| loop {
-        let elapsed = start.elapsed();
-        if elapsed >= cfg.time || cfg.max_cases.is_some_and(|m| stats.cases >= m) {
-            break;
+    let mut stuck: Vec<JoinHandle<()>> = Vec::new();
+    let mut spawned = 0usize;
+    let mut spawn = |shared: &Arc<Mutex<Shared>>| {
+        spawned += 1;
+        spawn_worker(&cfg, &make_oracles, shared, start, spawned)
+    };
+    let mut worker = match spawn(&shared) {
+        Ok(w) => Some(w),
+        Err(e) => {
+            lock(&shared).stats.gave_up = Some(format!("no worker thread: {e}"));
+            None
         }
-        if stopped() {
-            stats.stopped = true;
-            break;
-        }
-        let seed = diopter_gen::entropy::Entropy::bits64(&mut seeds);
-        let case = Case::from_seed(seed, &cfg.gen);
-        stats.cases += 1;
-        for other in &oracles[1..] {
-            let pair: [&dyn Oracle; 2] = [oracles[0], *other];
-            let label = match minimize::guarded_run(&case, &pair) {
-                Ok(v) => v.label().to_string(),
-                Err(_) => "PANIC".to_string(),
-            };
-            *stats
-                .verdicts
-                .entry(other.name().to_string())
-                .or_default()
-                .entry(label.clone())
-                .or_default() += 1;
-            if label == "DISAGREE" || label == "PANIC" {
-                let Some(f) = minimize::failure(&case, &pair) else {
-                    continue;
-                };
-                let n = if raw_seen.len() < MAX_RAW_SEEN || raw_seen.contains_key(&f) {
-                    let n = raw_seen.entry(f).or_default();
-                    *n += 1;
-                    *n
-                } else {
-                    1
-                };
-                if n > 1 && !n.is_multiple_of(16) {
-                    stats.repeats += 1;
-                    continue;
-                }
-                let at = start.elapsed().as_secs_f64();
-                let r = record(
-                    &case,
-                    &pair,
-                    &mut stats.findings,
-                    &findings_dir,
-                    cfg.minimize_time,
-                    at,
-                    &mut stats.write_errors,
-                );
-                if r == Recorded::Full {
-                    stats.findings_dropped += 1;
+    };
+    minimize::quiet_panics(|| {
+        while let Some(w) = worker.take() {
+            match w.done.recv_timeout(poll) {
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                // The worker ended (the time is up, the case count reached,
+                // a Ctrl-C seen): a panic in it is a bug of this loop, not of
+                // an oracle (those are caught), so it goes on up.
+                _ => {
+                    if let Err(p) = w.handle.join() {
+                        std::panic::resume_unwind(p);
+                    }
+                    break;
                 }
             }
-        }
-        if let Some(simplifier) = &cfg.simplifier {
-            let at = start.elapsed().as_secs_f64();
-            check_simplifier(simplifier, &case, &findings_dir, at, &mut stats);
-        }
-        if let Some(n) = cfg.smt_every {
-            if n > 0 && stats.cases.is_multiple_of(n) {
-                let at = start.elapsed().as_secs_f64();
-                check_smt(&case, &findings_dir, at, &mut stats);
+            let secs = start.elapsed().as_secs_f64();
+            let sample = secs - last_sample >= sample_period;
+            let tick_now = last_tick.elapsed() >= Duration::from_millis(100);
+            if sample || tick_now {
+                let mut g = lock(&shared);
+                let s = &mut g.stats;
+                if sample {
+                    last_sample = secs;
+                    let rss = rss_kib();
+                    s.rss_max_kib = s.rss_max_kib.max(rss);
+                    s.samples.push(Sample {
+                        seconds: secs,
+                        cases: s.cases,
+                        findings: s.finding_count(),
+                        rss_kib: rss,
+                    });
+                    if thin(&mut s.samples, MAX_SAMPLES) {
+                        sample_period *= 2.0;
+                    }
+                }
+                if tick_now {
+                    last_tick = Instant::now();
+                    s.elapsed = secs;
+                    tick(s);
+                }
             }
-        }
-        let secs = start.elapsed().as_secs_f64();
-        if secs - last_sample >= sample_period {
-            last_sample = secs;
-            let rss = rss_kib();
-            stats.rss_max_kib = stats.rss_max_kib.max(rss);
-            stats.samples.push(Sample {
-                seconds: secs,
-                cases: stats.cases,
-                findings: stats.finding_count(),
-                rss_kib: rss,
-            });
-            if thin(&mut stats.samples, MAX_SAMPLES) {
-                sample_period *= 2.0;
+            let beat = lock(&w.beat).clone();
+            if beat.deadline.is_none_or(|d| Instant::now() <= d) {
+                worker = Some(w);
+                continue;
             }
-        }
-        if last_tick.elapsed() >= Duration::from_millis(100) {
-            last_tick = Instant::now();
-            stats.elapsed = secs;
-            tick(&stats);
+            // Given up: retired under the lock, so that nothing it does
+            // from now on counts.
+            let mut g = lock(&shared);
+            w.retired.store(true, Ordering::SeqCst);
+            record_hang(&cfg, &beat, &mut g.stats, secs);
+            // Dropping a handle detaches its thread.
+            stuck.push(w.handle);
+            stuck.retain(|h| !h.is_finished());
+            if stuck.len() >= MAX_STUCK_WORKERS {
+                g.stats.gave_up = Some(format!(
+                    "{} workers are stuck on cases past the {:.1} s limit \
+                     (at most {MAX_STUCK_WORKERS} are left running): the run stops here",
+                    stuck.len(),
+                    cfg.case_timeout.as_secs_f64()
+                ));
+                break;
+            }
+            drop(g);
+            // The new worker goes on from the next case (or ends at once
+            // when the time is up or a Ctrl-C came).
+            match spawn(&shared) {
+                Ok(w) => worker = Some(w),
+                Err(e) => lock(&shared).stats.gave_up = Some(format!("no worker thread: {e}")),
+            }
         }
     });
+    let mut stats = std::mem::take(&mut lock(&shared).stats);
+    stats.stuck_workers = stuck.iter().filter(|h| !h.is_finished()).count();
     stats.elapsed = start.elapsed().as_secs_f64();
     stats.rss_end_kib = rss_kib();
     stats.rss_max_kib = stats.rss_max_kib.max(stats.rss_end_kib);
@@ -447,118 +1069,6 @@ pub fn run(cfg: &Config, oracles: &[&dyn Oracle], tick: &mut dyn FnMut(&Stats)) 
         rss_kib: stats.rss_end_kib,
     });
     stats
-}
-
-/// `reference(case)` against `reference(simplify(case))`: counts the
-/// verdict under `simplify` and records a disagreement or a panic.
-fn check_simplifier(
-    simplifier: &Simplifier,
-    case: &Case,
-    findings_dir: &Path,
-    at: f64,
-    stats: &mut Stats,
-) {
-    let verdict = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        simplify_diff(simplifier, case)
-    }));
-    let label = match &verdict {
-        Ok((v, _, _)) => v.label().to_string(),
-        Err(_) => "PANIC".to_string(),
-    };
-    *stats
-        .verdicts
-        .entry("simplify".to_string())
-        .or_default()
-        .entry(label.clone())
-        .or_default() += 1;
-    if label != "DISAGREE" && label != "PANIC" {
-        return;
-    }
-    if stats.simplify_findings.len() >= MAX_FINDINGS {
-        stats.findings_dropped += 1;
-        return;
-    }
-    let (case_path, what) = match verdict {
-        Ok((v, simple, steps)) => {
-            // The case file the `simplify_diff` fuzz target would write.
-            let path = write_case(case, &simple, &step_lines(&steps), findings_dir).ok();
-            (path, v.to_string())
-        }
-        Err(p) => {
-            let text = format!(
-                "# the simplifier panicked on this case\n{}",
-                diff::case_file_text(case, &["reference"], None)
-            );
-            let path = findings_dir.join(format!("simplify-panic-{:016x}.case", fnv(&text)));
-            let written = std::fs::create_dir_all(findings_dir)
-                .and_then(|()| write_atomic(&path, &text))
-                .is_ok();
-            let m = p
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            (written.then_some(path), format!("simplifier panicked: {m}"))
-        }
-    };
-    stats.simplify_findings.push(SimplifyFinding {
-        case_path,
-        line: case.expr_line(),
-        what,
-        at,
-    });
-}
-
-/// The SMT encoding on `case`'s concrete values against the reference:
-/// counts the verdict under `smt` and records a disagreement or a panic
-/// with a case file that `diopter replay --smt` replays.
-fn check_smt(case: &Case, findings_dir: &Path, at: f64, stats: &mut Stats) {
-    use diopter_smt::concrete::{compare_with_reference, Comparison};
-    let cmp = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        compare_with_reference(&case.bare, &case.types, &case.ctx)
-    }));
-    let (label, what) = match &cmp {
-        Ok(Comparison::Agree) => ("AGREE", None),
-        Ok(Comparison::Skipped(_) | Comparison::Unsupported(_)) => ("SKIPPED", None),
-        Ok(Comparison::Disagree(lines)) => (
-            "DISAGREE",
-            Some(format!("the encoding differs: {}", lines.join("; "))),
-        ),
-        Err(p) => {
-            let m = p
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            ("PANIC", Some(format!("the encoding panicked: {m}")))
-        }
-    };
-    *stats
-        .verdicts
-        .entry("smt".to_string())
-        .or_default()
-        .entry(label.to_string())
-        .or_default() += 1;
-    let Some(what) = what else { return };
-    if stats.smt_findings.len() >= MAX_FINDINGS {
-        stats.findings_dropped += 1;
-        return;
-    }
-    let comments: String = what.lines().map(|l| format!("# {l}\n")).collect();
-    let text = format!(
-        "# the SMT encoding against the reference: diopter replay --smt FILE\n{comments}{}",
-        diff::case_file_text(case, &["reference"], None)
-    );
-    let path = findings_dir.join(format!("smt-{:016x}.case", fnv(&text)));
-    let written = std::fs::create_dir_all(findings_dir)
-        .and_then(|()| write_atomic(&path, &text))
-        .is_ok();
-    stats.smt_findings.push(SimplifyFinding {
-        case_path: written.then_some(path),
-        line: case.expr_line(),
-        what,
-        at,
-    });
 }
 
 /// FNV-1a of `text`: names a finding's file after its contents.
@@ -609,6 +1119,16 @@ pub fn stats_json(cfg: &Config, stats: &Stats) -> String {
         s,
         "  \"stopped_early\": {},\n  \"findings_dropped\": {},",
         stats.stopped, stats.findings_dropped
+    );
+    let _ = writeln!(
+        s,
+        "  \"case_timeout_s\": {},\n  \"stuck_workers\": {},\n  \"gave_up\": {},",
+        cfg.case_timeout.as_secs_f64(),
+        stats.stuck_workers,
+        stats
+            .gave_up
+            .as_ref()
+            .map_or("null".to_string(), |g| format!("\"{}\"", esc(g)))
     );
     let _ = writeln!(
         s,
@@ -671,6 +1191,27 @@ pub fn stats_json(cfg: &Config, stats: &Stats) -> String {
     s.push_str(&checked(&stats.simplify_findings));
     s.push_str("\n  ],\n  \"smt_findings\": [");
     s.push_str(&checked(&stats.smt_findings));
+    s.push_str("\n  ],\n  \"hangs\": [");
+    let str_or_null = |v: Option<&str>| v.map_or("null".to_string(), |v| format!("\"{}\"", esc(v)));
+    let hs: Vec<String> = stats
+        .hangs
+        .iter()
+        .map(|h| {
+            format!(
+                "\n    {{\"case\": {}, \"seed\": {}, \"oracle\": {}, \"phase\": \"{}\", \"waited_s\": {:.3}, \"first_seen_s\": {:.3}, \"expression\": {}, \"case_file\": {}, \"replay\": {}}}",
+                h.case,
+                h.seed,
+                str_or_null(h.oracle.as_deref()),
+                h.phase,
+                h.waited,
+                h.at,
+                str_or_null(h.line.as_deref()),
+                str_or_null(h.case_path.as_ref().map(|p| p.display().to_string()).as_deref()),
+                str_or_null(h.replay().as_deref()),
+            )
+        })
+        .collect();
+    s.push_str(&hs.join(","));
     s.push_str("\n  ],\n  \"samples_columns\": [\"seconds\", \"cases\", \"findings\", \"rss_kib\"],\n  \"samples\": [");
     let ss: Vec<String> = stats
         .samples
@@ -719,6 +1260,9 @@ pub fn summary_md(cfg: &Config, stats: &Stats, title: &str) -> String {
     if stats.stopped {
         let _ = writeln!(s, "Stopped early (Ctrl-C): the counts are those so far.\n");
     }
+    if let Some(why) = &stats.gave_up {
+        let _ = writeln!(s, "Stopped early: {why}.\n");
+    }
     if let (Some(a), Some(b)) = (stats.rss_start_kib, stats.rss_end_kib) {
         let _ = writeln!(
             s,
@@ -727,10 +1271,15 @@ pub fn summary_md(cfg: &Config, stats: &Stats, title: &str) -> String {
         );
     }
     let _ = writeln!(s, "## Verdicts (reference against each oracle)\n");
-    let _ = writeln!(s, "| oracle | {} |", LABELS.join(" | "));
-    let _ = writeln!(s, "|---|{}", "---:|".repeat(LABELS.len()));
+    // HANG only when some case hung: most runs have none.
+    let mut labels = LABELS.to_vec();
+    if stats.verdicts.values().any(|m| m.contains_key("HANG")) {
+        labels.push("HANG");
+    }
+    let _ = writeln!(s, "| oracle | {} |", labels.join(" | "));
+    let _ = writeln!(s, "|---|{}", "---:|".repeat(labels.len()));
     for (o, m) in &stats.verdicts {
-        let cells: Vec<String> = LABELS
+        let cells: Vec<String> = labels
             .iter()
             .map(|l| m.get(*l).copied().unwrap_or(0).to_string())
             .collect();
@@ -778,10 +1327,46 @@ pub fn summary_md(cfg: &Config, stats: &Stats, title: &str) -> String {
         }
         let _ = writeln!(s);
     }
+    if !stats.hangs.is_empty() {
+        let _ = writeln!(
+            s,
+            "Hangs: cases past the {:.1} s limit (`--case-timeout`); each \
+             replay hangs the same way:\n",
+            cfg.case_timeout.as_secs_f64()
+        );
+        for h in &stats.hangs {
+            let _ = writeln!(
+                s,
+                "- {:.1} s: case {} (seed {}): {} {} for {:.1} s{}; {}",
+                h.at,
+                h.case,
+                h.seed,
+                h.oracle
+                    .as_deref()
+                    .map_or("the generator".to_string(), |o| format!("`{o}`")),
+                h.phase,
+                h.waited,
+                h.line
+                    .as_ref()
+                    .map_or(String::new(), |l| format!(" on `{}`", l.replace('`', "'"))),
+                h.replay()
+                    .map_or_else(|| "(no case file)".to_string(), |r| format!("`{r}`"))
+            );
+        }
+        if stats.stuck_workers > 0 {
+            let _ = writeln!(
+                s,
+                "\n{} of the workers given up on were still running at the end \
+                 (a thread cannot be killed; each holds a CPU if it spins).",
+                stats.stuck_workers
+            );
+        }
+        let _ = writeln!(s);
+    }
     if stats.finding_count() == 0 {
         let _ = writeln!(
             s,
-            "None: no oracle disagreed with the reference and none panicked."
+            "None: no oracle disagreed with the reference, none panicked and none hung."
         );
     } else if !stats.findings.is_empty() {
         let _ = writeln!(

@@ -19,7 +19,9 @@ WHAT IT WRITES (each .md with a .json twin)
                lines its BNF rejects, the examples' typos
   conformance  `diopter check corpus/` verdicts per directory, AMD verifier
                expectations, print/parse round trips of every expression
-  benchmarks   criterion's last estimates, or \"not run\"
+  benchmarks   criterion's last estimates and the speed goals' ratios, eval_diff
+               exec/s per libFuzzer setting (reports/libfuzzer-settings.json,
+               from reports/libfuzzer-settings.sh), the campaign's cases/s
   validation   `diopter validate corpus/amd/amd-rewrites.map`: a verdict for
                every row of AMD's before/after pairs, with the explanations of
                corpus/amd/validation-findings.md

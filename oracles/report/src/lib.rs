@@ -418,38 +418,154 @@ pub fn benchmarks(root: &Path) -> Vec<(String, f64, f64)> {
     out
 }
 
-/// The benchmark report (or "not run").
+/// The speed goals of the project (fast evaluator against the reference and
+/// against gimli): (what, slower benchmark, faster benchmark, goal).
+const RATIOS: [(&str, &str, &str, f64); 3] = [
+    (
+        "fast evaluator vs reference, generated expressions",
+        "generated/reference",
+        "generated/fast",
+        20.0,
+    ),
+    (
+        "fast evaluator vs reference, corpus expressions",
+        "corpus/reference",
+        "corpus/fast",
+        20.0,
+    ),
+    (
+        "fast evaluator vs gimli, the same lowered DWARF",
+        "dwarf/gimli",
+        "dwarf/fast",
+        3.0,
+    ),
+];
+
+/// The fuzzing throughput goal (executions per second of `eval_diff`).
+const EXEC_GOAL: f64 = 20_000.0;
+
+/// The benchmark report: criterion's estimates and the ratios the goals
+/// are about, the libFuzzer settings' figures
+/// (`reports/libfuzzer-settings.json`, written by
+/// `reports/libfuzzer-settings.sh`) and the default job's campaign rate
+/// (`reports/campaign.json`); each part says "not run" when its source is
+/// missing.
 pub fn benchmark_report(root: &Path) -> Report {
-    let b = benchmarks(root);
+    benchmark_report_from(root, benchmarks(root))
+}
+
+/// [`benchmark_report`] on the given criterion estimates.
+fn benchmark_report_from(root: &Path, b: Vec<(String, f64, f64)>) -> Report {
+    let mean = |id: &str| b.iter().find(|(i, _, _)| i == id).map(|(_, m, _)| *m);
     let mut md = String::from("# Benchmarks\n\n");
+    let mut ratios = Vec::new();
     if b.is_empty() {
         md.push_str(
-            "Not run: no criterion estimates under `target/criterion/`. Run \
-             `cargo bench -p diopter-fast --bench eval -- --warm-up-time 1 --measurement-time 3`, \
-             then `diopter report`.\n",
+            "Criterion: not run (no estimates under `target/criterion/`). Run \
+             `cargo bench -p diopter-fast --bench eval -- --warm-up-time 1 --measurement-time 3` \
+             and `cargo bench -p diopter-dwarf --bench dwarf`, then `diopter report`.\n",
         );
     } else {
         md.push_str(
-            "From criterion's `estimates.json` (the last `cargo bench` on this machine; mean with \
-             standard error). Reproduce with `cargo bench -p diopter-fast --bench eval`.\n\n\
+            "## Ratios\n\nFrom criterion's estimates below (one `cargo bench` run of each bench \
+             on this machine; a ratio is the slower mean over the faster one).\n\n\
+             | ratio | value | goal | met |\n|---|---:|---:|---|\n",
+        );
+        for (what, slow, fast, goal) in RATIOS {
+            match (mean(slow), mean(fast)) {
+                (Some(s), Some(f)) if f > 0.0 => {
+                    let r = s / f;
+                    let _ = writeln!(
+                        md,
+                        "| {what} (`{slow}` / `{fast}`) | {r:.1}× | ≥ {goal}× | {} |",
+                        if r >= goal { "yes" } else { "no" }
+                    );
+                    ratios.push(json!({"what": what, "slower": slow, "faster": fast, "ratio": r, "goal": goal}));
+                }
+                _ => {
+                    let _ = writeln!(md, "| {what} | not run | ≥ {goal}× | |");
+                }
+            }
+        }
+        md.push_str(
+            "\n## Criterion estimates\n\nMean with standard error. Reproduce with \
+             `cargo bench -p diopter-fast --bench eval` and `cargo bench -p diopter-dwarf --bench dwarf`.\n\n\
              | benchmark | mean | ± |\n|---|---:|---:|\n",
         );
         for (id, m, se) in &b {
             let _ = writeln!(md, "| `{id}` | {} | {} |", human_ns(*m), human_ns(*se));
         }
     }
+    // Fuzzing throughput, from the settings script's last run.
+    md.push_str("\n## Fuzzing throughput\n\n");
+    let lf: Option<Value> = std::fs::read_to_string(root.join("reports/libfuzzer-settings.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok());
+    match &lf {
+        Some(v) => {
+            let _ = writeln!(
+                md,
+                "`{}`, {} s per configuration on {} (load {}), from \
+                 [libfuzzer-settings.md](libfuzzer-settings.md) \
+                 (`reports/libfuzzer-settings.sh`); goal ≥ {EXEC_GOAL} exec/s.\n\n\
+                 | configuration | exec/s | edges | features |\n|---|---:|---:|---:|",
+                v["target"].as_str().unwrap_or("?"),
+                v["seconds"],
+                v["date"].as_str().unwrap_or("?"),
+                v["load"].as_str().unwrap_or("?"),
+            );
+            for c in v["configurations"].as_array().into_iter().flatten() {
+                let cell = |k: &str| c[k].as_u64().map_or("-".to_string(), |n| n.to_string());
+                let _ = writeln!(
+                    md,
+                    "| {} | {} | {} | {} |",
+                    c["name"].as_str().unwrap_or("?"),
+                    cell("exec_per_s"),
+                    cell("cov"),
+                    cell("ft")
+                );
+            }
+        }
+        None => md.push_str(
+            "Not run: no `reports/libfuzzer-settings.json`. Run \
+             `reports/libfuzzer-settings.sh eval_diff 300`, then `diopter report`.\n",
+        ),
+    }
+    // The default job's in-process campaign.
+    md.push_str("\n## In-process campaign\n\n");
+    let camp: Option<Value> = std::fs::read_to_string(root.join("reports/campaign.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok());
+    let rate = camp.as_ref().and_then(|c| {
+        let n = c["cases"].as_f64()?;
+        let t = c["elapsed_s"].as_f64().filter(|t| *t > 0.0)?;
+        Some((n, t, n / t))
+    });
+    match rate {
+        Some((n, t, r)) => {
+            let _ = writeln!(
+                md,
+                "`diopter run` (the default job, [campaign.md](campaign.md)): {n:.0} cases in {t:.1} s, \
+                 **{r:.0} cases/s** through every oracle."
+            );
+        }
+        None => md.push_str("Not run: no `reports/campaign.json` (`cargo run --release`).\n"),
+    }
     Report {
         stem: "benchmarks".into(),
         title: "Benchmarks".into(),
         summary: if b.is_empty() {
-            "not run".into()
+            "criterion not run".into()
         } else {
-            format!("{} criterion benchmarks", b.len())
+            format!("{} criterion benchmarks, {} ratios", b.len(), ratios.len())
         },
         markdown: md,
         json: json!({
             "run": !b.is_empty(),
             "benchmarks": b.iter().map(|(id, m, se)| json!({"id": id, "mean_ns": m, "stderr_ns": se})).collect::<Vec<_>>(),
+            "ratios": ratios,
+            "libfuzzer": lf,
+            "campaign_cases_per_s": rate.map(|r| r.2),
         }),
     }
 }
@@ -495,5 +611,88 @@ mod tests {
         assert_eq!(rows.len(), 1);
         assert_eq!(rows[0][0], "`f`");
         assert_eq!(rows[0][3], "w");
+    }
+
+    /// The ratios come from the criterion means, and the goals are judged
+    /// on them; the libFuzzer and campaign figures are copied from their
+    /// files. Built in a scratch root, so no earlier run is read.
+    #[test]
+    fn benchmark_report_computes_the_ratios_and_reads_the_figures() {
+        let root =
+            std::env::temp_dir().join(format!("diopter-bench-report-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let est = |id: &str, mean: f64| {
+            let d = root.join("target/criterion").join(id).join("new");
+            std::fs::create_dir_all(&d).unwrap();
+            std::fs::write(
+                d.join("estimates.json"),
+                format!(r#"{{"mean": {{"point_estimate": {mean}, "standard_error": 1.0}}}}"#),
+            )
+            .unwrap();
+        };
+        est("generated/reference", 2500.0);
+        est("generated/fast", 100.0);
+        est("corpus/reference", 300.0);
+        est("corpus/fast", 100.0);
+        est("dwarf/gimli", 330.0);
+        est("dwarf/fast", 100.0);
+        std::fs::create_dir_all(root.join("reports")).unwrap();
+        std::fs::write(
+            root.join("reports/libfuzzer-settings.json"),
+            r#"{"target": "eval_diff", "seconds": 300, "date": "2026-11-25", "load": "1 1 1",
+                "configurations": [{"name": "default", "exec_per_s": 3000, "cov": 10, "ft": 20},
+                                   {"name": "fork2", "exec_per_s": null, "cov": null, "ft": null}]}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            root.join("reports/campaign.json"),
+            r#"{"cases": 1000, "elapsed_s": 4.0}"#,
+        )
+        .unwrap();
+        // The scratch root's estimates only, whatever $CARGO_TARGET_DIR says.
+        let mut b = Vec::new();
+        let dir = root.join("target/criterion");
+        for id in [
+            "corpus/fast",
+            "corpus/reference",
+            "dwarf/fast",
+            "dwarf/gimli",
+            "generated/fast",
+            "generated/reference",
+        ] {
+            let t = std::fs::read_to_string(dir.join(id).join("new/estimates.json")).unwrap();
+            let v: Value = serde_json::from_str(&t).unwrap();
+            b.push((
+                id.to_string(),
+                v["mean"]["point_estimate"].as_f64().unwrap(),
+                1.0,
+            ));
+        }
+        let r = benchmark_report_from(&root, b);
+        let _ = std::fs::remove_dir_all(&root);
+        let ratios = r.json["ratios"].as_array().unwrap();
+        assert_eq!(ratios.len(), 3);
+        assert_eq!(ratios[0]["ratio"].as_f64(), Some(25.0));
+        assert_eq!(ratios[1]["ratio"].as_f64(), Some(3.0));
+        assert!((ratios[2]["ratio"].as_f64().unwrap() - 3.3).abs() < 1e-9);
+        assert!(
+            r.markdown.contains("| 25.0× | ≥ 20× | yes |"),
+            "{}",
+            r.markdown
+        );
+        assert!(
+            r.markdown.contains("| 3.0× | ≥ 20× | no |"),
+            "{}",
+            r.markdown
+        );
+        assert!(
+            r.markdown.contains("| 3.3× | ≥ 3× | yes |"),
+            "{}",
+            r.markdown
+        );
+        assert!(r.markdown.contains("| default | 3000 | 10 | 20 |"));
+        assert!(r.markdown.contains("| fork2 | - | - | - |"));
+        assert!(r.markdown.contains("**250 cases/s**"));
+        assert_eq!(r.json["campaign_cases_per_s"].as_f64(), Some(250.0));
     }
 }

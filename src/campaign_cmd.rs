@@ -56,10 +56,12 @@ WHAT IT DOES
   cargo fuzz build -s none TARGET... (the fuzz/ workspace), then runs each
   target's fuzzer binary with -fork=N -ignore_crashes=1 (crashes become
   artifacts, the run goes on), seeded from fuzz/corpus/TARGET. Every new
-  artifact is replayed through the target's body; eval_diff inputs are
-  minimized (diopter minimize) and deduplicated by signature (oracle, first
-  failing operation, classes of difference); other targets' failures by
-  their first message line. An artifact that does not reproduce is kept
+  artifact is replayed in the driver: eval_diff and dwarf_diff inputs through
+  their oracle pairs (reference vs fast; reference vs dwarf, then vs
+  dwarf-ext), minimized (diopter minimize) and deduplicated by signature
+  (oracle, first failing operation, classes of difference); every other
+  target's through its fuzz target's body, deduplicated by the failure's
+  first message line (numbers masked). An artifact that does not reproduce is kept
   too, marked so. Nothing is ever lost: files are written atomically.
   Timeouts (-timeout=30 per input), out-of-memory inputs (-rss_limit_mb=2048)
   and leaks are findings by their kind, not replayed in the driver.
@@ -280,36 +282,84 @@ struct Replayed {
     finding: Option<camp::Finding>,
 }
 
-/// The oracle eval_diff (the fast evaluator) or eval_diff_planted (the
-/// same with `plant`) compares with the reference.
-fn eval_oracle(target: &str, plant: Plant) -> Box<dyn Oracle> {
-    if target == "eval_diff" {
-        Box::new(Fast::default())
-    } else {
-        Box::new(Planted::new(Box::new(Fast::default()), plant))
+/// The oracles a differential target compares with the reference, one
+/// pair at a time, so that its failures are minimized and deduplicated by
+/// [`Signature`] (oracle, first failing operation, classes of difference):
+/// eval_diff the fast evaluator, eval_diff_planted the same with `plant`,
+/// dwarf_diff the gimli-based DWARF oracle and the extension evaluator (its
+/// body compares both on the same case). `None` for the other targets.
+fn diff_oracles(target: &str, plant: Plant) -> Option<Vec<Box<dyn Oracle>>> {
+    match target {
+        "eval_diff" => Some(vec![Box::new(Fast::default())]),
+        "eval_diff_planted" => Some(vec![Box::new(Planted::new(
+            Box::new(Fast::default()),
+            plant,
+        ))]),
+        "dwarf_diff" => Some(vec![
+            Box::new(diopter_dwarf::Dwarf),
+            Box::new(diopter_dwarf::ext::DwarfExt),
+        ]),
+        _ => None,
     }
+}
+
+/// The first of the target's oracle pairs that fails on `case`.
+fn failing_pair(
+    target: &str,
+    case: &Case,
+    plant: Plant,
+) -> Option<(Box<dyn Oracle>, minimize::Failure)> {
+    diff_oracles(target, plant)?
+        .into_iter()
+        .find_map(|o| minimize::failure(case, &[&Reference, o.as_ref()]).map(|f| (o, f)))
 }
 
 /// The raw failure of an artifact (cheap: no minimizing), `None` when it
-/// does not fail; for eval_diff-like targets the oracle and class.
+/// does not fail; for the differential targets the oracle and class, for
+/// the others (and for a differential target whose pairs do not fail, as
+/// when its body fails for another reason) the body's message.
 fn raw_failure(target: &str, data: &[u8], plant: Plant) -> Option<String> {
-    match target {
-        "eval_diff" | "eval_diff_planted" => {
-            let case = Case::from_bytes(data, &GenConfig::default());
-            let other = eval_oracle(target, plant);
-            minimize::failure(&case, &[&Reference, other.as_ref()])
-                .map(|f| format!("{target}: {f:?}"))
+    if diff_oracles(target, plant).is_some() {
+        let case = Case::from_bytes(data, &GenConfig::default());
+        if let Some((_, f)) = failing_pair(target, &case, plant) {
+            return Some(format!("{target}: {f:?}"));
         }
-        _ => other_target_failure(target, data),
+        if target != "dwarf_diff" {
+            return None;
+        }
     }
+    other_target_failure(target, data)
 }
 
-/// A non-eval_diff target's failure: its first message line, with the
-/// numbers (which vary from case to case) masked.
+/// The rule library the simplify_diff target loads (corpus/rules of the
+/// checkout), loaded once; `None` when it does not load.
+fn simplifier() -> Option<&'static diopter_rules::simplify::Simplifier> {
+    use diopter_rules::simplify::Simplifier;
+    static S: std::sync::OnceLock<Option<Simplifier>> = std::sync::OnceLock::new();
+    S.get_or_init(|| Simplifier::load(&[report_cmd::root().join("corpus/rules")]).ok())
+        .as_ref()
+}
+
+/// A target's body run in process on the artifact (what the fuzz target
+/// runs, without its case files): its failure's first message line, with
+/// the numbers (which vary from case to case) masked.
 fn other_target_failure(target: &str, data: &[u8]) -> Option<String> {
     let r = std::panic::catch_unwind(|| match target {
         "check_eval" => targets::check_eval(data),
         "parse_roundtrip" => targets::parse_roundtrip(data),
+        "validate_diff" => targets::validate_diff(data),
+        "dwarf_diff" => diopter_dwarf::fuzz_dwarf_diff(data, None),
+        "lifetimes_diff" => diopter_lifetimes::lifetimes_diff(data),
+        "transform_diff" => diopter_transforms::transform_diff(data),
+        "cli" => crate::fuzz_cli::fuzz_one(data),
+        "simplify_diff" => {
+            let Some(s) = simplifier() else {
+                return Err("simplify_diff: corpus/rules does not load".to_string());
+            };
+            // As the target's `Case::arbitrary`, which never fails.
+            let case = Case::from_bytes(data, &GenConfig::default());
+            diopter_rules::simplify::check::fuzz_simplify_diff(s, &case, None)
+        }
         _ => Err(format!("target `{target}`: not replayable in process")),
     });
     let msg = match r {
@@ -330,7 +380,7 @@ fn other_target_failure(target: &str, data: &[u8]) -> Option<String> {
     Some(format!("{target}: {sig}"))
 }
 
-/// Replays one crash artifact and, for eval_diff-like targets, minimizes
+/// Replays one crash artifact and, for the differential targets, minimizes
 /// it; `None`: it does not fail (not reproduced).
 fn replay(
     target: &str,
@@ -341,9 +391,17 @@ fn replay(
 ) -> Option<Replayed> {
     let raw = raw_failure(target, data, plant)?;
     match target {
-        "eval_diff" | "eval_diff_planted" => {
+        "eval_diff" | "eval_diff_planted" | "dwarf_diff" => {
             let case = Case::from_bytes(data, &GenConfig::default());
-            let other = eval_oracle(target, plant);
+            // A dwarf_diff failure that no oracle pair shows (its body
+            // failed otherwise) is kept under its message.
+            let Some((other, _)) = failing_pair(target, &case, plant) else {
+                return Some(Replayed {
+                    signature: raw.clone(),
+                    raw,
+                    finding: None,
+                });
+            };
             let oracles: [&dyn Oracle; 2] = [&Reference, other.as_ref()];
             let mut fs = Vec::new();
             let mut errs = Vec::new();
@@ -1082,7 +1140,7 @@ fn handle_artifact(
         let kept = findings_dir.join(format!("{id}.{target}.input"));
         let _ = std::fs::write(&kept, &data);
         let replay_cmd = match (&f, kind) {
-            (Some(f), _) if target == "eval_diff" => diff::repro_command(&f.min_path),
+            (Some(f), _) if target != "eval_diff_planted" => diff::repro_command(&f.min_path),
             (Some(f), _) => format!(
                 "cargo run --release -- minimize {} --oracle fast --plant {plant}",
                 f.min_path.display(),
@@ -1465,6 +1523,42 @@ mod tests {
             sig,
             "no_such_target: target `no_such_target`: not replayable in process"
         );
+    }
+
+    /// Every fuzz target of fuzz/fuzz_targets/ is replayed in the driver:
+    /// its seeds pass there as in the fuzzer (none is "not replayable"),
+    /// and the differential ones go through their oracle pairs.
+    #[test]
+    fn every_fuzz_target_replays_in_process() {
+        let root = report_cmd::root();
+        let mut names: Vec<String> = std::fs::read_dir(root.join("fuzz/fuzz_targets"))
+            .expect("fuzz/fuzz_targets")
+            .filter_map(|e| {
+                let n = e.ok()?.file_name().into_string().ok()?;
+                n.strip_suffix(".rs").map(str::to_string)
+            })
+            .collect();
+        names.sort();
+        assert!(names.len() >= 10, "{names:?}");
+        for t in &names {
+            // The planted target fails on purpose; its seeds are eval_diff's.
+            let seed_dir = if t == "eval_diff_planted" {
+                "eval_diff"
+            } else {
+                t.as_str()
+            };
+            // Targets without seeds (lifetimes_diff, transform_diff) start
+            // from the empty input, as libFuzzer does.
+            let seed = std::fs::read(root.join("fuzz/corpus").join(seed_dir).join("seed-000"))
+                .unwrap_or_default();
+            if t == "eval_diff_planted" {
+                assert!(diff_oracles(t, Plant::AddOffByOne).is_some());
+                continue;
+            }
+            assert_eq!(raw_failure(t, &seed, Plant::AddOffByOne), None, "{t}");
+            let differential = diff_oracles(t, Plant::AddOffByOne).is_some();
+            assert_eq!(differential, t == "eval_diff" || t == "dwarf_diff", "{t}");
+        }
     }
 
     /// A stand-in for a fuzzer binary: a shell script (`body`) that gets

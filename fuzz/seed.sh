@@ -74,6 +74,11 @@ hand simplify-huge '\013[] DIOpConstant(i8388608 0), DIOpConstant(i8388608 0), D
 hand replay-json '\015[i32] DIOpArg(0, i32)\000arg 0 = undef\n'
 hand locations-ll '\214define void @f() {\n  ret void\n}\n'
 hand specs-json '\017'
+# transform (selector 6): IR files of corpus/ through the pass named after
+# the second NUL. Written with cat: IR text has `%` in it.
+for t in sroa:spec/03-mem2reg-canonical.ll cse:transforms/cse-before.ll flatten:spec/13-further-decomposition-after.ll mem2reg:spec/01-alloca.ll spill:spec/11-two-scalars-after.ll; do
+  { printf '\006'; cat "../corpus/${t#*:}"; printf '\000\000%s' "${t%%:*}"; } > "corpus/cli/seed-hand-transform-${t%%:*}"
+done
 i=0
 n=0
 while read -r s; do

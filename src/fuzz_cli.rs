@@ -1,13 +1,13 @@
 //! The body of the `cli` fuzz target (and of `tests/cli_never_panics.rs`,
 //! which replays `fuzz/regressions/cli/` and runs a proptest over the same
 //! body): one command line of `check`, `eval`, `lower`, `simplify`,
-//! `locations`, `replay` or `specs`, run in this process through
+//! `locations`, `replay`, `transform` or `specs`, run in this process through
 //! [`crate::run_in_process`], so through the same parsing, evaluation and
 //! printing code as the binary, in text or JSON.
 //!
 //! The input: byte 0 chooses the command and flags, the rest is either raw
 //! text (the expression or IR file, a NUL, the context, a NUL, a `--write`
-//! literal) or, when bit 4 of byte 0 is set, bytes that drive the case
+//! literal or, for `transform`, the pass) or, when bit 4 of byte 0 is set, bytes that drive the case
 //! generator (`diopter_gen::Case::from_bytes`: a well-typed expression and a
 //! context that fits it).
 //!
@@ -90,7 +90,7 @@ pub fn command_line(data: &[u8]) -> Option<Vec<String>> {
                 push_expr(&mut args, "expr");
             }
         }
-        1 | 6 => {
+        1 => {
             args.push("eval".into());
             push_expr(&mut args, "expr");
             if with_ctx {
@@ -141,6 +141,30 @@ pub fn command_line(data: &[u8]) -> Option<Vec<String>> {
             ));
             // Not `--smt`: the encoding is not bounded in memory yet
             // (fuzz/regressions/smt/), and this target must run clean.
+        }
+        6 => {
+            // The text as an IR file through a pass: the one the third part
+            // names (after the second NUL), else one chosen by the input's
+            // length; with few contexts, since the equivalence check runs
+            // every variable of the program in each.
+            let passes = diopter_transforms::PASSES;
+            let pass = passes
+                .iter()
+                .find(|p| **p == write.trim())
+                .copied()
+                .unwrap_or(passes[rest.len() % passes.len()]);
+            args.push("transform".into());
+            args.push(write_file("input.ll", &expr));
+            args.push("--pass".into());
+            args.push(pass.into());
+            args.push("--contexts".into());
+            args.push("2".into());
+            if flag {
+                args.push("--limit".into());
+                args.push("1".into());
+            }
+            // transform has no --format: its output is IR text.
+            return Some(args);
         }
         _ => {
             args.push("specs".into());

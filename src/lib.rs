@@ -147,6 +147,7 @@ where
         Command::Lower(a) => lower_cmd::run_to(&a, out, err),
         Command::Locations(a) => locations_cmd::run_to(&a, out, err),
         Command::Simplify(a) => simplify_cmd::run_to(&a, out, err),
+        Command::Transform(a) => transform_cmd::run_to(&a, out, err),
         Command::Specs { format } => print_specs(format, out),
         _ => return None,
     })

@@ -8,6 +8,7 @@ use crate::inputs;
 use diopter_semantics::diag::{Severity, Source};
 use diopter_semantics::syntax::module::parse_module;
 use diopter_transforms::{apply, check_equivalent, PASSES};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -84,63 +85,74 @@ pub struct Args {
 }
 
 pub fn run(a: &Args) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    let mut err = std::io::stderr().lock();
+    ExitCode::from(run_to(a, &mut out, &mut err))
+}
+
+/// [`run`] writing to `wout` and `werr` (so that the `cli` fuzz target runs
+/// it in process); the exit status.
+pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
     let text = match inputs::read(&a.file) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("diopter transform: {e}");
-            return ExitCode::from(2);
+            let _ = writeln!(werr, "diopter transform: {e}");
+            return 2;
         }
     };
     let src = Source::new(a.file.display().to_string(), text);
     let (_, ds) = parse_module(&src.text);
     let mut unreadable = false;
     for d in &ds {
-        eprint!("{}", src.render(d));
+        let _ = write!(werr, "{}", src.render(d));
         unreadable |= d.severity == Severity::Error;
     }
     if unreadable {
-        return ExitCode::from(2);
+        return 2;
     }
     if !PASSES.contains(&a.pass.as_str()) {
-        eprintln!(
+        let _ = writeln!(
+            werr,
             "diopter transform: unknown pass `{}` (passes: {})",
             a.pass,
             PASSES.join(", ")
         );
-        return ExitCode::from(2);
+        return 2;
     }
     let t = match apply(&a.pass, &src.text, a.limit) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("diopter transform: {}: {e}", src.name);
-            return ExitCode::from(2);
+            let _ = writeln!(werr, "diopter transform: {}: {e}", src.name);
+            return 2;
         }
     };
-    print!("{}", t.text);
-    eprintln!("{}", t.summary);
+    let _ = write!(wout, "{}", t.text);
+    let _ = writeln!(werr, "{}", t.summary);
     match check_equivalent(&src.text, &t, a.contexts) {
         Ok(()) if t.read_only_refinement => {
-            eprintln!(
+            let _ = writeln!(
+                werr,
                 "read-only refinement: every variable reads alike at every program instruction in {} random contexts, and every write the result accepts has the same effect",
                 a.contexts
             );
-            ExitCode::SUCCESS
+            0
         }
         Ok(()) => {
-            eprintln!(
+            let _ = writeln!(
+                werr,
                 "equivalent: every variable reads and writes alike at every program instruction in {} random contexts",
                 a.contexts
             );
-            ExitCode::SUCCESS
+            0
         }
         Err(ms) => {
             for m in ms.iter().take(20) {
-                eprintln!("NOT EQUIVALENT: {m}");
+                let _ = writeln!(werr, "NOT EQUIVALENT: {m}");
             }
             if ms.len() > 20 {
-                eprintln!("... and {} more", ms.len() - 20);
+                let _ = writeln!(werr, "... and {} more", ms.len() - 20);
             }
-            ExitCode::from(1)
+            1
         }
     }
 }

@@ -38,6 +38,31 @@ fn regressions_and_seeds_run_clean() {
     assert!(n > 0, "no seed or regression input found");
 }
 
+/// The `transform` seeds reach the pass they name (not a parse error): the
+/// command line names it, and in process it exits 0 (an equivalent
+/// rewrite), as `diopter transform` on the same file does.
+#[test]
+fn transform_seeds_run_their_pass() {
+    let seeds = files("fuzz/corpus/cli", "seed-hand-transform-");
+    assert!(seeds.len() >= 4, "{seeds:?}");
+    for p in seeds {
+        let data = std::fs::read(&p).unwrap();
+        let args = diopter::fuzz_cli::command_line(&data).expect("a command");
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        let pass = name.trim_start_matches("seed-hand-transform-");
+        assert_eq!(args[0], "transform", "{name}");
+        assert_eq!(
+            args[2..4],
+            ["--pass".to_string(), pass.to_string()],
+            "{name}"
+        );
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let code = diopter::run_in_process(&args, &mut out, &mut err);
+        assert_eq!(code, Some(0), "{name}: {}", String::from_utf8_lossy(&err));
+        assert!(!out.is_empty(), "{name}: no IR printed");
+    }
+}
+
 const EXPRS: &[&str] = &[
     "",
     "   ",

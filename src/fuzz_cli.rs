@@ -139,8 +139,10 @@ pub fn command_line(data: &[u8]) -> Option<Vec<String>> {
                 "case.txt",
                 &format!("{first}\n--- context\n{ctx}\n"),
             ));
-            // Not `--smt`: the encoding is not bounded in memory yet
-            // (fuzz/regressions/smt/), and this target must run clean.
+            // Not `--smt`: this target's inputs have not been measured
+            // through the encoding, and this target must run clean. (Its
+            // memory is bounded since fuzz/regressions/smt/: a work budget,
+            // `diopter_smt::concrete::WORK_BUDGET`.)
         }
         6 => {
             // The text as an IR file through a pass: the one the third part

@@ -288,6 +288,15 @@ pub struct Encoder {
     initial: RefCell<Vec<InitialByte>>,
     /// The index in `initial` of each (address space, simplified address).
     initial_at: RefCell<HashMap<(u32, BV), usize>>,
+    /// At most this much work (see [`Encoder::work`]), or the encoding gives
+    /// up with [`EncodeError::Unsupported`] instead of exhausting memory;
+    /// `None`: no limit.
+    pub budget: Option<u64>,
+    /// The work done so far: a count of what reads, writes and merges build
+    /// (alternatives and composite parts visited, bytes read or stored,
+    /// addresses and entities merged), which bounds the terms built and the
+    /// memory the encoding holds.
+    work: std::cell::Cell<u64>,
 }
 
 impl Encoder {
@@ -303,6 +312,31 @@ impl Encoder {
             concrete_mem: None,
             initial: RefCell::new(Vec::new()),
             initial_at: RefCell::new(HashMap::new()),
+            budget: None,
+            work: std::cell::Cell::new(0),
+        }
+    }
+
+    /// The work done so far (see the field `work`).
+    pub fn work(&self) -> u64 {
+        self.work.get()
+    }
+
+    /// Counts `n` units of work.
+    fn charge(&self, n: usize) {
+        self.work.set(self.work.get().saturating_add(n as u64));
+    }
+
+    /// Fails once the work exceeds the budget. Called where reads and writes
+    /// recurse, so that a growth of the work, however fast, stops within a
+    /// step of the limit.
+    pub(crate) fn within_budget(&self) -> R<()> {
+        match self.budget {
+            Some(b) if self.work.get() > b => unsupported(format!(
+                "the encoding would exceed its budget of {b} units of work \
+                 (terms and addresses built by reads, writes and merges)"
+            )),
+            _ => Ok(()),
         }
     }
 
@@ -515,6 +549,8 @@ impl Encoder {
         if k == 0 {
             return unsupported("a read of zero bits");
         }
+        self.charge(loc.alts.len());
+        self.within_budget()?;
         let mut value: Option<BV> = None;
         let mut errs = Vec::new();
         let mut incs = Vec::new();
@@ -620,6 +656,7 @@ impl Encoder {
     }
 
     fn read_bytes(&self, st: &SState, a: u32, addr: &BV, n: u64) -> BV {
+        self.charge(n as usize);
         let p = self.ptr_bits(a);
         let mut out: Option<BV> = None;
         for i in 0..n {
@@ -702,6 +739,7 @@ impl Encoder {
     }
 
     fn read_composite_at(&self, st: &SState, parts: &[(SLoc, u64)], c: u64, k: u64) -> R<ReadOut> {
+        self.charge(parts.len());
         let mut value: Option<BV> = None;
         let (mut errs, mut incs) = (Vec::new(), Vec::new());
         let mut start = 0u64;
@@ -732,6 +770,8 @@ impl Encoder {
     /// Writes `x` through `loc`: the new state, and whether the write is
     /// refused (then the state does not matter).
     pub fn write(&self, st: &SState, loc: &SLoc, x: &BV) -> R<(SState, Bool)> {
+        self.charge(loc.alts.len());
+        self.within_budget()?;
         let mut out: Option<(SState, Bool)> = None;
         for a in loc.alts.iter().rev() {
             let mut s = st.clone();
@@ -755,6 +795,7 @@ impl Encoder {
 
     /// `g ? a : b`, component-wise.
     pub fn merge(&self, g: &Bool, a: &SState, b: &SState) -> SState {
+        self.charge(a.written.len() + b.written.len() + a.ents.len() + a.mem.len());
         let spaces: std::collections::BTreeSet<u32> =
             a.mem.keys().chain(b.mem.keys()).copied().collect();
         SState {
@@ -776,7 +817,7 @@ impl Encoder {
                 .zip(&b.ents)
                 .map(|(x, y)| g.ite(x, y))
                 .collect(),
-            written: a.written.iter().chain(&b.written).cloned().collect(),
+            written: union_written(&a.written, &b.written),
         }
     }
 
@@ -839,6 +880,7 @@ impl Encoder {
         x: &BV,
     ) -> R<(SState, Bool)> {
         let k = x.get_size() as u64;
+        self.charge(parts.len());
         let mut s = st.clone();
         let mut refused = Vec::new();
         let mut start = 0u64;
@@ -905,7 +947,9 @@ impl Encoder {
                 dialect: e.dialect,
                 i,
             };
-            match step.apply(op, &inputs, &ty)? {
+            let applied = step.apply(op, &inputs, &ty)?;
+            self.within_budget()?;
+            match applied {
                 Applied::Always(why) => {
                     fail_after.push(tt());
                     return Ok(Side {
@@ -1393,6 +1437,9 @@ impl<'a> Step<'a> {
         }
         let m = self.read(&lm.0, &lm.1)?;
         let w = self.bits(elem)?;
+        // Each lane copies both vectors' alternatives.
+        self.enc
+            .charge((*n as usize).saturating_mul(l1.0.alts.len() + l0.0.alts.len()));
         let mut parts = Vec::new();
         for i in 0..*n {
             let bit = m.value.extract(i as u32, i as u32).eq(num_u(1, 1));
@@ -1485,13 +1532,32 @@ impl<'a> Step<'a> {
     }
 }
 
+/// The addresses of `a` then those of `b` not in `a`, each once.
+///
+/// Both sides of a merge grew from one state and so share its addresses:
+/// concatenating them doubled that common part at every merge, and a write
+/// through a location that merges once per lane (a `DIOpSelect` of
+/// composites) grew the list as 4^lanes (2^33 entries, more than 4 GB, on
+/// `fuzz/regressions/smt/encoding-memory-blowup.case`). Equal addresses are
+/// the same Z3 term (hash-consed), so identity finds the shared ones.
+fn union_written(a: &[(u32, BV)], b: &[(u32, BV)]) -> Vec<(u32, BV)> {
+    let mut seen: std::collections::HashSet<(u32, BV)> = std::collections::HashSet::new();
+    let mut out = Vec::with_capacity(a.len().max(b.len()));
+    for w in a.iter().chain(b) {
+        if seen.insert(w.clone()) {
+            out.push(w.clone());
+        }
+    }
+    out
+}
+
 /// Whether two states grown by writes from the same initial state are equal:
 /// the same bytes at every address either may have written, and the same
 /// entities.
 pub fn same_state(enc: &Encoder, a: &SState, b: &SState) -> Bool {
     let mut eqs: Vec<Bool> = Vec::new();
-    for (s, addr) in a.written.iter().chain(&b.written) {
-        let (x, y) = (enc.mem_byte(a, *s, addr), enc.mem_byte(b, *s, addr));
+    for (s, addr) in union_written(&a.written, &b.written) {
+        let (x, y) = (enc.mem_byte(a, s, &addr), enc.mem_byte(b, s, &addr));
         eqs.push(x.eq(&y));
     }
     eqs.extend(a.ents.iter().zip(&b.ents).map(|(x, y)| x.eq(y)));

@@ -75,10 +75,12 @@ pub struct Config {
     /// (verdicts under the name `smt`; a disagreement or a panic is a
     /// finding in [`Stats::smt_findings`], replayed by `diopter replay
     /// --smt FILE`). Z3 only simplifies numerals here (no solver, so no
-    /// solver timeout), but it is slower than the evaluators, hence N. Not
-    /// bounded in memory: on some cases the encoding exhausts it
-    /// (`fuzz/regressions/smt/encoding-memory-blowup.case`), so `diopter
-    /// run` leaves it off unless asked.
+    /// solver timeout), but it is slower than the evaluators, hence N. Its
+    /// memory is bounded by `diopter_smt::concrete::WORK_BUDGET` (a case
+    /// above it is SKIPPED; `fuzz/regressions/smt/encoding-memory-blowup.case`
+    /// once took more than 4 GB), but not its time: a few generated cases
+    /// (i4096 offsets and the like) take more than 10 s and are hangs, so
+    /// `diopter run` leaves it off unless asked.
     pub smt_every: Option<u64>,
     /// How long one case may run (each oracle on it, the simplifier, the
     /// encoding) before it is a [`Hang`]; a minimization gets
@@ -1299,7 +1301,8 @@ pub fn summary_md(cfg: &Config, stats: &Stats, title: &str) -> String {
             "\nThe `smt` row compares the reference with the prover's SMT \
              encoding evaluated on the same context's values (every \
              {}th case); SKIPPED there means the encoding does not model the \
-             case (x86_fp80, an inconsistent context, a resource limit).",
+             case (x86_fp80, an inconsistent context, a resource limit, or \
+             more work than its budget, `diopter_smt::concrete::WORK_BUDGET`).",
             cfg.smt_every.unwrap_or(0)
         );
     }

@@ -123,20 +123,47 @@ pub struct Args {
     /// summary.md and stats.json give its size before and after.
     #[arg(long)]
     pub no_cmin: bool,
-    /// An extra libFuzzer flag for every fuzzer (repeatable; giving any
-    /// replaces the default). The default, -entropic=0, was chosen by
-    /// measurement (reports/libfuzzer-settings.md, from
-    /// reports/libfuzzer-settings.sh): eval_diff ran about twice the
-    /// executions per second of the entropic schedule and reached at least
-    /// its coverage at every point of the run. `--fuzzer-arg=-entropic=1`
-    /// gives libFuzzer's own default back.
-    #[arg(
-        long = "fuzzer-arg",
-        value_name = "FLAG",
-        allow_hyphen_values = true,
-        default_values_t = [String::from("-entropic=0")]
-    )]
+    /// An extra libFuzzer flag for every fuzzer (repeatable), e.g.
+    /// `--fuzzer-arg=-entropic=0` or `--fuzzer-arg=-use_value_profile=1`.
+    /// None by default: measured on eval_diff (reports/libfuzzer-settings.md,
+    /// from reports/libfuzzer-settings.sh), neither changed the coverage
+    /// reached in 5 minutes, and value profiling cost a third of the
+    /// executions.
+    #[arg(long = "fuzzer-arg", value_name = "FLAG", allow_hyphen_values = true)]
     pub fuzzer_args: Vec<String>,
+    /// Build every target with libFuzzer's comparison tracing. By default
+    /// the targets whose input only drives the case generator
+    /// (NO_TRACE_COMPARES: eval_diff, dwarf_diff, simplify_diff,
+    /// validate_diff) are built without it (`cargo fuzz build
+    /// --no-trace-compares`, in DIR-notrace beside --fuzz-target-dir): on
+    /// eval_diff that ran 1.7 times the executions per second and reached
+    /// more coverage at every point of a 5-minute run
+    /// (reports/libfuzzer-settings.md), since the generator compares no
+    /// input bytes with constants for the tracing to solve.
+    #[arg(long)]
+    pub trace_compares: bool,
+}
+
+/// The targets built without comparison tracing unless `--trace-compares`
+/// (see there).
+pub const NO_TRACE_COMPARES: [&str; 5] = [
+    "eval_diff",
+    "eval_diff_planted",
+    "dwarf_diff",
+    "simplify_diff",
+    "validate_diff",
+];
+
+/// Where a target is built: `target_dir`, or beside it with `-notrace`
+/// for the targets built without comparison tracing (other RUSTFLAGS, so
+/// another target directory, lest each build undo the other).
+pub fn build_dir(target_dir: &Path, target: &str, trace_all: bool) -> PathBuf {
+    if trace_all || !NO_TRACE_COMPARES.contains(&target) {
+        return target_dir.to_path_buf();
+    }
+    let mut name = target_dir.file_name().unwrap_or_default().to_os_string();
+    name.push("-notrace");
+    target_dir.with_file_name(name)
 }
 
 /// Per-input time limit of the fuzzers (libFuzzer's default, 1200 s, would
@@ -776,6 +803,7 @@ fn merge_corpora(
     targets: &[String],
     fuzz_dir: &Path,
     target_dir: &Path,
+    trace_all: bool,
     abs_dir: &Path,
     plant: &str,
     stop: &std::sync::atomic::AtomicBool,
@@ -802,7 +830,7 @@ fn merge_corpora(
                 ),
             ];
             merge_corpus(
-                &fuzzer_bin(target_dir, t),
+                &fuzzer_bin(&build_dir(target_dir, t, trace_all), t),
                 t,
                 &corpus,
                 &abs_dir.join("artifacts").join(format!("{t}-cmin")),
@@ -1263,12 +1291,15 @@ pub fn run(a: &Args) -> ExitCode {
         root.join(&a.fuzz_target_dir)
     };
     for t in &st.targets {
-        let status = Command::new("cargo")
-            .args(["fuzz", "build", "-s", "none", t, "--target-dir"])
-            .arg(&target_dir)
-            .current_dir(&fuzz_dir)
-            .status();
-        if !status.is_ok_and(|s| s.success()) {
+        let dir = build_dir(&target_dir, t, a.trace_compares);
+        let mut cmd = Command::new("cargo");
+        cmd.args(["fuzz", "build", "-s", "none", t, "--target-dir"])
+            .arg(&dir)
+            .current_dir(&fuzz_dir);
+        if dir != target_dir {
+            cmd.arg("--no-trace-compares");
+        }
+        if !cmd.status().is_ok_and(|s| s.success()) {
             return fail(format!(
                 "`cargo fuzz build -s none {t}` failed (is cargo-fuzz installed? `cargo install cargo-fuzz`)"
             ));
@@ -1296,7 +1327,7 @@ pub fn run(a: &Args) -> ExitCode {
         }
         // The jobs split over the targets, the first ones taking the rest.
         let per = a.jobs / n_targets + usize::from(i < a.jobs % n_targets);
-        let bin = fuzzer_bin(&target_dir, &t);
+        let bin = fuzzer_bin(&build_dir(&target_dir, &t, a.trace_compares), &t);
         let art = abs_dir.join("artifacts").join(&t);
         // The working corpus is cargo-fuzz's (fuzz/corpus/TARGET, which
         // .gitignore keeps out of the repository but for the seeds), not the
@@ -1465,6 +1496,7 @@ pub fn run(a: &Args) -> ExitCode {
             &st.targets,
             &fuzz_dir,
             &target_dir,
+            a.trace_compares,
             &abs_dir,
             &a.plant,
             &stop,
@@ -1540,10 +1572,11 @@ mod tests {
         );
     }
 
-    /// The fuzzers get -entropic=0 unless other flags are given, which
-    /// replace it (flags that start with `-` are values here).
+    /// No extra libFuzzer flag unless given (flags that start with `-` are
+    /// values here); the generator-driven targets build without comparison
+    /// tracing, in a directory of their own, unless --trace-compares.
     #[test]
-    fn fuzzer_flags_default_to_the_measured_choice() {
+    fn fuzzer_flags_and_build_dirs() {
         use clap::Parser;
         #[derive(Parser)]
         struct T {
@@ -1551,15 +1584,30 @@ mod tests {
             a: Args,
         }
         let t = T::try_parse_from(["campaign"]).unwrap();
-        assert_eq!(t.a.fuzzer_args, vec!["-entropic=0".to_string()]);
+        assert!(t.a.fuzzer_args.is_empty());
+        assert!(!t.a.trace_compares);
         let t = T::try_parse_from([
             "campaign",
             "--fuzzer-arg",
             "-use_value_profile=1",
-            "--fuzzer-arg=-entropic=1",
+            "--fuzzer-arg=-entropic=0",
+            "--trace-compares",
         ])
         .unwrap();
-        assert_eq!(t.a.fuzzer_args, vec!["-use_value_profile=1", "-entropic=1"]);
+        assert_eq!(t.a.fuzzer_args, vec!["-use_value_profile=1", "-entropic=0"]);
+        assert!(t.a.trace_compares);
+        let d = Path::new("/x/fuzz/target");
+        assert_eq!(
+            build_dir(d, "eval_diff", false),
+            Path::new("/x/fuzz/target-notrace")
+        );
+        assert_eq!(
+            build_dir(d, "dwarf_diff", false),
+            Path::new("/x/fuzz/target-notrace")
+        );
+        assert_eq!(build_dir(d, "eval_diff", true), d);
+        assert_eq!(build_dir(d, "parse_roundtrip", false), d);
+        assert_eq!(build_dir(d, "cli", false), d);
     }
 
     /// Every fuzz target of fuzz/fuzz_targets/ is replayed in the driver:

@@ -43,7 +43,8 @@ run() {
   cp "fuzz/corpus/$target"/* "$corp/"
   echo "== $name: $b $* ($secs s)" >&2
   local start=$SECONDS
-  "$b" -seed=1 -max_total_time="$secs" -print_final_stats=1 "$@" "$corp" 2>&1 |
+  # Artifacts (a crash, a slow unit) go to the log directory, not the checkout.
+  "$b" -seed=1 -max_total_time="$secs" -print_final_stats=1 -artifact_prefix="$logdir/$name-" "$@" "$corp" 2>&1 |
     while IFS= read -r line; do echo "$((SECONDS - start)) $line"; done > "$logdir/$name.log" || true
 }
 

@@ -355,21 +355,30 @@ fn failing_pair(
         .find_map(|o| minimize::failure(case, &[&Reference, o.as_ref()]).map(|f| (o, f)))
 }
 
-/// The raw failure of an artifact (cheap: no minimizing), `None` when it
-/// does not fail; for the differential targets the oracle and class, for
-/// the others (and for a differential target whose pairs do not fail, as
-/// when its body fails for another reason) the body's message.
-fn raw_failure(target: &str, data: &[u8], plant: Plant) -> Option<String> {
+/// A failing artifact's raw failure (cheap: no minimizing) and, when an
+/// oracle pair of a differential target shows it, the case and the
+/// oracle that disagrees with the reference; `None` when it does not fail.
+/// The raw failure is the oracle and class for a pair, else (the other
+/// targets, and a differential target whose body fails for another reason)
+/// the body's message.
+type Failing = (String, Option<(Case, Box<dyn Oracle>)>);
+
+fn failure_of(target: &str, data: &[u8], plant: Plant) -> Option<Failing> {
     if diff_oracles(target, plant).is_some() {
         let case = Case::from_bytes(data, &GenConfig::default());
-        if let Some((_, f)) = failing_pair(target, &case, plant) {
-            return Some(format!("{target}: {f:?}"));
+        if let Some((o, f)) = failing_pair(target, &case, plant) {
+            return Some((format!("{target}: {f:?}"), Some((case, o))));
         }
         if target != "dwarf_diff" {
             return None;
         }
     }
-    other_target_failure(target, data)
+    other_target_failure(target, data).map(|raw| (raw, None))
+}
+
+/// [`failure_of`]'s raw failure alone: what repeats are skipped by.
+fn raw_failure(target: &str, data: &[u8], plant: Plant) -> Option<String> {
+    failure_of(target, data, plant).map(|(raw, _)| raw)
 }
 
 /// The rule library the simplify_diff target loads (corpus/rules of the
@@ -430,19 +439,16 @@ fn replay(
     findings_dir: &Path,
     at: f64,
 ) -> Option<Replayed> {
-    let raw = raw_failure(target, data, plant)?;
-    match target {
-        "eval_diff" | "eval_diff_planted" | "dwarf_diff" => {
-            let case = Case::from_bytes(data, &GenConfig::default());
-            // A dwarf_diff failure that no oracle pair shows (its body
-            // failed otherwise) is kept under its message.
-            let Some((other, _)) = failing_pair(target, &case, plant) else {
-                return Some(Replayed {
-                    signature: raw.clone(),
-                    raw,
-                    finding: None,
-                });
-            };
+    let (raw, pair) = failure_of(target, data, plant)?;
+    match pair {
+        // Other targets, and a dwarf_diff failure that no oracle pair shows
+        // (its body failed otherwise): kept under the message.
+        None => Some(Replayed {
+            signature: raw.clone(),
+            raw,
+            finding: None,
+        }),
+        Some((case, other)) => {
             let oracles: [&dyn Oracle; 2] = [&Reference, other.as_ref()];
             let mut fs = Vec::new();
             let mut errs = Vec::new();
@@ -465,11 +471,6 @@ fn replay(
                 finding: Some(f),
             })
         }
-        _ => Some(Replayed {
-            signature: raw.clone(),
-            raw,
-            finding: None,
-        }),
     }
 }
 

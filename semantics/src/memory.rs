@@ -64,6 +64,14 @@ fn page_base(p: &PageNo) -> BigUint {
     }
 }
 
+/// A page's set bytes as (address, byte), in order.
+fn set_bytes<'p>(p: &PageNo, page: &'p Page) -> impl Iterator<Item = (BigUint, u8)> + 'p {
+    let base = page_base(p);
+    (0..PAGE as usize)
+        .filter(move |i| page.set >> i & 1 == 1)
+        .map(move |i| (&base + i, page.bytes[i]))
+}
+
 /// Listed or written memory bytes (see the module docs).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Memory {
@@ -144,12 +152,9 @@ impl Memory {
 
     /// Every set byte as (address space, address, byte), in that order.
     pub fn iter(&self) -> impl Iterator<Item = (u32, BigUint, u8)> + '_ {
-        self.pages.iter().flat_map(|((a, p), page)| {
-            let base = page_base(p);
-            (0..PAGE as usize)
-                .filter(move |i| page.set >> i & 1 == 1)
-                .map(move |i| (*a, &base + i, page.bytes[i]))
-        })
+        self.pages
+            .iter()
+            .flat_map(|((a, p), page)| set_bytes(p, page).map(move |(addr, b)| (*a, addr, b)))
     }
 
     /// The set bytes of `addrspace` at addresses in `first..end`, in order.
@@ -164,12 +169,7 @@ impl Memory {
         self.pages
             .range((addrspace, lo)..)
             .take_while(move |((a, _), _)| *a == addrspace)
-            .flat_map(|((_, p), page)| {
-                let base = page_base(p);
-                (0..PAGE as usize)
-                    .filter(move |i| page.set >> i & 1 == 1)
-                    .map(move |i| (&base + i, page.bytes[i]))
-            })
+            .flat_map(|((_, p), page)| set_bytes(p, page))
             .skip_while(move |(addr, _)| *addr < first)
             .take_while(move |(addr, _)| *addr < end)
     }

@@ -622,21 +622,18 @@ mod tests {
         let root =
             std::env::temp_dir().join(format!("diopter-bench-report-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
-        let est = |id: &str, mean: f64| {
-            let d = root.join("target/criterion").join(id).join("new");
-            std::fs::create_dir_all(&d).unwrap();
-            std::fs::write(
-                d.join("estimates.json"),
-                format!(r#"{{"mean": {{"point_estimate": {mean}, "standard_error": 1.0}}}}"#),
-            )
-            .unwrap();
-        };
-        est("generated/reference", 2500.0);
-        est("generated/fast", 100.0);
-        est("corpus/reference", 300.0);
-        est("corpus/fast", 100.0);
-        est("dwarf_gimli", 330.0);
-        est("dwarf_fast", 100.0);
+        // Criterion's estimates as `benchmarks` reads them (id, mean, error).
+        let b: Vec<(String, f64, f64)> = [
+            ("corpus/fast", 100.0),
+            ("corpus/reference", 300.0),
+            ("dwarf_fast", 100.0),
+            ("dwarf_gimli", 330.0),
+            ("generated/fast", 100.0),
+            ("generated/reference", 2500.0),
+        ]
+        .into_iter()
+        .map(|(id, m)| (id.to_string(), m, 1.0))
+        .collect();
         std::fs::create_dir_all(root.join("reports")).unwrap();
         std::fs::write(
             root.join("reports/libfuzzer-settings.json"),
@@ -650,25 +647,6 @@ mod tests {
             r#"{"cases": 1000, "elapsed_s": 4.0}"#,
         )
         .unwrap();
-        // The scratch root's estimates only, whatever $CARGO_TARGET_DIR says.
-        let mut b = Vec::new();
-        let dir = root.join("target/criterion");
-        for id in [
-            "corpus/fast",
-            "corpus/reference",
-            "dwarf_fast",
-            "dwarf_gimli",
-            "generated/fast",
-            "generated/reference",
-        ] {
-            let t = std::fs::read_to_string(dir.join(id).join("new/estimates.json")).unwrap();
-            let v: Value = serde_json::from_str(&t).unwrap();
-            b.push((
-                id.to_string(),
-                v["mean"]["point_estimate"].as_f64().unwrap(),
-                1.0,
-            ));
-        }
         let r = benchmark_report_from(&root, b);
         let _ = std::fs::remove_dir_all(&root);
         let ratios = r.json["ratios"].as_array().unwrap();

@@ -8,6 +8,7 @@ use diopter_semantics::value::{Bits, FloatKind};
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Zero};
 use z3::ast::{Ast, Bool, Float, RoundingMode, BV};
+use z3::AstKind;
 use z3::Sort;
 
 /// The bit-vector numeral `v mod 2^w`.
@@ -28,6 +29,36 @@ pub fn bits_num(b: &Bits) -> BV {
 /// The unsigned value of a bit-vector numeral (after simplification), if it
 /// is one.
 pub fn as_biguint(b: &BV) -> Option<BigUint> {
+    // Printed only when it is a numeral: printing a large term (to find out
+    // that it is not one) cost more than everything else the encoder does.
+    if b.kind() == AstKind::Numeral {
+        return numeral_value(b);
+    }
+    let t = b.simplify();
+    if t.kind() != AstKind::Numeral {
+        return None;
+    }
+    numeral_value(&t)
+}
+
+/// The value of the numeral `b`, read as Z3's decimal string (printing the
+/// term, the general way, cost half of the prover's encoding time).
+fn numeral_value(b: &BV) -> Option<BigUint> {
+    let z = b.get_ctx();
+    // SAFETY: `b` is a live numeral of `z`'s context; the string returned
+    // stays valid until the next call on the context, and is copied at once.
+    let p = unsafe { z3_sys::Z3_get_numeral_string(z.get_z3_context(), b.get_z3_ast()) };
+    if p.is_null() {
+        return None;
+    }
+    let digits = unsafe { std::ffi::CStr::from_ptr(p) };
+    BigUint::parse_bytes(digits.to_bytes(), 10)
+}
+
+/// `as_biguint` the old way, by printing the simplified term: what the
+/// test below checks `numeral_value` against.
+#[cfg(test)]
+fn as_biguint_printed(b: &BV) -> Option<BigUint> {
     let s = b.simplify().to_string();
     if let Some(h) = s.strip_prefix("#x") {
         BigUint::parse_bytes(h.as_bytes(), 16)
@@ -139,6 +170,43 @@ pub fn summands(t: &BV, bases: &mut Vec<BV>, rest: &mut Vec<BV>) {
         }
     }
     rest.push(t.clone());
+}
+
+/// `t` as a sum: the summands of its `bvadd` tree that are not numerals
+/// (as a multiset: each with its count, in no particular order) and the
+/// sum of those that are, modulo 2^width. Two terms of one width whose
+/// symbolic summands are the same multiset are equal exactly when their
+/// numeral parts are.
+pub fn linear(t: &BV) -> (Vec<(BV, usize)>, BigUint) {
+    let w = t.get_size();
+    let mut syms: Vec<(BV, usize)> = Vec::new();
+    let mut c = BigUint::zero();
+    let mut stack = vec![t.clone()];
+    while let Some(t) = stack.pop() {
+        if t.kind() == AstKind::Numeral {
+            if let Some(v) = as_biguint(&t) {
+                c += v;
+                continue;
+            }
+        }
+        if app_name(&t).as_deref() == Some("bvadd") {
+            stack.extend(t.children().iter().filter_map(|k| k.as_bv()));
+            continue;
+        }
+        match syms.iter_mut().find(|(s, _)| *s == t) {
+            Some((_, n)) => *n += 1,
+            None => syms.push((t, 1)),
+        }
+    }
+    // Ordered by Z3's hash: terms that collide may compare unequal as
+    // vectors, which only makes a caller fall back on a slower decision.
+    syms.sort_by_key(|(s, n)| {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        s.hash(&mut h);
+        (h.finish(), *n)
+    });
+    (syms, c % (BigUint::one() << w))
 }
 
 /// `k` bits of `v` starting at bit `off` (unsigned; the caller has checked
@@ -355,4 +423,62 @@ pub fn fp_bin_bits(op: FpOp, a: &BV, b: &BV, f: (u32, u32)) -> BV {
 /// A big-enough zero for padding reads that fail anyway.
 pub fn zeros(w: u64) -> BV {
     num(&BigInt::zero(), w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reading a numeral's value from Z3's decimal string gives what
+    /// printing the term gave, at widths from 1 to 130 bits, for numerals
+    /// and for terms that simplify to numerals; a term that does not is
+    /// `None` both ways.
+    #[test]
+    fn numeral_values_match_the_printed_ones() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for w in 1..=130u64 {
+            for _ in 0..8 {
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let v = (BigUint::from(seed) << 64u32 | BigUint::from(seed.rotate_left(17)))
+                    % (BigUint::one() << w);
+                let n = num(&BigInt::from(v.clone()), w);
+                assert_eq!(as_biguint(&n), Some(v.clone()), "numeral at {w} bits");
+                assert_eq!(as_biguint(&n), as_biguint_printed(&n));
+                let sum = n.bvadd(num_u(1, w));
+                assert_eq!(
+                    as_biguint(&sum),
+                    as_biguint_printed(&sum),
+                    "sum at {w} bits"
+                );
+                assert_eq!(as_biguint(&sum), Some((v + 1u32) % (BigUint::one() << w)));
+            }
+            let x = BV::new_const(format!("x{w}"), w as u32);
+            assert_eq!(as_biguint(&x), None);
+            assert_eq!(as_biguint_printed(&x), None);
+            assert_eq!(as_biguint(&x.bvxor(&x)), Some(BigUint::zero()));
+        }
+    }
+
+    /// `linear` finds two sums equal or different exactly when their
+    /// symbolic summands agree, whatever the order and nesting of `bvadd`.
+    #[test]
+    fn linear_forms_compare_sums() {
+        let (a, b) = (BV::new_const("la", 64), BV::new_const("lb", 64));
+        let s1 = a.bvadd(num_u(3, 64)).bvadd(&b);
+        let s2 = b.bvadd(&a).bvadd(num_u(3, 64));
+        let s3 = b.bvadd(num_u(1, 64)).bvadd(&a).bvadd(num_u(2, 64));
+        let s4 = a.bvadd(&b).bvadd(num_u(4, 64));
+        let (l1, l2, l3, l4) = (linear(&s1), linear(&s2), linear(&s3), linear(&s4));
+        assert!(l1 == l2 && l1 == l3, "the same sum");
+        assert_eq!(l1.0, l4.0);
+        assert_ne!(l1.1, l4.1, "the same summands, other numerals");
+        let l5 = linear(&a.bvadd(&a));
+        let l6 = linear(&a.bvadd(&b));
+        assert_ne!(l5.0, l6.0, "a + a is not a + b");
+        // Numerals wrap at the width.
+        let w = linear(&a.bvadd(num_u(u64::MAX, 64)).bvadd(num_u(1, 64)));
+        assert_eq!(w, (vec![(a.clone(), 1)], BigUint::zero()));
+    }
 }

@@ -1482,7 +1482,12 @@ enum Solved {
 /// `timeout_ms`. A model that rests on an over-approximated value (see
 /// `smt`) is not returned: the query is repeated without such models.
 fn solve(formula: &Bool, fixed: &[(BV, BV)], timeout_ms: u32, q: &Query) -> Solved {
-    let solver = Solver::new();
+    // A solver for the logic the encoding stays in (bit-vectors and
+    // floats, no quantifiers, no arrays), not Z3's general solver: that one
+    // first probes the formula to pick a tactic, and on the library the probe
+    // and the general solver's set-up cost a fifth of the CPU time (194 vs
+    // 155 s, one job), for the same verdicts.
+    let solver = Solver::new_for_logic("QF_FPBV").unwrap_or_default();
     let mut p = Params::new();
     p.set_u32("timeout", timeout_ms.max(1));
     solver.set_params(&p);

@@ -19,35 +19,43 @@ cargo build --release -p diopter-fast --example profile_eval \
 ex=target/release/examples
 
 # FILE EVALUATIONS: the instructions per evaluation, and the inclusive cost of
-# the functions that say where the time goes (each function's own entry in
-# callgrind_annotate's list, the one that names its object file).
+# the functions that say where the time goes. A function's inclusive cost is
+# the cost of the calls into it (callgrind's call arcs, from
+# callgrind_annotate --tree=caller): the per-file lines of the plain
+# inclusive list split a function by the files of its inlined code.
 summary() {
     python3 - "$1" "$2" <<'PY'
-import re, subprocess, sys
+import collections, re, subprocess, sys
 path, evals = sys.argv[1], float(sys.argv[2])
-text = subprocess.run(['callgrind_annotate', '--inclusive=yes', '--threshold=100',
-                       '--auto=no', path], capture_output=True, text=True).stdout
+text = subprocess.run(['callgrind_annotate', '--inclusive=yes', '--tree=caller',
+                       '--threshold=100', '--auto=no', path],
+                      capture_output=True, text=True).stdout
 total = int(re.search(r'([\d,]+) \(100.0%\)\s+PROGRAM TOTALS', text)[1].replace(',', ''))
-wanted = [r'Compiled>::eval$', r'Machine<O>::run$', r'Machine<O>::outcome$', r'read_val$',
-          r'fetch_bytes$', r'push_ctx$', r'Memory::span_u128$', r'words::to_bits$',
-          r'alloc::fmt::format::format_inner$', r'^malloc$', r'^free$', r'^realloc$',
-          r'interp::eval$', r'check::apply$', r'interp::binary$', r'access::read_at$',
-          r'diopter_dwarf::evaluate$', r'eval::Machine::evaluate$',
-          r'gimli::read::op::Evaluation<R,S>::evaluate$']
-best = {}
+calls, callers = collections.Counter(), []
 for line in text.split('file:function', 1)[1].splitlines():
-    m = re.match(r'\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*\])$', line)
+    m = re.match(r'\s*([\d,]+) \(\s*[\d.]+%\)\s+([<*>])\s+(.*)$', line)
     if not m:
+        callers = []
         continue
-    fn = re.sub(r' \[[^]]*\]$', '', m[2]).partition(':')[2]
-    for w in wanted:
-        if re.search(w, fn):
-            best[w] = max(best.get(w, (0, ''))[0], int(m[1].replace(',', ''))), fn
+    fn = re.sub(r' \[[^]]*\]| \([\d,]+x\)$', '', m[3]).partition(':')[2]
+    if m[2] == '<':
+        callers.append((fn, int(m[1].replace(',', ''))))
+    elif m[2] == '*':
+        # A recursive call is inside the outer call's cost already.
+        calls[fn] += sum(c for f, c in callers if f != fn)
+        callers = []
+wanted = [r'Compiled>::eval$', r'Machine<O>::run$', r'Machine<O>::outcome$', r'read_val$',
+          r'read_into$', r'fetch_bytes$', r'push_ctx$', r'Memory::span_u128$',
+          r'words::to_bits$', r'core::fmt::write$', r'^malloc$', r'^free$',
+          r'interp::eval$', r'check::apply$', r'interp::binary$', r'access::read_at$',
+          r'diopter_dwarf::evaluate$', r'eval::Machine::evaluate$', r'eval::convert_piece$',
+          r'gimli::read::op::Evaluation<R,S>::evaluate$']
 print(f'  {total / evals:,.0f} instructions per evaluation')
 for w in wanted:
-    if w in best:
-        c, fn = best[w]
-        print(f'  {c / evals:9,.0f} {100 * c / total:5.1f}%  {fn[:100]}')
+    hits = sorted(((c, f) for f, c in calls.items() if re.search(w, f)), reverse=True)
+    if hits:
+        c, f = hits[0]
+        print(f'  {c / evals:9,.0f} {100 * c / total:5.1f}%  {f[:100]}')
 PY
 }
 

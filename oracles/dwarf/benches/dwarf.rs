@@ -12,71 +12,13 @@
 //! At the end it prints the mean time per iteration of each and the ratios
 //! (the goal: the fast evaluator at least 3× gimli).
 
-use criterion::{black_box, Criterion};
-use diopter_dwarf::eval::Machine;
-use diopter_dwarf::{evaluate, lower, Lowered};
-use diopter_fast::{self as fast, Compiled, Scratch};
-use diopter_gen::{Case, GenConfig};
-use diopter_semantics::check::BareInputs;
+#[path = "common/dwarf_items.rs"]
+mod items;
+
+use criterion::Criterion;
+use diopter_fast::Scratch;
+use items::{items, run_fast, run_gimli, run_gimli_only};
 use std::time::Instant;
-
-struct Item {
-    case: Case,
-    compiled: Compiled,
-    lowered: Lowered,
-}
-
-fn items() -> Vec<Item> {
-    let cfg = GenConfig {
-        max_ops: 16,
-        ..GenConfig::default()
-    };
-    let mut out = Vec::new();
-    for seed in 0..200_000u64 {
-        if out.len() == 300 {
-            break;
-        }
-        let case = Case::from_seed(seed, &cfg);
-        let Ok(lowered) = lower(&case.bare, &case.types, &case.ctx) else {
-            continue;
-        };
-        let inputs = BareInputs::of(&case.bare, &case.ctx.datalayout, &case.types);
-        let env = inputs.env(case.bare.expr.dialect, &case.ctx.datalayout, &case.types);
-        let compiled = fast::compile_unchecked(&case.bare.expr, &env);
-        out.push(Item {
-            case,
-            compiled,
-            lowered,
-        });
-    }
-    out
-}
-
-fn run_fast(items: &[Item], scratch: &mut Scratch) {
-    for i in items {
-        black_box(i.compiled.eval(&i.case.ctx, scratch).is_ok());
-    }
-}
-
-fn run_gimli(items: &[Item]) {
-    for i in items {
-        black_box(evaluate(&i.lowered, &i.case.ctx).is_ok());
-    }
-}
-
-fn run_gimli_only(items: &[Item]) {
-    for i in items {
-        let l = &i.lowered;
-        let m = Machine {
-            ctx: &i.case.ctx,
-            registers: &l.registers,
-            implicit_targets: &l.implicit_targets,
-            extra_registers: &[],
-        };
-        let bits = |k: usize| l.read_sites.get(k).map_or(64, |s| s.bits);
-        black_box(m.evaluate(&l.bytes, &bits).is_ok());
-    }
-}
 
 fn mean_secs(f: &mut dyn FnMut(), iters: u32) -> f64 {
     let t = Instant::now();

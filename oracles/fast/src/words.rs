@@ -123,14 +123,18 @@ pub(crate) fn to_biguint(words: &[u64], pos: u64, n: u64) -> BigUint {
 /// The `n` bits at `pos` as a `Bits` of width `n`.
 pub(crate) fn to_bits(words: &[u64], pos: u64, n: u64) -> Bits {
     if pos.is_multiple_of(64) {
-        // Word-aligned (every region is): the bytes as they are.
+        // Word-aligned (every region is): each word is two of `BigUint`'s
+        // `u32` input digits. Going through bytes (`Bits::from_le_bytes`)
+        // packs the digits 8 bits at a time, and that dominated the
+        // conversion of wide results (reports/profiles.md).
         let w = (pos / 64) as usize;
         let nw = n.div_ceil(64) as usize;
-        let bytes: Vec<u8> = words[w..w + nw]
-            .iter()
-            .flat_map(|x| x.to_le_bytes())
-            .collect();
-        return Bits::from_le_bytes(n, &bytes);
+        let mut digits: Vec<u32> = Vec::with_capacity(2 * nw);
+        for &x in &words[w..w + nw] {
+            digits.push(x as u32);
+            digits.push((x >> 32) as u32);
+        }
+        return Bits::from_biguint(n, &BigUint::new(digits));
     }
     Bits::from_biguint(n, &to_biguint(words, pos, n))
 }

@@ -1,0 +1,80 @@
+//! One workload of `benches/eval.rs`, run N times without criterion, for a
+//! profiler (reports/profiles.md):
+//!
+//!     cargo build --release -p diopter-fast --example profile_eval
+//!     valgrind --tool=callgrind --toggle-collect='profile_eval::run*' \
+//!         target/release/examples/profile_eval generated fast 20
+//!
+//! `SET` is `corpus` or `generated`; `SIDE` is `reference`, `fast` or
+//! `fast+compile` (the three benchmarks of a group). Building the inputs is
+//! outside the `run_*` functions, so `--toggle-collect` counts the workload
+//! alone. It prints the set's size and mean operation count, which turn the
+//! instruction counts into per-evaluation and per-operation figures.
+
+#[path = "../benches/common/eval_items.rs"]
+mod items;
+#[path = "../tests/fast_support.rs"]
+mod support;
+
+use diopter_fast::{Compiled, Scratch};
+use items::{corpus_items, generated_items, Item};
+use std::hint::black_box;
+
+#[inline(never)]
+fn run_reference(items: &[Item], n: usize) {
+    for _ in 0..n {
+        for item in items {
+            black_box(item.reference()).ok();
+        }
+    }
+}
+
+#[inline(never)]
+fn run_fast(items: &[Item], programs: &[Compiled], n: usize) {
+    let mut scratch = Scratch::new();
+    for _ in 0..n {
+        for (item, p) in items.iter().zip(programs) {
+            black_box(p.eval(&item.ctx, &mut scratch)).ok();
+        }
+    }
+}
+
+#[inline(never)]
+fn run_fast_compile(items: &[Item], n: usize) {
+    let mut scratch = Scratch::new();
+    for _ in 0..n {
+        for item in items {
+            let p = item.compile();
+            black_box(p.eval(&item.ctx, &mut scratch)).ok();
+        }
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let usage = "usage: profile_eval corpus|generated reference|fast|fast+compile N";
+    let (set, side, n) = match args.as_slice() {
+        [_, set, side, n] => (set.as_str(), side.as_str(), n.parse().expect(usage)),
+        _ => panic!("{usage}"),
+    };
+    let items = match set {
+        "corpus" => corpus_items(),
+        "generated" => generated_items(300),
+        _ => panic!("{usage}"),
+    };
+    let ops: usize = items.iter().map(|i| i.bare.expr.ops.len()).sum();
+    eprintln!(
+        "{set}: {} expressions, {:.2} operations each on average; {side} x {n}",
+        items.len(),
+        ops as f64 / items.len() as f64
+    );
+    match side {
+        "reference" => run_reference(&items, n),
+        "fast" => {
+            let programs: Vec<Compiled> = items.iter().map(Item::compile).collect();
+            run_fast(&items, &programs, n)
+        }
+        "fast+compile" => run_fast_compile(&items, n),
+        _ => panic!("{usage}"),
+    }
+}

@@ -122,6 +122,23 @@ pub struct ProveConfig {
     /// every shape (and building it) costs most of the time and rarely
     /// decides anything.
     pub split_first: bool,
+    /// A bound on the whole run of which this instance is a part (`diopter
+    /// prove --time-limit`): an instance reached after it is `unknown`
+    /// without a query, and the exhaustive search stops at it (it would
+    /// otherwise take at least [`MIN_EXHAUSTIVE_MS`]). A query started
+    /// before it still runs its `timeout_ms`.
+    pub deadline: Option<Instant>,
+}
+
+/// The reason of an `unknown` verdict given because
+/// [`ProveConfig::deadline`] had passed.
+pub const DEADLINE_PASSED: &str = "not decided: the time limit ran out before this instance";
+
+impl ProveConfig {
+    /// Whether [`ProveConfig::deadline`] has passed.
+    pub fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
 }
 
 impl Default for ProveConfig {
@@ -129,6 +146,7 @@ impl Default for ProveConfig {
         ProveConfig {
             timeout_ms: 10_000,
             split_first: false,
+            deadline: None,
         }
     }
 }
@@ -796,6 +814,9 @@ pub fn prove_instance_in(inst: &Instance, cfg: &ProveConfig, dl: &DataLayout) ->
 }
 
 fn decide(inst: &Instance, cfg: &ProveConfig, dl: &DataLayout) -> Verdict {
+    if cfg.past_deadline() {
+        return Verdict::Unknown(DEADLINE_PASSED.into());
+    }
     let args = arg_infos(inst);
     let env = env(inst, dl, &args);
     if let Err(d) = check::check_expr(&inst.lhs, &env) {
@@ -939,7 +960,8 @@ pub const MIN_EXHAUSTIVE_MS: u32 = 30_000;
 fn exhaustive(inst: &Instance, dl: &DataLayout, cfg: &ProveConfig) -> Option<Verdict> {
     let start = Instant::now();
     let budget_ms = cfg.timeout_ms.max(MIN_EXHAUSTIVE_MS);
-    let deadline = start + std::time::Duration::from_millis(budget_ms as u64);
+    let own = start + std::time::Duration::from_millis(budget_ms as u64);
+    let deadline = cfg.deadline.map_or(own, |d| d.min(own));
     let q = build(inst, dl, None, &[]).ok()?;
     if q.referrer.is_some() || q.object.is_some() {
         return None;
@@ -984,7 +1006,8 @@ fn exhaustive(inst: &Instance, dl: &DataLayout, cfg: &ProveConfig) -> Option<Ver
     for input in 0..total {
         if Instant::now() >= deadline {
             return Some(Verdict::Unknown(format!(
-                "Z3 gave up, and trying every input did not finish: {input} of {total} in {budget_ms} ms"
+                "Z3 gave up, and trying every input did not finish: {input} of {total} in {} ms",
+                deadline.saturating_duration_since(start).as_millis()
             )));
         }
         let mut shift = 0u64;

@@ -191,6 +191,38 @@ fn merge_refuses_malformed_shards() {
     }
 }
 
+/// `--time-limit` bounds `validate` of a pair whose operands are wide (an
+/// `i4096`, a `<16 x i256>`), and `prove` of a rule that writes a wide
+/// composite through a chain of stores. The pairs took 12 s in the release
+/// build, most of it relating the thousands of bytes read from memory
+/// pairwise before Z3 saw the query (`diopter_smt::MAX_INITIAL_BYTES` now
+/// refuses such a query as not encodable, and the random contexts stop at
+/// the time limit); the rule took more than the fuzzer's 30 s building its
+/// query (the encoder now stops at the deadline, `Encoder::deadline`).
+#[test]
+fn wide_operands_keep_the_time_limit() {
+    for (name, cmd, shows) in [
+        ("slow-validate-unused-i4096-operand", "validate", "1 pairs"),
+        ("slow-validate-unused-vector-operand", "validate", "1 pairs"),
+        ("timeout-prove-wide-composite-write", "prove", "1 rules"),
+    ] {
+        let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("fuzz/regressions/cli")
+            .join(name);
+        let data = std::fs::read(&p).unwrap();
+        let args = diopter::fuzz_cli::command_line(&data).expect("a command");
+        assert_eq!(args[0], cmd, "{name}");
+        let t = std::time::Instant::now();
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        assert_eq!(run_in_process(&args, &mut out, &mut err), Some(0), "{name}");
+        // The limit is 0.3 s; the rest is slack for a debug build on a
+        // loaded machine.
+        assert!(t.elapsed().as_secs() < 10, "{name}: {:?}", t.elapsed());
+        let out = String::from_utf8_lossy(&out);
+        assert!(out.contains(shows), "{name}: {out}");
+    }
+}
+
 const EXPRS: &[&str] = &[
     "",
     "   ",

@@ -72,6 +72,64 @@ use std::fmt;
 use std::rc::Rc;
 use z3::ast::{Ast, Bool, BV};
 
+/// An address as a sum of terms plus a numeral, where it is one, so that
+/// two addresses can be told apart without Z3 (`Encoder::memory_axioms`).
+enum AddrSplit {
+    Numeral(num_bigint::BigUint),
+    /// `bvadd(terms..., offset)` (or one term, offset 0). Z3 orders the
+    /// arguments of a simplified `bvadd`, so one sum has one order.
+    Based(Vec<BV>, num_bigint::BigUint),
+}
+
+impl AddrSplit {
+    fn of(addr: &BV) -> AddrSplit {
+        let numeral = |t: &BV| {
+            if t.num_children() == 0 {
+                bv::as_biguint(t)
+            } else {
+                None
+            }
+        };
+        if let Some(v) = numeral(addr) {
+            return AddrSplit::Numeral(v);
+        }
+        if bv::app_name(addr).as_deref() == Some("bvadd") {
+            let kids: Option<Vec<BV>> = addr.children().iter().map(|k| k.as_bv()).collect();
+            if let Some(kids) = kids {
+                let mut terms = Vec::new();
+                let mut offset = None;
+                for k in kids {
+                    match (numeral(&k), &offset) {
+                        (Some(c), None) => offset = Some(c),
+                        _ => terms.push(k),
+                    }
+                }
+                return AddrSplit::Based(terms, offset.unwrap_or_default());
+            }
+        }
+        AddrSplit::Based(vec![addr.clone()], num_bigint::BigUint::zero())
+    }
+
+    /// Whether the two addresses differ whatever the variables: distinct
+    /// numerals, or one sum of terms plus distinct numerals (of the
+    /// address's width, so distinct modulo 2^width too).
+    fn never_equal(&self, other: &AddrSplit) -> bool {
+        match (self, other) {
+            (AddrSplit::Numeral(a), AddrSplit::Numeral(b)) => a != b,
+            (AddrSplit::Based(x, a), AddrSplit::Based(y, b)) => {
+                a != b && x.len() == y.len() && x.iter().zip(y).all(|(s, t)| s == t)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// At most this many bytes read from the initial memory are encoded: the
+/// axioms that make them one memory are pairwise (`Encoder::memory_axioms`),
+/// and some thousand bytes (operands of types like `i4096` in every storage
+/// shape) took seconds to build before Z3 saw the query, past any timeout.
+pub const MAX_INITIAL_BYTES: usize = 1024;
+
 /// A composite read or written at a symbolic offset is split into one case
 /// per possible offset; above this size the encoding gives up.
 pub const MAX_SYMBOLIC_COMPOSITE_BITS: u64 = 512;
@@ -292,6 +350,12 @@ pub struct Encoder {
     /// up with [`EncodeError::Unsupported`] instead of exhausting memory;
     /// `None`: no limit.
     pub budget: Option<u64>,
+    /// After this instant the encoding gives up like over its budget
+    /// (`diopter prove --time-limit`): building a query is not bounded by
+    /// Z3's timeout. A memory read past it gives a dummy byte and its
+    /// caller fails; whoever builds a query checks [`Encoder::within_budget`]
+    /// once more at the end, so that no dummy reaches Z3.
+    pub deadline: Option<std::time::Instant>,
     /// The work done so far: a count of what reads, writes and merges build
     /// (alternatives and composite parts visited, bytes read or stored,
     /// addresses and entities merged), which bounds the terms built and the
@@ -313,6 +377,7 @@ impl Encoder {
             initial: RefCell::new(Vec::new()),
             initial_at: RefCell::new(HashMap::new()),
             budget: None,
+            deadline: None,
             work: std::cell::Cell::new(0),
         }
     }
@@ -330,7 +395,10 @@ impl Encoder {
     /// Fails once the work exceeds the budget. Called where reads and writes
     /// recurse, so that a growth of the work, however fast, stops within a
     /// step of the limit.
-    pub(crate) fn within_budget(&self) -> R<()> {
+    pub fn within_budget(&self) -> R<()> {
+        if self.past_deadline() {
+            return unsupported("the time limit ran out while the query was built");
+        }
         match self.budget {
             Some(b) if self.work.get() > b => unsupported(format!(
                 "the encoding would exceed its budget of {b} units of work \
@@ -338,6 +406,11 @@ impl Encoder {
             )),
             _ => Ok(()),
         }
+    }
+
+    fn past_deadline(&self) -> bool {
+        self.deadline
+            .is_some_and(|d| std::time::Instant::now() >= d)
     }
 
     /// An offset width that no computation of `exprs` can overflow: the widest
@@ -458,6 +531,11 @@ impl Encoder {
         byte
     }
 
+    /// How many bytes have been read from the initial memory so far.
+    pub fn initial_count(&self) -> usize {
+        self.initial.borrow().len()
+    }
+
     /// Every byte read from the initial memory so far (symbolic mode).
     pub fn initial_bytes(&self) -> Vec<InitialByte> {
         self.initial.borrow().clone()
@@ -468,10 +546,16 @@ impl Encoder {
     /// everything is encoded; the prover assumes the result.
     pub fn memory_axioms(&self) -> Vec<Bool> {
         let initial = self.initial.borrow();
+        // The bytes of one wide read are `p + 0`, `p + 1`, ...: told apart
+        // here without asking Z3, since simplifying every pair's equality
+        // took seconds for the few thousand bytes of a wide type (the
+        // pairs are quadratically many; `diopter validate` of a pair whose
+        // operands include an i4096 spent 12 s here).
+        let split: Vec<AddrSplit> = initial.iter().map(|b| AddrSplit::of(&b.addr)).collect();
         let mut out = Vec::new();
         for (i, x) in initial.iter().enumerate() {
-            for y in &initial[i + 1..] {
-                if x.space != y.space {
+            for (j, y) in initial.iter().enumerate().skip(i + 1) {
+                if x.space != y.space || split[i].never_equal(&split[j]) {
                     continue;
                 }
                 let same = x.addr.eq(&y.addr).simplify();
@@ -501,6 +585,13 @@ impl Encoder {
         let key = Rc::as_ptr(m);
         if let Some(v) = memo.get(&key) {
             return v.clone();
+        }
+        // A read walks the stores before it: reads after many stores are
+        // work the budget must see. Past the deadline, a dummy: the caller
+        // fails (see the field `deadline`).
+        self.charge(1);
+        if self.past_deadline() {
+            return num_u(0, 8);
         }
         let v = match &**m {
             SMem::Initial => self.initial_byte(a, addr),
@@ -655,11 +746,14 @@ impl Encoder {
         k.div_ceil(8) + u64::from(!aligned)
     }
 
-    fn read_bytes(&self, st: &SState, a: u32, addr: &BV, n: u64) -> BV {
+    fn read_bytes(&self, st: &SState, a: u32, addr: &BV, n: u64) -> R<BV> {
         self.charge(n as usize);
         let p = self.ptr_bits(a);
         let mut out: Option<BV> = None;
         for i in 0..n {
+            // Per byte: each walks every store before it (`select`), so a
+            // wide read after many stores is much work in one call.
+            self.within_budget()?;
             let at = addr.bvadd(num_u(i, p));
             self.touched.borrow_mut().push((a, at.clone()));
             let b = self.mem_byte(st, a, &at);
@@ -668,7 +762,9 @@ impl Encoder {
                 Some(lo) => b.concat(&lo),
             });
         }
-        out.expect("at least one byte")
+        // The last byte may be a dummy of a deadline passed during it.
+        self.within_budget()?;
+        Ok(out.expect("at least one byte"))
     }
 
     fn read_storage(&self, st: &SState, s: &SStorage, off: &BV, k: u64) -> R<ReadOut> {
@@ -683,7 +779,7 @@ impl Encoder {
                 let inb = self.in_bounds(off, k, &self.mem_bits(*a));
                 let (addr, bit) = self.split(*a, off);
                 let n = self.span(&bit, k);
-                let bytes = self.read_bytes(st, *a, &addr, n);
+                let bytes = self.read_bytes(st, *a, &addr, n)?;
                 fail(inb.not(), bv::extract_at(&bytes, &bit, k))
             }
             SStorage::Entity(i) => {
@@ -831,7 +927,7 @@ impl Encoder {
                 let inb = self.in_bounds(off, k, &self.mem_bits(*a));
                 let (addr, bit) = self.split(*a, off);
                 let n = self.span(&bit, k);
-                let old = self.read_bytes(st, *a, &addr, n);
+                let old = self.read_bytes(st, *a, &addr, n)?;
                 let new = bv::insert_at(&old, &bit, x);
                 let p = self.ptr_bits(*a);
                 let mut m2 = self.mem(st, *a);

@@ -169,7 +169,10 @@ pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
     };
     let out = a.output.clone().unwrap_or_else(|| default_output(&a.case));
     let names = ["reference", other.name()];
-    let verdict = minimize::guarded_run(&m.case, &oracles).ok();
+    // Quiet as the minimization: a panicking oracle (a real bug or
+    // `--plant panic-on-mul`) is caught and is the failure shown, and the
+    // panic hook must not print it (or, in the fuzzer, abort).
+    let verdict = minimize::quiet_panics(|| minimize::guarded_run(&m.case, &oracles).ok());
     let file_text = diff::case_file_text(&m.case, &names, verdict.as_ref());
     if let Err(e) = diopter_report::write_atomic(&out, &file_text) {
         return fail(werr, format!("writing {}: {e}", out.display()));
@@ -192,7 +195,7 @@ pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
             " (time limit: not 1-minimal)"
         }
     );
-    if let Some(sig) = minimize::signature(&m.case, &oracles) {
+    if let Some(sig) = minimize::quiet_panics(|| minimize::signature(&m.case, &oracles)) {
         outln!(wout, "signature:  {sig}");
     }
     outln!(wout, "case file:  {}", out.display());

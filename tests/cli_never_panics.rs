@@ -223,6 +223,32 @@ fn wide_operands_keep_the_time_limit() {
     }
 }
 
+/// A panicking oracle (`--plant panic-on-mul`) is the failure `minimize`
+/// shows, caught and quiet after the minimization as during it: this input
+/// reached the panic hook once the case was minimized (re-running the
+/// oracles for the case file and the signature), which in the fuzzer
+/// aborts. The hook here records a panic that reaches it on this thread.
+#[test]
+fn minimize_keeps_a_planted_panic_quiet() {
+    thread_local! {
+        static HOOKED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+    let old = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| HOOKED.with(|h| h.set(true))));
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("fuzz/regressions/cli/crash-minimize-planted-panic-after-minimizing");
+    let data = std::fs::read(&p).unwrap();
+    let args = diopter::fuzz_cli::command_line(&data).expect("a command");
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = run_in_process(&args, &mut out, &mut err);
+    let _ = std::panic::take_hook();
+    std::panic::set_hook(old);
+    assert!(args.iter().any(|a| a == "panic-on-mul"), "{args:?}");
+    assert_eq!(code, Some(0), "{}", String::from_utf8_lossy(&err));
+    assert!(String::from_utf8_lossy(&out).contains("panics: planted panic"));
+    assert!(!HOOKED.with(|h| h.get()), "a panic reached the hook");
+}
+
 const EXPRS: &[&str] = &[
     "",
     "   ",

@@ -79,6 +79,24 @@ hand specs-json '\017'
 for t in sroa:spec/03-mem2reg-canonical.ll cse:transforms/cse-before.ll flatten:spec/13-further-decomposition-after.ll mem2reg:spec/01-alloca.ll spill:spec/11-two-scalars-after.ll; do
   { printf '\006'; cat "../corpus/${t#*:}"; printf '\000\000%s' "${t%%:*}"; } > "corpus/cli/seed-hand-transform-${t%%:*}"
 done
+# Selector 7 with a second byte (src/fuzz_cli.rs, MORE): 1 prove, 2 validate
+# (a pair), 3 validate (two IR files), 4 minimize, 5 prove --merge. In
+# generator mode (bit 4, selector \027 or \067) the bytes after the second
+# make a rule or a pair.
+hand prove-rule '\007\001rule add-zero: ?x:T, DIOpConstant(T 0), DIOpAdd() => ?x, DIOpRead()   where T: int\n'
+hand prove-refuted-json '\017\001rule drop-y: ?x:T, ?y:T, DIOpAdd() => ?x, DIOpRead()   where T: int\n'
+hand prove-generated '\027\001generated rule: these bytes drive the case generator 0123456789'
+hand prove-generated-refute '\067\001generated rule: these bytes drive the case generator 0123456789'
+hand validate-pair '\007\002[i64] DIOpArg(0, i64)\000[i64] DIOpArg(0, i64), DIOpConstant(i64 7), DIOpShl()\000arg0 := DIOpArg(0, i64), DIOpConstant(i64 7), DIOpShl()'
+hand validate-pair-json '\217\002[i64] DIOpArg(0, i64), DIOpConstant(i64 8), DIOpAdd()\000[i64] DIOpArg(0, i64), DIOpConstant(i64 8), DIOpAdd()\000arg0 := DIOpArg(0, i64)'
+hand validate-generated '\027\002generated pair: these bytes drive the case generator 0123456789'
+hand minimize-planted '\047\004[i32, i32] DIOpArg(0, i32), DIOpArg(1, i32), DIOpAdd()\000arg 0 = implicit(i32 1)\narg 1 = implicit(i32 2)\n\000fast add-off-by-one'
+hand minimize-agree '\007\004[i32] DIOpArg(0, i32)\000arg 0 = implicit(i32 1)\n\000fast'
+hand prove-merge '\007\005{"widths":[8],"timeout_ms":100,"strict":false,"total_seconds":0.1,"library":{"rules":1,"fingerprint":"0"},"shard":{"index":1,"count":1},"rules":[{"index":0,"name":"r","origin":"r.rules:1","relation":"equivalent","expect":"holds","kind":"rule","simplifier":"applies","instances":[{"verdict":"proved","millis":1,"reason":null,"counterexample":null,"binding":"T = i8, diexpression"}]}]}'
+# validate (two IR files): AMD's pass tests, written with cat (IR has `%`).
+for t in sroa-poison instcombine-lower-dbg-declare; do
+  { printf '\007\003'; cat "../corpus/amd/ll/$t.before.ll"; printf '\000'; cat "../corpus/amd/ll/$t.after.ll"; } > "corpus/cli/seed-hand-validate-ll-$t"
+done
 i=0
 n=0
 while read -r s; do

@@ -118,8 +118,11 @@ pub enum Command {
 
 /// Runs one command line (without the program name) in this process,
 /// printing to `out` and `err` through the same code the binary uses:
-/// `check`, `eval`, `replay`, `lower`, `locations`, `simplify` and `specs`.
-/// `None` for the other commands (they run fuzzers, Z3 or write reports).
+/// `check`, `eval`, `replay`, `lower`, `locations`, `simplify`,
+/// `transform`, `prove` (the rule library, and `--merge`), `validate` (pairs
+/// and IR files), `minimize` and `specs`. `None` for the others: `prove
+/// --transforms`, `run`, `report` and `campaign` (they take no input but
+/// paths and durations, run cargo and fuzzers, and write reports).
 /// Returns the exit status; a command line clap rejects gives clap's
 /// message and status.
 pub fn run_in_process<I, T>(
@@ -148,6 +151,10 @@ where
         Command::Locations(a) => locations_cmd::run_to(&a, out, err),
         Command::Simplify(a) => simplify_cmd::run_to(&a, out, err),
         Command::Transform(a) => transform_cmd::run_to(&a, out, err),
+        Command::Prove(a) if !a.transforms => prove_cmd::run_to(&a, out, err),
+        Command::Validate(a) if validate_ll::applies(&a) => validate_ll::run_to(&a, out, err),
+        Command::Validate(a) => validate_cmd::run_to(&a, out, err),
+        Command::Minimize(a) => minimize_cmd::run_to(&a, out, err),
         Command::Specs { format } => print_specs(format, out),
         _ => return None,
     })
@@ -245,6 +252,17 @@ macro_rules! outln {
     ($w:expr, $($t:tt)*) => {{
         let _ = ::std::io::Write::write_fmt(&mut *$w, format_args!("{}\n", format_args!($($t)*)));
     }};
+}
+
+/// A `--time-limit SECONDS` value: a finite number of seconds, at least 0
+/// (what `Duration::from_secs_f64` would panic on is refused here).
+pub fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
+    let x: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    std::time::Duration::try_from_secs_f64(x)
+        .map_err(|_| format!("`{s}`: need a finite number of seconds, at least 0"))
 }
 
 /// Runs a command body on the process's standard output and error.

@@ -4,12 +4,14 @@
 //! that replays it.
 
 use crate::inputs;
+use crate::{out, outln};
 use diopter_diff::{self as diff, Oracle};
 use diopter_gen::Case;
 use diopter_harness::minimize::plant::{Plant, Planted, PLANTS};
 use diopter_harness::minimize::{self, Failure, Options};
 use diopter_harness::registry::{oracle, ORACLE_NAMES};
 use diopter_semantics::diag::Source;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -59,8 +61,8 @@ pub struct Args {
     #[arg(long)]
     pub bytes: bool,
     /// Give up after this many seconds with the smallest case so far.
-    #[arg(long, value_name = "SECONDS")]
-    pub time_limit: Option<f64>,
+    #[arg(long, value_name = "SECONDS", value_parser = crate::parse_seconds)]
+    pub time_limit: Option<Duration>,
     /// With --bytes: the generator's cap on operations the input was
     /// fuzzed with (`$DIOPTER_MAX_OPS` of `eval_diff_planted`; the same
     /// bytes make another case under another cap).
@@ -68,9 +70,9 @@ pub struct Args {
     pub max_ops: Option<usize>,
 }
 
-fn fail(msg: String) -> ExitCode {
-    eprintln!("diopter minimize: {msg}");
-    ExitCode::from(2)
+fn fail(werr: &mut dyn Write, msg: String) -> u8 {
+    outln!(werr, "diopter minimize: {msg}");
+    2
 }
 
 /// The oracle named `name`, with `plant` planted when given.
@@ -106,6 +108,11 @@ fn default_output(case: &Path) -> PathBuf {
 }
 
 pub fn run(a: &Args) -> ExitCode {
+    crate::run_std(|o, e| run_to(a, o, e))
+}
+
+/// [`run`], printing to `wout` and `werr`; returns the exit status.
+pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
     let (text, case) = if a.bytes {
         match std::fs::read(&a.case) {
             Ok(data) => (
@@ -116,21 +123,21 @@ pub fn run(a: &Args) -> ExitCode {
                     cfg
                 }),
             ),
-            Err(e) => return fail(format!("{}: {e}", a.case.display())),
+            Err(e) => return fail(werr, format!("{}: {e}", a.case.display())),
         }
     } else {
         let text = match inputs::read(&a.case) {
             Ok(t) => t,
-            Err(e) => return fail(e),
+            Err(e) => return fail(werr, e),
         };
         match diff::read_case_file(&text) {
             Ok(c) => (text, c),
             Err(ds) => {
                 let src = Source::new(a.case.display().to_string(), text);
                 for d in &ds {
-                    eprint!("{}", src.render(d));
+                    out!(werr, "{}", src.render(d));
                 }
-                return ExitCode::from(2);
+                return 2;
             }
         }
     };
@@ -142,30 +149,33 @@ pub fn run(a: &Args) -> ExitCode {
     });
     let other = match oracle_with_plant(&name, a.plant.as_deref()) {
         Ok(o) => o,
-        Err(e) => return fail(e),
+        Err(e) => return fail(werr, e),
     };
     let reference = diff::Reference;
     let oracles: [&dyn Oracle; 2] = [&reference, other.as_ref()];
     let opts = Options {
-        time_limit: a.time_limit.map(Duration::from_secs_f64),
+        time_limit: a.time_limit,
     };
     let t0 = Instant::now();
     let result = minimize::quiet_panics(|| minimize::minimize_failure(&case, &oracles, &opts));
     let elapsed = t0.elapsed();
     let Some((want, m)) = result else {
-        eprintln!(
+        outln!(werr,
             "diopter minimize: {}: the reference and {} do not disagree on this case (nothing to minimize)",
             a.case.display(),
             other.name()
         );
-        return ExitCode::from(1);
+        return 1;
     };
     let out = a.output.clone().unwrap_or_else(|| default_output(&a.case));
     let names = ["reference", other.name()];
-    let verdict = minimize::guarded_run(&m.case, &oracles).ok();
+    // Quiet as the minimization: a panicking oracle (a real bug or
+    // `--plant panic-on-mul`) is caught and is the failure shown, and the
+    // panic hook must not print it (or, in the fuzzer, abort).
+    let verdict = minimize::quiet_panics(|| minimize::guarded_run(&m.case, &oracles).ok());
     let file_text = diff::case_file_text(&m.case, &names, verdict.as_ref());
     if let Err(e) = diopter_report::write_atomic(&out, &file_text) {
-        return fail(format!("writing {}: {e}", out.display()));
+        return fail(werr, format!("writing {}: {e}", out.display()));
     }
     let (ops0, bytes0) = minimize::size(&case);
     let (ops1, bytes1) = minimize::size(&m.case);
@@ -173,8 +183,8 @@ pub fn run(a: &Args) -> ExitCode {
         Failure::Disagree { oracle, class } => format!("{oracle} differs in {class}"),
         Failure::Panic { oracle, message } => format!("{oracle} panics: {message}"),
     };
-    println!("failure:    {what}");
-    println!(
+    outln!(wout, "failure:    {what}");
+    outln!(wout,
         "minimized:  {ops0} -> {ops1} operations, {bytes0} -> {bytes1} bytes, {} reductions kept of {} tried, {:.3} s{}",
         m.steps,
         m.tries,
@@ -185,19 +195,19 @@ pub fn run(a: &Args) -> ExitCode {
             " (time limit: not 1-minimal)"
         }
     );
-    if let Some(sig) = minimize::signature(&m.case, &oracles) {
-        println!("signature:  {sig}");
+    if let Some(sig) = minimize::quiet_panics(|| minimize::signature(&m.case, &oracles)) {
+        outln!(wout, "signature:  {sig}");
     }
-    println!("case file:  {}", out.display());
-    println!("expression: {}", m.case.expr_line());
+    outln!(wout, "case file:  {}", out.display());
+    outln!(wout, "expression: {}", m.case.expr_line());
     if a.plant.is_some() {
-        println!(
+        outln!(wout,
             "reproduce:  cargo run --release -- minimize {} --oracle {name} --plant {} (a planted bug: `replay` shows agreement)",
             out.display(),
             a.plant.as_deref().unwrap_or("")
         );
     } else {
-        println!("reproduce:  {}", diff::repro_command(&out));
+        outln!(wout, "reproduce:  {}", diff::repro_command(&out));
     }
-    ExitCode::SUCCESS
+    0
 }

@@ -12,11 +12,13 @@
 
 use crate::proof_cache::{cacheable, ProofCache};
 use crate::Format;
+use crate::{out, outln};
 use diopter_rules::instance::{Instance, Relation};
 use diopter_rules::{self as rules, render_located, Rule};
 use diopter_semantics::diag::Diagnostic;
 use diopter_smt::prove::{prove_instance, Outcome, ProveConfig, Verdict};
 use serde_json::{json, Value};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -118,6 +120,10 @@ pub struct Args {
     /// Prove only share I of N of the rules (see SHARDS below).
     #[arg(long, value_name = "I/N", value_parser = parse_shard)]
     pub shard: Option<(usize, usize)>,
+    /// Give up after this many seconds: instances not begun by then are
+    /// `unknown` (a query under way runs its --timeout).
+    #[arg(long, value_name = "SECONDS", value_parser = crate::parse_seconds)]
+    pub time_limit: Option<Duration>,
     /// Merge the JSON outputs of the N shards of one run (no proving).
     #[arg(long, value_name = "JSON", num_args = 1.., conflicts_with_all = ["shard", "paths"])]
     pub merge: Vec<PathBuf>,
@@ -291,8 +297,13 @@ fn library_fingerprint(rules: &[Rule], sizes: &[usize]) -> String {
 /// Proves the rule library (`--transforms` is `prove_transforms_cmd::run`,
 /// chosen by `main`).
 pub fn run(a: &Args) -> ExitCode {
+    crate::run_std(|o, e| run_to(a, o, e))
+}
+
+/// [`run`], printing to `wout` and `werr`; returns the exit status.
+pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
     if !a.merge.is_empty() {
-        return merge(a);
+        return merge(a, wout, werr);
     }
     let paths: Vec<PathBuf> = if a.paths.is_empty() {
         vec![PathBuf::from("corpus/rules")]
@@ -301,15 +312,15 @@ pub fn run(a: &Args) -> ExitCode {
     };
     for p in &paths {
         if !p.exists() {
-            eprintln!("error: {}: no such file or directory", p.display());
-            return ExitCode::from(2);
+            outln!(werr, "error: {}: no such file or directory", p.display());
+            return 2;
         }
     }
     let mut rules = match load(&paths) {
         Ok(r) => r,
         Err(d) => {
-            eprint!("{}", render_located(&d));
-            return ExitCode::from(2);
+            out!(werr, "{}", render_located(&d));
+            return 2;
         }
     };
     if a.paths.is_empty() || a.generated {
@@ -319,8 +330,8 @@ pub fn run(a: &Args) -> ExitCode {
         rules.retain(|r| a.rule.iter().any(|f| r.name.contains(f.as_str())));
     }
     if a.widths.is_empty() || a.widths.contains(&0) {
-        eprintln!("error: --widths needs widths of at least 1 bit");
-        return ExitCode::from(2);
+        outln!(werr, "error: --widths needs widths of at least 1 bit");
+        return 2;
     }
     let start = Instant::now();
     let instances: Vec<Vec<Instance>> = rules.iter().map(|r| r.instances(&a.widths)).collect();
@@ -340,6 +351,7 @@ pub fn run(a: &Args) -> ExitCode {
     let cfg = ProveConfig {
         timeout_ms: a.timeout,
         split_first: false,
+        deadline: a.time_limit.map(|t| start + t),
     };
     let cache = (!a.no_cache).then(|| ProofCache::new(&a.cache_dir));
     let keys: Vec<Option<String>> = work
@@ -357,7 +369,8 @@ pub fn run(a: &Args) -> ExitCode {
     let done = AtomicUsize::new(0);
     let from_cache = AtomicUsize::new(0);
     let cache_errors = AtomicUsize::new(0);
-    eprintln!(
+    outln!(
+        werr,
         "proving {} instances of {} rules{} (widths {:?}, timeout {} ms, {jobs} jobs{})",
         work.len(),
         mine.iter().filter(|m| **m).count(),
@@ -413,7 +426,8 @@ pub fn run(a: &Args) -> ExitCode {
         while done.load(Ordering::SeqCst) < work.len() {
             std::thread::sleep(Duration::from_millis(100));
             if last.elapsed() >= Duration::from_secs(5) {
-                eprintln!(
+                outln!(
+                    werr,
                     "  {}/{} instances ({} from the cache), {:.1} s",
                     done.load(Ordering::SeqCst),
                     work.len(),
@@ -425,7 +439,8 @@ pub fn run(a: &Args) -> ExitCode {
         }
     });
     if cache_errors.load(Ordering::SeqCst) > 0 {
-        eprintln!(
+        outln!(
+            werr,
             "warning: {} verdicts could not be written to the cache in {}",
             cache_errors.load(Ordering::SeqCst),
             a.cache_dir.display()
@@ -481,12 +496,12 @@ pub fn run(a: &Args) -> ExitCode {
         "shard": a.shard.map(|(i, n)| json!({"index": i, "count": n})),
         "rules": rules_json,
     });
-    finish(a, &mut doc)
+    finish(a, &mut doc, wout, werr)
 }
 
 /// Adds each rule's status and the summary to `doc`, prints it, writes the
 /// reports, and gives the gate's exit status.
-fn finish(a: &Args, doc: &mut Value) -> ExitCode {
+fn finish(a: &Args, doc: &mut Value, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
     let mut counts = [0usize; 3];
     let mut instances = 0;
     let mut cached = 0;
@@ -530,28 +545,29 @@ fn finish(a: &Args, doc: &mut Value) -> ExitCode {
     );
     doc["summary"] = json!(summary_line);
     match a.format {
-        Format::Text => print!("{}", render_text(doc, a.verbose)),
-        Format::Json => println!("{}", serde_json::to_string_pretty(doc).unwrap_or_default()),
+        Format::Text => out!(wout, "{}", render_text(doc, a.verbose)),
+        Format::Json => outln!(
+            wout,
+            "{}",
+            serde_json::to_string_pretty(doc).unwrap_or_default()
+        ),
     }
     // A shard's report would be a fraction of the library's: only the merge
     // writes one.
     if !a.no_report && a.shard.is_none() {
         if let Err(e) = write_reports(&a.report_dir, doc) {
-            eprintln!(
+            outln!(
+                werr,
                 "warning: writing the reports in {}: {e}",
                 a.report_dir.display()
             );
         }
     }
-    if failed {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
+    u8::from(failed)
 }
 
 /// `--merge`: the shards' documents as one unsharded run's.
-fn merge(a: &Args) -> ExitCode {
+fn merge(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
     let mut docs = Vec::new();
     for p in &a.merge {
         let doc = std::fs::read_to_string(p)
@@ -560,16 +576,16 @@ fn merge(a: &Args) -> ExitCode {
         match doc {
             Ok(d) => docs.push((p, d)),
             Err(e) => {
-                eprintln!("error: {}: {e}", p.display());
-                return ExitCode::from(2);
+                outln!(werr, "error: {}: {e}", p.display());
+                return 2;
             }
         }
     }
     match merge_docs(&docs) {
-        Ok(mut doc) => finish(a, &mut doc),
+        Ok(mut doc) => finish(a, &mut doc, wout, werr),
         Err(e) => {
-            eprintln!("error: --merge: {e}");
-            ExitCode::from(2)
+            outln!(werr, "error: --merge: {e}");
+            2
         }
     }
 }
@@ -583,7 +599,10 @@ fn merge_docs(docs: &[(&PathBuf, Value)]) -> Result<Value, String> {
             first_path.display()
         )
     })?;
-    let mut seen = vec![false; count as usize];
+    // The shards seen, not a flag per shard: `count` is read from the
+    // user's JSON, and a vector of that many would be an allocation of any
+    // size.
+    let mut seen = std::collections::BTreeSet::new();
     let mut rules: Vec<Value> = Vec::new();
     let mut seconds: f64 = 0.0;
     for (p, d) in docs {
@@ -609,14 +628,25 @@ fn merge_docs(docs: &[(&PathBuf, Value)]) -> Result<Value, String> {
                 p.display()
             ));
         }
-        if std::mem::replace(&mut seen[i as usize - 1], true) {
+        if !seen.insert(i) {
             return Err(format!("shard {i}/{n} is given twice"));
         }
-        rules.extend(d["rules"].as_array().cloned().unwrap_or_default());
+        let mine = d["rules"].as_array().cloned().unwrap_or_default();
+        // `finish` sets each rule's status by key, which serde_json allows
+        // only on an object.
+        if mine.iter().any(|r| !r.is_object()) {
+            return Err(format!(
+                "{}: a rule that is not a JSON object: not the JSON of a `prove --shard I/N` run",
+                p.display()
+            ));
+        }
+        rules.extend(mine);
         seconds = seconds.max(d["total_seconds"].as_f64().unwrap_or(0.0));
     }
-    if let Some(missing) = seen.iter().position(|s| !s) {
-        return Err(format!("shard {}/{count} is missing", missing + 1));
+    // At most `docs.len()` shards are seen, so this looks at no more than
+    // one more than that.
+    if let Some(missing) = (1..=count).find(|k| !seen.contains(k)) {
+        return Err(format!("shard {missing}/{count} is missing"));
     }
     rules.sort_by_key(|r| r["index"].as_u64());
     for r in &mut rules {

@@ -55,6 +55,7 @@ pub fn run(a: &Args) -> ExitCode {
         &ProveConfig {
             timeout_ms: a.timeout,
             split_first: true,
+            deadline: None,
         },
         jobs,
         &|done, total| {

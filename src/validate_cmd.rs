@@ -6,6 +6,7 @@
 
 use crate::inputs;
 use crate::Format;
+use crate::{out, outln};
 use diopter_semantics::diag::{Diagnostic, Source};
 use diopter_semantics::syntax::print_bare;
 use diopter_semantics::types::TypeTable;
@@ -15,6 +16,7 @@ use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 pub const VALIDATE_HELP: &str = "\
 A pass rewrote BEFORE (over the OLD operands) into AFTER (over the NEW
@@ -78,6 +80,20 @@ pub struct Args {
     pub pair: Option<String>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Give up after this many seconds: pairs not begun by then are
+    /// `unknown`, and the random contexts tried after Z3 gives up stop at
+    /// it (a query under way runs its --timeout).
+    #[arg(long, value_name = "SECONDS", value_parser = crate::parse_seconds)]
+    pub time_limit: Option<Duration>,
+}
+
+/// The prover's settings for `a`, its time limit counted from now.
+pub fn prove_config(a: &Args) -> ProveConfig {
+    ProveConfig {
+        timeout_ms: a.timeout,
+        deadline: a.time_limit.map(|t| Instant::now() + t),
+        ..ProveConfig::default()
+    }
 }
 
 /// Reads the pairs of the inputs; diagnostics are rendered, with `Err` on any.
@@ -193,20 +209,16 @@ pub fn pair_json(file: &str, p: &Pair, o: &validate::Outcome) -> Value {
 /// Validates every pair; JSON per pair.
 pub fn validate_all(
     loaded: &[(Source, Vec<Pair>)],
-    timeout: u32,
+    cfg: &ProveConfig,
     only: Option<&str>,
 ) -> Vec<Value> {
-    let cfg = ProveConfig {
-        timeout_ms: timeout,
-        ..ProveConfig::default()
-    };
     let mut out = Vec::new();
     for (src, pairs) in loaded {
         for p in pairs {
             if only.is_some_and(|n| n != p.name) {
                 continue;
             }
-            let o = validate::validate(p, &TypeTable::default(), &cfg);
+            let o = validate::validate(p, &TypeTable::default(), cfg);
             out.push(pair_json(&src.name, p, &o));
         }
     }
@@ -214,30 +226,39 @@ pub fn validate_all(
 }
 
 pub fn run(a: &Args) -> ExitCode {
+    crate::run_std(|o, e| run_to(a, o, e))
+}
+
+/// [`run`], printing to `wout` and `werr`; returns the exit status.
+pub fn run_to(a: &Args, wout: &mut dyn std::io::Write, werr: &mut dyn std::io::Write) -> u8 {
     let loaded = match load(a) {
         Ok(l) => l,
         Err(e) => {
-            eprint!("{e}");
-            return ExitCode::from(2);
+            out!(werr, "{e}");
+            return 2;
         }
     };
-    let results = validate_all(&loaded, a.timeout, a.pair.as_deref());
+    let results = validate_all(&loaded, &prove_config(a), a.pair.as_deref());
     let bad = results
         .iter()
         .any(|r| matches!(r["verdict"].as_str(), Some("refuted" | "encoding-bug")));
     match a.format {
         Format::Json => {
             let v = json!({ "pairs": results, "summary": summary(&results) });
-            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            outln!(
+                wout,
+                "{}",
+                serde_json::to_string_pretty(&v).unwrap_or_default()
+            );
         }
         Format::Text => {
             for r in &results {
-                print!("{}", render_text(r));
+                out!(wout, "{}", render_text(r));
             }
-            println!("{}", summary_line(&results));
+            outln!(wout, "{}", summary_line(&results));
         }
     }
-    ExitCode::from(u8::from(bad))
+    u8::from(bad)
 }
 
 fn render_text(r: &Value) -> String {
@@ -331,7 +352,14 @@ pub fn write_report(root: &Path, dir: &Path) -> Result<String, String> {
         return Err(errs);
     }
     let loaded = vec![(src, pairs)];
-    let results = validate_all(&loaded, 10_000, None);
+    let results = validate_all(
+        &loaded,
+        &ProveConfig {
+            timeout_ms: 10_000,
+            ..ProveConfig::default()
+        },
+        None,
+    );
     let line = summary_line(&results);
     let doc = json!({
         "generated_by": "diopter report (diopter validate corpus/amd/amd-rewrites.map)",

@@ -5,8 +5,9 @@
 //! reported.
 
 use crate::inputs;
-use crate::validate_cmd::{pair_json, Args};
+use crate::validate_cmd::{pair_json, prove_config, Args};
 use crate::Format;
+use crate::{out, outln};
 use diopter_semantics::diag::{Severity, Source};
 use diopter_semantics::syntax::module::parse_module;
 use diopter_semantics::types::DataLayout;
@@ -155,10 +156,7 @@ pub fn compare_files(a: &Args) -> Result<Value, String> {
         return Err(errors);
     }
     let dl = dl.unwrap_or_else(|| validate_ir::module_layout(&bm));
-    let cfg = ProveConfig {
-        timeout_ms: a.timeout,
-        ..ProveConfig::default()
-    };
+    let cfg = prove_config(a);
     let cmp = validate_ir::compare(&bm, &am, &dl, &maps);
     let pairs: Vec<Value> = cmp
         .matched
@@ -327,18 +325,27 @@ pub fn render_text(doc: &Value) -> String {
 }
 
 pub fn run(a: &Args) -> ExitCode {
+    crate::run_std(|o, e| run_to(a, o, e))
+}
+
+/// [`run`], printing to `wout` and `werr`; returns the exit status.
+pub fn run_to(a: &Args, wout: &mut dyn std::io::Write, werr: &mut dyn std::io::Write) -> u8 {
     let doc = match compare_files(a) {
         Ok(d) => d,
         Err(e) => {
-            eprint!("{e}");
-            return ExitCode::from(2);
+            out!(werr, "{e}");
+            return 2;
         }
     };
     match a.format {
-        Format::Json => println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default()),
-        Format::Text => print!("{}", render_text(&doc)),
+        Format::Json => outln!(
+            wout,
+            "{}",
+            serde_json::to_string_pretty(&doc).unwrap_or_default()
+        ),
+        Format::Text => out!(wout, "{}", render_text(&doc)),
     }
     let bad = doc["summary"]["refuted"].as_u64().unwrap_or(0) > 0
         || doc["summary"]["encoding_bug"].as_u64().unwrap_or(0) > 0;
-    ExitCode::from(u8::from(bad))
+    u8::from(bad)
 }

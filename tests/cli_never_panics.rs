@@ -63,6 +63,192 @@ fn transform_seeds_run_their_pass() {
     }
 }
 
+/// The seeds of the commands selector 7 reaches with a second byte
+/// (`diopter::fuzz_cli::MORE`) run their command for real: the command line
+/// names it, it exits with the status the input calls for (the proof, the
+/// validation or the minimization is done, not refused as unreadable), and
+/// it prints something.
+#[test]
+fn prove_validate_minimize_seeds_run_their_command() {
+    // (seed name, command, a fragment of the arguments, the exit statuses
+    // it may have, a fragment of its output). Where Z3 decides within the
+    // seed's 100 ms timeout on an idle machine, a loaded one may leave the
+    // instance `unknown` (status 0): such seeds allow both.
+    let table: &[(&str, &str, &str, &[u8], &str)] = &[
+        ("prove-rule", "prove", "--time-limit", &[0], "ok add-zero"),
+        (
+            "prove-refuted-json",
+            "prove",
+            "json",
+            &[1, 0],
+            "\"name\": \"drop-y\"",
+        ),
+        ("prove-generated", "prove", "--no-cache", &[0], "lemma"),
+        (
+            "prove-generated-refute",
+            "prove",
+            "--no-report",
+            &[1, 0],
+            "fuzz",
+        ),
+        ("prove-merge", "prove", "--merge", &[0], "1 rules: 1 ok"),
+        (
+            "validate-pair",
+            "validate",
+            "--map=arg0 := DIOpArg(0, i64), DIOpConstant(i64 7), DIOpShl()",
+            &[0],
+            "1 pairs",
+        ),
+        (
+            "validate-pair-json",
+            "validate",
+            "amdgpu",
+            &[0],
+            "\"verdict\"",
+        ),
+        (
+            "validate-generated",
+            "validate",
+            "--time-limit",
+            &[0],
+            "1 pairs",
+        ),
+        (
+            "validate-ll-sroa-poison",
+            "validate",
+            "--time-limit",
+            &[1, 0],
+            "matched record pairs",
+        ),
+        (
+            "validate-ll-instcombine-lower-dbg-declare",
+            "validate",
+            "--timeout",
+            &[0],
+            "matched record pairs",
+        ),
+        (
+            "minimize-planted",
+            "minimize",
+            "add-off-by-one",
+            &[0],
+            "minimized:",
+        ),
+        (
+            "minimize-agree",
+            "minimize",
+            "fast",
+            &[1],
+            "stderr:do not disagree",
+        ),
+    ];
+    let seeds = files("fuzz/corpus/cli", "seed-hand-");
+    for (name, cmd, arg, want, shows) in table {
+        let p = seeds
+            .iter()
+            .find(|p| p.file_name().unwrap().to_string_lossy() == format!("seed-hand-{name}"))
+            .unwrap_or_else(|| panic!("no seed-hand-{name} (fuzz/seed.sh makes it)"));
+        let data = std::fs::read(p).unwrap();
+        let args = diopter::fuzz_cli::command_line(&data).expect("a command");
+        assert_eq!(args[0], *cmd, "{name}: {args:?}");
+        assert!(args.iter().any(|a| a.contains(arg)), "{name}: {args:?}");
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let code = run_in_process(&args, &mut out, &mut err);
+        let (o, e) = (String::from_utf8_lossy(&out), String::from_utf8_lossy(&err));
+        assert!(
+            code.is_some_and(|c| want.contains(&c)),
+            "{name}: {args:?}: exit {code:?}, want one of {want:?}\n{o}\n{e}"
+        );
+        // A case the oracles agree on says so on standard error.
+        let (printed, shows) = match shows.strip_prefix("stderr:") {
+            Some(s) => (&e, s),
+            None => (&o, *shows),
+        };
+        assert!(printed.contains(shows), "{name}: no `{shows}` in\n{o}\n{e}");
+        assert!(diopter::fuzz_cli::fuzz_one(&data).is_ok(), "{name}");
+    }
+}
+
+/// Shard JSON is user input: `prove --merge` refuses what is not a shard
+/// (a shard count of 2^64 - 1, a rule that is not an object) with a
+/// message and status 2, where it once panicked (allocating a flag per
+/// shard; setting a key on a number).
+#[test]
+fn merge_refuses_malformed_shards() {
+    for (name, msg) in [
+        ("prove-merge-huge-shard-count", "is missing"),
+        ("prove-merge-rule-not-object", "not a JSON object"),
+    ] {
+        let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("fuzz/regressions/cli")
+            .join(name);
+        let data = std::fs::read(&p).unwrap();
+        let args = diopter::fuzz_cli::command_line(&data).expect("a command");
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        assert_eq!(run_in_process(&args, &mut out, &mut err), Some(2), "{name}");
+        let err = String::from_utf8_lossy(&err);
+        assert!(err.contains(msg), "{name}: {err}");
+    }
+}
+
+/// `--time-limit` bounds `validate` of a pair whose operands are wide (an
+/// `i4096`, a `<16 x i256>`), and `prove` of a rule that writes a wide
+/// composite through a chain of stores. The pairs took 12 s in the release
+/// build, most of it relating the thousands of bytes read from memory
+/// pairwise before Z3 saw the query (`diopter_smt::MAX_INITIAL_BYTES` now
+/// refuses such a query as not encodable, and the random contexts stop at
+/// the time limit); the rule took more than the fuzzer's 30 s building its
+/// query (the encoder now stops at the deadline, `Encoder::deadline`).
+#[test]
+fn wide_operands_keep_the_time_limit() {
+    for (name, cmd, shows) in [
+        ("slow-validate-unused-i4096-operand", "validate", "1 pairs"),
+        ("slow-validate-unused-vector-operand", "validate", "1 pairs"),
+        ("timeout-prove-wide-composite-write", "prove", "1 rules"),
+    ] {
+        let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("fuzz/regressions/cli")
+            .join(name);
+        let data = std::fs::read(&p).unwrap();
+        let args = diopter::fuzz_cli::command_line(&data).expect("a command");
+        assert_eq!(args[0], cmd, "{name}");
+        let t = std::time::Instant::now();
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        assert_eq!(run_in_process(&args, &mut out, &mut err), Some(0), "{name}");
+        // The limit is 0.3 s; the rest is slack for a debug build on a
+        // loaded machine.
+        assert!(t.elapsed().as_secs() < 10, "{name}: {:?}", t.elapsed());
+        let out = String::from_utf8_lossy(&out);
+        assert!(out.contains(shows), "{name}: {out}");
+    }
+}
+
+/// A panicking oracle (`--plant panic-on-mul`) is the failure `minimize`
+/// shows, caught and quiet after the minimization as during it: this input
+/// reached the panic hook once the case was minimized (re-running the
+/// oracles for the case file and the signature), which in the fuzzer
+/// aborts. The hook here records a panic that reaches it on this thread.
+#[test]
+fn minimize_keeps_a_planted_panic_quiet() {
+    thread_local! {
+        static HOOKED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+    let old = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| HOOKED.with(|h| h.set(true))));
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("fuzz/regressions/cli/crash-minimize-planted-panic-after-minimizing");
+    let data = std::fs::read(&p).unwrap();
+    let args = diopter::fuzz_cli::command_line(&data).expect("a command");
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = run_in_process(&args, &mut out, &mut err);
+    let _ = std::panic::take_hook();
+    std::panic::set_hook(old);
+    assert!(args.iter().any(|a| a == "panic-on-mul"), "{args:?}");
+    assert_eq!(code, Some(0), "{}", String::from_utf8_lossy(&err));
+    assert!(String::from_utf8_lossy(&out).contains("panics: planted panic"));
+    assert!(!HOOKED.with(|h| h.get()), "a panic reached the hook");
+}
+
 const EXPRS: &[&str] = &[
     "",
     "   ",

@@ -72,6 +72,12 @@ use std::fmt;
 use std::rc::Rc;
 use z3::ast::{Ast, Bool, BV};
 
+/// At most this many bytes read from the initial memory are encoded: the
+/// axioms that make them one memory are pairwise (`Encoder::memory_axioms`),
+/// and some thousand bytes (operands of types like `i4096` in every storage
+/// shape) took seconds to build before Z3 saw the query, past any timeout.
+pub const MAX_INITIAL_BYTES: usize = 1024;
+
 /// A composite read or written at a symbolic offset is split into one case
 /// per possible offset; above this size the encoding gives up.
 pub const MAX_SYMBOLIC_COMPOSITE_BITS: u64 = 512;
@@ -300,6 +306,12 @@ pub struct Encoder {
     /// up with [`EncodeError::Unsupported`] instead of exhausting memory;
     /// `None`: no limit.
     pub budget: Option<u64>,
+    /// After this instant the encoding gives up like over its budget
+    /// (`diopter prove --time-limit`): building a query is not bounded by
+    /// Z3's timeout. A memory read past it gives a dummy byte and its
+    /// caller fails; whoever builds a query checks [`Encoder::within_budget`]
+    /// once more at the end, so that no dummy reaches Z3.
+    pub deadline: Option<std::time::Instant>,
     /// The work done so far: a count of what reads, writes and merges build
     /// (alternatives and composite parts visited, bytes read or stored,
     /// addresses and entities merged), which bounds the terms built and the
@@ -323,6 +335,7 @@ impl Encoder {
             simplified: RefCell::new(HashMap::new()),
             addr_eqs: RefCell::new(HashMap::new()),
             budget: None,
+            deadline: None,
             work: std::cell::Cell::new(0),
         }
     }
@@ -340,7 +353,10 @@ impl Encoder {
     /// Fails once the work exceeds the budget. Called where reads and writes
     /// recurse, so that a growth of the work, however fast, stops within a
     /// step of the limit.
-    pub(crate) fn within_budget(&self) -> R<()> {
+    pub fn within_budget(&self) -> R<()> {
+        if self.past_deadline() {
+            return unsupported("the time limit ran out while the query was built");
+        }
         match self.budget {
             Some(b) if self.work.get() > b => unsupported(format!(
                 "the encoding would exceed its budget of {b} units of work \
@@ -348,6 +364,11 @@ impl Encoder {
             )),
             _ => Ok(()),
         }
+    }
+
+    fn past_deadline(&self) -> bool {
+        self.deadline
+            .is_some_and(|d| std::time::Instant::now() >= d)
     }
 
     /// An offset width that no computation of `exprs` can overflow: the widest
@@ -505,6 +526,11 @@ impl Encoder {
         d
     }
 
+    /// How many bytes have been read from the initial memory so far.
+    pub fn initial_count(&self) -> usize {
+        self.initial.borrow().len()
+    }
+
     /// Every byte read from the initial memory so far (symbolic mode).
     pub fn initial_bytes(&self) -> Vec<InitialByte> {
         self.initial.borrow().clone()
@@ -515,10 +541,17 @@ impl Encoder {
     /// everything is encoded; the prover assumes the result.
     pub fn memory_axioms(&self) -> Vec<Bool> {
         let initial = self.initial.borrow();
+        // The bytes of one wide read are `p + 0`, `p + 1`, ...: told apart
+        // here without asking Z3, since simplifying every pair's equality
+        // took seconds for the few thousand bytes of a wide type (the
+        // pairs are quadratically many; `diopter validate` of a pair whose
+        // operands include an i4096 spent 12 s here).
+        // (`bv::linear`: the same terms plus different numerals.)
+        let sums: Vec<_> = initial.iter().map(|b| bv::linear(&b.addr)).collect();
         let mut out = Vec::new();
         for (i, x) in initial.iter().enumerate() {
-            for y in &initial[i + 1..] {
-                if x.space != y.space {
+            for (j, y) in initial.iter().enumerate().skip(i + 1) {
+                if x.space != y.space || (sums[i].0 == sums[j].0 && sums[i].1 != sums[j].1) {
                     continue;
                 }
                 let same = x.addr.eq(&y.addr).simplify();
@@ -548,6 +581,13 @@ impl Encoder {
         let key = Rc::as_ptr(m);
         if let Some(v) = memo.get(&key) {
             return v.clone();
+        }
+        // A read walks the stores before it: reads after many stores are
+        // work the budget must see. Past the deadline, a dummy: the caller
+        // fails (see the field `deadline`).
+        self.charge(1);
+        if self.past_deadline() {
+            return num_u(0, 8);
         }
         let v = match &**m {
             SMem::Initial => self.initial_byte(a, addr),
@@ -702,11 +742,14 @@ impl Encoder {
         k.div_ceil(8) + u64::from(!aligned)
     }
 
-    fn read_bytes(&self, st: &SState, a: u32, addr: &BV, n: u64) -> BV {
+    fn read_bytes(&self, st: &SState, a: u32, addr: &BV, n: u64) -> R<BV> {
         self.charge(n as usize);
         let p = self.ptr_bits(a);
         let mut out: Option<BV> = None;
         for i in 0..n {
+            // Per byte: each walks every store before it (`select`), so a
+            // wide read after many stores is much work in one call.
+            self.within_budget()?;
             let at = addr.bvadd(num_u(i, p));
             self.touched.borrow_mut().push((a, at.clone()));
             let b = self.mem_byte(st, a, &at);
@@ -715,7 +758,9 @@ impl Encoder {
                 Some(lo) => b.concat(&lo),
             });
         }
-        out.expect("at least one byte")
+        // The last byte may be a dummy of a deadline passed during it.
+        self.within_budget()?;
+        Ok(out.expect("at least one byte"))
     }
 
     fn read_storage(&self, st: &SState, s: &SStorage, off: &BV, k: u64) -> R<ReadOut> {
@@ -730,7 +775,7 @@ impl Encoder {
                 let inb = self.in_bounds(off, k, &self.mem_bits(*a));
                 let (addr, bit) = self.split(*a, off);
                 let n = self.span(&bit, k);
-                let bytes = self.read_bytes(st, *a, &addr, n);
+                let bytes = self.read_bytes(st, *a, &addr, n)?;
                 fail(inb.not(), bv::extract_at(&bytes, &bit, k))
             }
             SStorage::Entity(i) => {
@@ -878,7 +923,7 @@ impl Encoder {
                 let inb = self.in_bounds(off, k, &self.mem_bits(*a));
                 let (addr, bit) = self.split(*a, off);
                 let n = self.span(&bit, k);
-                let old = self.read_bytes(st, *a, &addr, n);
+                let old = self.read_bytes(st, *a, &addr, n)?;
                 let new = bv::insert_at(&old, &bit, x);
                 let p = self.ptr_bits(*a);
                 let mut m2 = self.mem(st, *a);

@@ -51,6 +51,7 @@ fn decide(i: &Instance, timeout_ms: u32) -> Verdict {
         &ProveConfig {
             timeout_ms,
             split_first: false,
+            deadline: None,
         },
     )
     .verdict;

@@ -55,6 +55,7 @@ fn verdict(i: &Instance) -> Verdict {
         &ProveConfig {
             timeout_ms: 60_000,
             split_first: false,
+            deadline: None,
         },
     )
     .verdict
@@ -367,6 +368,7 @@ fn split_queries_give_confirmed_counterexamples() {
     let cfg = ProveConfig {
         timeout_ms: 10_000,
         split_first: true,
+        deadline: None,
     };
     let mut refuted = 0;
     for r in &rules {

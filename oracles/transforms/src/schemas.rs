@@ -514,6 +514,7 @@ mod tests {
         let cfg = ProveConfig {
             timeout_ms: 20_000,
             split_first: true,
+            deadline: None,
         };
         let pick = |rule: &str, label: &str| {
             work.iter()

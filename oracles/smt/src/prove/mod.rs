@@ -122,6 +122,37 @@ pub struct ProveConfig {
     /// every shape (and building it) costs most of the time and rarely
     /// decides anything.
     pub split_first: bool,
+    /// A bound on the whole run of which this instance is a part (`diopter
+    /// prove --time-limit`): an instance reached after it is `unknown`
+    /// without a query, and the exhaustive search stops at it (it would
+    /// otherwise take at least [`MIN_EXHAUSTIVE_MS`]). A query started
+    /// before it still runs its `timeout_ms`.
+    pub deadline: Option<Instant>,
+}
+
+/// The reason of an `unknown` verdict given because
+/// [`ProveConfig::deadline`] had passed.
+pub const DEADLINE_PASSED: &str = "not decided: the time limit ran out before this instance";
+
+/// The encoder's work budget (`smt::Encoder::budget`) under a
+/// [`ProveConfig::deadline`]: building a query is not bounded by Z3's
+/// timeout, and a write of a wide composite through a chain of stores took
+/// minutes to build (`fuzz/regressions/cli/`). Above it the instance is
+/// `unknown` (not encodable). Without a deadline there is no budget, as
+/// before.
+pub const DEADLINE_WORK_BUDGET: u64 = 1_000_000;
+
+impl ProveConfig {
+    /// Whether [`ProveConfig::deadline`] has passed.
+    pub fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// The encoder's work budget: [`DEADLINE_WORK_BUDGET`] under a
+    /// deadline, else none.
+    pub fn work_budget(&self) -> Option<u64> {
+        self.deadline.map(|_| DEADLINE_WORK_BUDGET)
+    }
 }
 
 impl Default for ProveConfig {
@@ -129,6 +160,7 @@ impl Default for ProveConfig {
         ProveConfig {
             timeout_ms: 10_000,
             split_first: false,
+            deadline: None,
         }
     }
 }
@@ -500,6 +532,8 @@ fn build(
     dl: &DataLayout,
     only: Option<&[(Option<Shape>, Option<u64>)]>,
     pins: &[(BV, BV)],
+    work: Option<u64>,
+    deadline: Option<Instant>,
 ) -> Result<Query, EncodeError> {
     let mut nth = 0usize;
     let mut only_next = || {
@@ -524,6 +558,8 @@ fn build(
     extra.extend(object_ty.iter().cloned());
     let offw = Encoder::offset_width(dl, &inst.types, &[&inst.lhs, &inst.rhs], &extra);
     let mut enc = Encoder::new(dl.clone(), inst.types.clone(), offw);
+    enc.budget = work;
+    enc.deadline = deadline;
     let mut cons = Vec::new();
     let size = |t: &Type| -> Result<u64, EncodeError> {
         match dl.bitsizeof(t, &inst.types) {
@@ -748,7 +784,17 @@ fn build(
     };
     let fail_mismatch = bv::or(&diffs[..1]);
     let mismatch = bv::or(&diffs);
+    // A deadline passed while building may have left dummy bytes in the
+    // terms (`Encoder::deadline`): such a query must not reach Z3.
+    enc.within_budget()?;
     // Last, once every read of the initial memory is encoded.
+    let read = enc.initial_count();
+    if read > smt::MAX_INITIAL_BYTES {
+        return Err(EncodeError::Unsupported(format!(
+            "{read} bytes read from memory, more than the {} the encoding relates pairwise",
+            smt::MAX_INITIAL_BYTES
+        )));
+    }
     cons.extend(enc.memory_axioms());
     Ok(Query {
         fail_mismatch,
@@ -796,6 +842,9 @@ pub fn prove_instance_in(inst: &Instance, cfg: &ProveConfig, dl: &DataLayout) ->
 }
 
 fn decide(inst: &Instance, cfg: &ProveConfig, dl: &DataLayout) -> Verdict {
+    if cfg.past_deadline() {
+        return Verdict::Unknown(DEADLINE_PASSED.into());
+    }
     let args = arg_infos(inst);
     let env = env(inst, dl, &args);
     if let Err(d) = check::check_expr(&inst.lhs, &env) {
@@ -939,8 +988,9 @@ pub const MIN_EXHAUSTIVE_MS: u32 = 30_000;
 fn exhaustive(inst: &Instance, dl: &DataLayout, cfg: &ProveConfig) -> Option<Verdict> {
     let start = Instant::now();
     let budget_ms = cfg.timeout_ms.max(MIN_EXHAUSTIVE_MS);
-    let deadline = start + std::time::Duration::from_millis(budget_ms as u64);
-    let q = build(inst, dl, None, &[]).ok()?;
+    let own = start + std::time::Duration::from_millis(budget_ms as u64);
+    let deadline = cfg.deadline.map_or(own, |d| d.min(own));
+    let q = build(inst, dl, None, &[], cfg.work_budget(), cfg.deadline).ok()?;
     if q.referrer.is_some() || q.object.is_some() {
         return None;
     }
@@ -984,7 +1034,8 @@ fn exhaustive(inst: &Instance, dl: &DataLayout, cfg: &ProveConfig) -> Option<Ver
     for input in 0..total {
         if Instant::now() >= deadline {
             return Some(Verdict::Unknown(format!(
-                "Z3 gave up, and trying every input did not finish: {input} of {total} in {budget_ms} ms"
+                "Z3 gave up, and trying every input did not finish: {input} of {total} in {} ms",
+                deadline.saturating_duration_since(start).as_millis()
             )));
         }
         let mut shift = 0u64;
@@ -1068,7 +1119,7 @@ fn decide_in(inst: &Instance, dl: &DataLayout, cfg: &ProveConfig) -> Verdict {
     if cfg.split_first && value_holes == 1 {
         return decide_split(inst, dl, cfg);
     }
-    let q = match build(inst, dl, None, &[]) {
+    let q = match build(inst, dl, None, &[], cfg.work_budget(), cfg.deadline) {
         Ok(q) => q,
         Err(EncodeError::Unsupported(m)) => return Verdict::Unknown(format!("not encodable: {m}")),
         Err(e @ EncodeError::IllFormed { .. }) => return Verdict::Invalid(e.to_string()),
@@ -1291,7 +1342,14 @@ fn shape_applies(s: Shape, ty: &Type, n: u64) -> bool {
 /// query built with every value hole implicit (cheap: no memory).
 fn decide_split(inst: &Instance, dl: &DataLayout, cfg: &ProveConfig) -> Verdict {
     let implicit = vec![(Some(Shape::Implicit), None); 64];
-    let probe = match build(inst, dl, Some(&implicit), &[]) {
+    let probe = match build(
+        inst,
+        dl,
+        Some(&implicit),
+        &[],
+        cfg.work_budget(),
+        cfg.deadline,
+    ) {
         Ok(q) => q,
         Err(EncodeError::Unsupported(m)) => return Verdict::Unknown(format!("not encodable: {m}")),
         Err(e @ EncodeError::IllFormed { .. }) => return Verdict::Invalid(e.to_string()),
@@ -1346,7 +1404,7 @@ fn decide_split(inst: &Instance, dl: &DataLayout, cfg: &ProveConfig) -> Verdict 
                 })
                 .collect();
             fixed.extend(probe.const_fixed.iter().cloned());
-            match solve_combo(inst, dl, &probe.const_fixed, &combo, &fixed, budget) {
+            match solve_combo(inst, dl, &probe.const_fixed, &combo, &fixed, budget, cfg) {
                 Err(v) => return v,
                 Ok(None) => {}
                 Ok(Some(_)) => unknown += 1,
@@ -1419,6 +1477,7 @@ fn solve_combo(
     combo: &[Shape],
     fixed: &[(BV, BV)],
     budget_ms: u64,
+    cfg: &ProveConfig,
 ) -> Result<Option<String>, Verdict> {
     let start = Instant::now();
     let mem: Vec<usize> = (0..combo.len())
@@ -1447,7 +1506,7 @@ fn solve_combo(
             .collect();
         let spent = start.elapsed().as_millis() as u64;
         let share = (budget_ms.saturating_sub(spent) / (cases - case) as u64).max(1);
-        let r = match build(inst, dl, Some(&only), pins) {
+        let r = match build(inst, dl, Some(&only), pins, cfg.work_budget(), cfg.deadline) {
             Ok(r) => r,
             Err(EncodeError::Unsupported(m)) => return Ok(Some(format!("not encodable: {m}"))),
             Err(e @ EncodeError::IllFormed { .. }) => return Err(Verdict::Invalid(e.to_string())),

@@ -492,6 +492,7 @@ pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
         "timeout_ms": a.timeout,
         "strict": a.strict,
         "total_seconds": total.as_secs_f64(),
+        "jobs": jobs,
         "library": { "rules": rules.len(), "fingerprint": library_fingerprint(&rules, &sizes) },
         "shard": a.shard.map(|(i, n)| json!({"index": i, "count": n})),
         "rules": rules_json,

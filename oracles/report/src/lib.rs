@@ -485,6 +485,57 @@ pub fn benchmark_report(root: &Path) -> Report {
     benchmark_report_from(root, benchmarks(root))
 }
 
+/// The prover's time on the rule library (issue goal: at most 60 s cold on
+/// 2 cores), from the last `diopter prove` run's `reports/proofs.json`: cold
+/// when no instance came from the proof cache.
+fn prover_section(root: &Path) -> String {
+    const GOAL_S: f64 = 60.0;
+    let mut md = String::from("\n## Prover\n\n");
+    let doc: Option<Value> = std::fs::read_to_string(root.join("reports/proofs.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok());
+    let Some(d) = doc.filter(|d| d["shard"].is_null() && d["total_seconds"].is_f64()) else {
+        md.push_str(
+            "Not run: no unsharded `reports/proofs.json`. Run \
+             `cargo run --release -- prove --no-cache`, then `diopter report`.\n",
+        );
+        return md;
+    };
+    let secs = d["total_seconds"].as_f64().unwrap_or(0.0);
+    let insts: Vec<&Value> = d["rules"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|r| r["instances"].as_array().into_iter().flatten())
+        .collect();
+    let cached = insts.iter().filter(|i| i["cached"] == true).count();
+    let jobs = d["jobs"]
+        .as_u64()
+        .map_or("an unrecorded number of".to_string(), |j| j.to_string());
+    let _ = write!(
+        md,
+        "The rule library (`corpus/rules` and the generated folding rules, {} rules, {} \
+         instances at widths {}): **{secs:.1} s** wall with {jobs} jobs",
+        d["library"]["rules"],
+        insts.len(),
+        d["widths"]
+    );
+    if cached == 0 {
+        let _ = writeln!(
+            md,
+            ", cold (no proof cache). Goal ≤ {GOAL_S:.0} s cold on 2 cores: {}.",
+            if secs <= GOAL_S { "met" } else { "not met" }
+        );
+    } else {
+        let _ = writeln!(
+            md,
+            ", {cached} instances from the proof cache (not a cold run: the cold figure comes \
+             from `cargo run --release -- prove --no-cache`)."
+        );
+    }
+    md
+}
+
 /// [`benchmark_report`] on the given criterion estimates.
 fn benchmark_report_from(root: &Path, b: Vec<(String, f64, f64)>) -> Report {
     let mean = |id: &str| b.iter().find(|(i, _, _)| i == id).map(|(_, m, _)| *m);
@@ -636,6 +687,7 @@ fn benchmark_report_from(root: &Path, b: Vec<(String, f64, f64)>) -> Report {
         }
         None => md.push_str("Not run: no `reports/campaign.json` (`cargo run --release`).\n"),
     }
+    md.push_str(&prover_section(root));
     Report {
         stem: "benchmarks".into(),
         title: "Benchmarks".into(),
@@ -731,8 +783,36 @@ mod tests {
             r#"{"cases": 1000, "elapsed_s": 4.0}"#,
         )
         .unwrap();
+        let proofs = |cached: bool, secs: f64| {
+            std::fs::write(
+                root.join("reports/proofs.json"),
+                json!({"total_seconds": secs, "jobs": 2, "shard": null, "widths": [8, 64],
+                       "library": {"rules": 2},
+                       "rules": [{"instances": [{"verdict": "proved"}, {"verdict": "proved", "cached": cached}]},
+                                 {"instances": [{"verdict": "refuted"}]}]})
+                .to_string(),
+            )
+            .unwrap();
+        };
+        proofs(true, 3.5);
+        let warm = prover_section(&root);
+        proofs(false, 61.0);
+        let slow = prover_section(&root);
+        proofs(false, 59.5);
         let r = benchmark_report_from(&root, b);
         let _ = std::fs::remove_dir_all(&root);
+        assert!(
+            warm.contains(
+                "**3.5 s** wall with 2 jobs, 1 instances from the proof cache (not a cold run"
+            ),
+            "{warm}"
+        );
+        assert!(slow.contains("**61.0 s** wall with 2 jobs, cold (no proof cache). Goal ≤ 60 s cold on 2 cores: not met."), "{slow}");
+        assert!(
+            r.markdown.contains("2 rules, 3 instances at widths [8,64]): **59.5 s** wall with 2 jobs, cold (no proof cache). Goal ≤ 60 s cold on 2 cores: met."),
+            "{}",
+            r.markdown
+        );
         let ratios = r.json["ratios"].as_array().unwrap();
         assert_eq!(ratios.len(), 3);
         assert_eq!(ratios[0]["ratio"].as_f64(), Some(25.0));

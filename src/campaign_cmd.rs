@@ -85,7 +85,7 @@ OUTPUT (--dir, default reports/campaigns/<UTC timestamp>)
   execs.svg, coverage.svg, findings.svg, memory.svg
 
 EXAMPLES
-  diopter campaign --time 8h --jobs 3
+  diopter campaign --hours 8 --jobs 3
   diopter campaign --time 5m --jobs 2 --targets eval_diff,check_eval
   diopter campaign --dir reports/campaigns/20261122-0100 --time 8h   (resume)";
 
@@ -94,6 +94,9 @@ pub struct Args {
     /// How long: `300`, `5m`, `8h`.
     #[arg(long, value_name = "DURATION", default_value = "8h")]
     pub time: String,
+    /// How long, in hours (`--hours 8` is `--time 8h`; fractions allowed).
+    #[arg(long, value_name = "H", conflicts_with = "time")]
+    pub hours: Option<f64>,
     /// Fuzzing workers in all (split over the targets; at least one each).
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub jobs: usize,
@@ -1226,10 +1229,23 @@ fn handle_artifact(
     let _ = std::fs::remove_file(&path);
 }
 
+/// The campaign's length: `--hours` if given, else `--time`.
+fn campaign_time(a: &Args) -> Result<Duration, String> {
+    match a.hours {
+        Some(h) if h.is_finite() && h > 0.0 && h <= 24.0 * 365.0 => {
+            Ok(Duration::from_secs_f64(h * 3600.0))
+        }
+        Some(h) => Err(format!(
+            "--hours {h}: a positive number of hours, at most a year"
+        )),
+        None => parse_duration(&a.time).map_err(|e| format!("--time {e}")),
+    }
+}
+
 pub fn run(a: &Args) -> ExitCode {
-    let time = match parse_duration(&a.time) {
+    let time = match campaign_time(a) {
         Ok(t) => t,
-        Err(e) => return fail(format!("--time {e}")),
+        Err(e) => return fail(e),
     };
     if Plant::from_name(&a.plant).is_none() {
         return fail(format!("unknown plant `{}`", a.plant));
@@ -1851,6 +1867,39 @@ mod tests {
         let md = std::fs::read_to_string(dir.join("summary.md")).unwrap();
         assert!(!md.contains("Corpus minimization"), "{md}");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn hours_or_time() {
+        use clap::Parser;
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            a: Args,
+        }
+        let parse = |args: &[&str]| {
+            Cli::try_parse_from(std::iter::once("campaign").chain(args.iter().copied()))
+                .map(|c| campaign_time(&c.a))
+        };
+        assert_eq!(
+            parse(&["--hours", "8"]).unwrap(),
+            Ok(Duration::from_secs(8 * 3600))
+        );
+        assert_eq!(
+            parse(&["--hours", "0.5"]).unwrap(),
+            Ok(Duration::from_secs(1800))
+        );
+        assert_eq!(parse(&[]).unwrap(), Ok(Duration::from_secs(8 * 3600)));
+        assert_eq!(
+            parse(&["--time", "5m"]).unwrap(),
+            Ok(Duration::from_secs(300))
+        );
+        assert!(parse(&["--hours=-1"]).unwrap().is_err());
+        assert!(parse(&["--hours", "NaN"]).unwrap().is_err());
+        assert!(
+            parse(&["--hours", "1", "--time", "5m"]).is_err(),
+            "one or the other"
+        );
     }
 
     #[test]

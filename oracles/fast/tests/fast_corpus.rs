@@ -17,25 +17,10 @@ use diopter_semantics::syntax::{parse_bare, parse_expr_file};
 use diopter_semantics::types::{DataLayout, TypeTable};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use support::{agree, context_for, input_bits, Rng, PLACEMENTS};
+use support::{agree, context_for, files, input_bits, Rng, PLACEMENTS};
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus")
-}
-
-fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("a directory entry").path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            files(&p, ext, out);
-        } else if p.extension().is_some_and(|x| x == ext) {
-            out.push(p);
-        }
-    }
 }
 
 /// How many contexts of each placement every expression is run in.

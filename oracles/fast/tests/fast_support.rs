@@ -14,6 +14,24 @@ use diopter_semantics::types::{DataLayout, Type, TypeTable};
 use diopter_semantics::value::Bits;
 use num_bigint::BigUint;
 
+/// Every file under `dir` (recursively, in sorted order) whose extension
+/// is `ext`, appended to `out`: the corpus files the tests and the benches
+/// read.
+pub fn files(dir: &std::path::Path, ext: &str, out: &mut Vec<std::path::PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("a directory entry").path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            files(&p, ext, out);
+        } else if p.extension().is_some_and(|x| x == ext) {
+            out.push(p);
+        }
+    }
+}
+
 /// The reference's outcome and the fast evaluator's (compiled once, run
 /// twice with one scratch: the second run sees recycled buffers).
 pub fn both(

@@ -2,7 +2,7 @@
 //! so that the profile runs exactly the benchmark's workload. Both include
 //! this file (and `tests/fast_support.rs` as `support`) with `#[path]`.
 
-use crate::support::{context_for, input_bits, Placement, Rng};
+use crate::support::{context_for, files, input_bits, Placement, Rng};
 use diopter_fast::{self as fast, Compiled};
 use diopter_gen::{Case, GenConfig};
 use diopter_semantics::ast::Bare;
@@ -12,7 +12,7 @@ use diopter_semantics::diag::Source;
 use diopter_semantics::interp;
 use diopter_semantics::syntax::parse_expr_file;
 use diopter_semantics::types::{DataLayout, TypeTable};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// One benchmark input: an expression, its environment's parts, a context.
 pub struct Item {
@@ -46,21 +46,6 @@ impl Item {
     }
 }
 
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .expect("the corpus")
-        .map(|e| e.expect("an entry").path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "expr") {
-            out.push(p);
-        }
-    }
-}
-
 /// Every well-formed, not parse-only corpus expression, in a fixed context
 /// (inputs placed in memory, entities, implicit values, composites and
 /// multi-locations, chosen per input).
@@ -68,6 +53,7 @@ pub fn corpus_items() -> Vec<Item> {
     let mut paths = Vec::new();
     files(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus"),
+        "expr",
         &mut paths,
     );
     let mut rng = Rng(42);

@@ -395,8 +395,9 @@ fn simplifier() -> Option<&'static diopter_rules::simplify::Simplifier> {
 
 /// A target's body run in process on the artifact (what the fuzz target
 /// runs, without its case files): its failure's first message line, with
-/// the numbers (which vary from case to case) masked.
-fn other_target_failure(target: &str, data: &[u8]) -> Option<String> {
+/// the numbers (which vary from case to case) masked. Public for
+/// `examples/target_inputs.rs`, which times slow inputs with it.
+pub fn other_target_failure(target: &str, data: &[u8]) -> Option<String> {
     let r = std::panic::catch_unwind(|| match target {
         "check_eval" => targets::check_eval(data),
         "parse_roundtrip" => targets::parse_roundtrip(data),

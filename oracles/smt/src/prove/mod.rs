@@ -532,8 +532,7 @@ fn build(
     dl: &DataLayout,
     only: Option<&[(Option<Shape>, Option<u64>)]>,
     pins: &[(BV, BV)],
-    work: Option<u64>,
-    deadline: Option<Instant>,
+    cfg: &ProveConfig,
 ) -> Result<Query, EncodeError> {
     let mut nth = 0usize;
     let mut only_next = || {
@@ -558,8 +557,8 @@ fn build(
     extra.extend(object_ty.iter().cloned());
     let offw = Encoder::offset_width(dl, &inst.types, &[&inst.lhs, &inst.rhs], &extra);
     let mut enc = Encoder::new(dl.clone(), inst.types.clone(), offw);
-    enc.budget = work;
-    enc.deadline = deadline;
+    enc.budget = cfg.work_budget();
+    enc.deadline = cfg.deadline;
     let mut cons = Vec::new();
     let size = |t: &Type| -> Result<u64, EncodeError> {
         match dl.bitsizeof(t, &inst.types) {
@@ -990,7 +989,7 @@ fn exhaustive(inst: &Instance, dl: &DataLayout, cfg: &ProveConfig) -> Option<Ver
     let budget_ms = cfg.timeout_ms.max(MIN_EXHAUSTIVE_MS);
     let own = start + std::time::Duration::from_millis(budget_ms as u64);
     let deadline = cfg.deadline.map_or(own, |d| d.min(own));
-    let q = build(inst, dl, None, &[], cfg.work_budget(), cfg.deadline).ok()?;
+    let q = build(inst, dl, None, &[], cfg).ok()?;
     if q.referrer.is_some() || q.object.is_some() {
         return None;
     }
@@ -1119,7 +1118,7 @@ fn decide_in(inst: &Instance, dl: &DataLayout, cfg: &ProveConfig) -> Verdict {
     if cfg.split_first && value_holes == 1 {
         return decide_split(inst, dl, cfg);
     }
-    let q = match build(inst, dl, None, &[], cfg.work_budget(), cfg.deadline) {
+    let q = match build(inst, dl, None, &[], cfg) {
         Ok(q) => q,
         Err(EncodeError::Unsupported(m)) => return Verdict::Unknown(format!("not encodable: {m}")),
         Err(e @ EncodeError::IllFormed { .. }) => return Verdict::Invalid(e.to_string()),
@@ -1342,14 +1341,7 @@ fn shape_applies(s: Shape, ty: &Type, n: u64) -> bool {
 /// query built with every value hole implicit (cheap: no memory).
 fn decide_split(inst: &Instance, dl: &DataLayout, cfg: &ProveConfig) -> Verdict {
     let implicit = vec![(Some(Shape::Implicit), None); 64];
-    let probe = match build(
-        inst,
-        dl,
-        Some(&implicit),
-        &[],
-        cfg.work_budget(),
-        cfg.deadline,
-    ) {
+    let probe = match build(inst, dl, Some(&implicit), &[], cfg) {
         Ok(q) => q,
         Err(EncodeError::Unsupported(m)) => return Verdict::Unknown(format!("not encodable: {m}")),
         Err(e @ EncodeError::IllFormed { .. }) => return Verdict::Invalid(e.to_string()),
@@ -1506,7 +1498,7 @@ fn solve_combo(
             .collect();
         let spent = start.elapsed().as_millis() as u64;
         let share = (budget_ms.saturating_sub(spent) / (cases - case) as u64).max(1);
-        let r = match build(inst, dl, Some(&only), pins, cfg.work_budget(), cfg.deadline) {
+        let r = match build(inst, dl, Some(&only), pins, cfg) {
             Ok(r) => r,
             Err(EncodeError::Unsupported(m)) => return Ok(Some(format!("not encodable: {m}"))),
             Err(e @ EncodeError::IllFormed { .. }) => return Err(Verdict::Invalid(e.to_string())),

@@ -281,8 +281,8 @@ pub fn command_line(data: &[u8]) -> Option<Vec<String>> {
                 // written: --no-report).
                 args.extend(["prove".into(), "--no-report".into(), "--merge".into()]);
                 let mut parts = vec![expr.clone()];
-                if let Some(c) = (!ctx.is_empty()).then_some(&ctx) {
-                    parts.push(c.clone());
+                if !ctx.is_empty() {
+                    parts.push(ctx.clone());
                 }
                 parts.extend(third.clone());
                 for (k, p) in parts.iter().enumerate() {

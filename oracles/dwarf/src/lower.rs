@@ -20,7 +20,7 @@ use super::ops::{encode, BaseType, DwOp, LlvmDwOp};
 use diopter_semantics::ast::{Bare, Dialect, Op};
 use diopter_semantics::check::{self, check_bare};
 use diopter_semantics::context::Context;
-use diopter_semantics::location::{literal_location, LocDesc, Single, Storage};
+use diopter_semantics::location::{literal_location, LocDesc, Part, Single, Storage};
 use diopter_semantics::types::{Type, TypeTable};
 use diopter_semantics::value::{Bits, FloatKind};
 use num_bigint::BigInt;
@@ -153,11 +153,20 @@ enum Form {
     /// A `DIOpComposite` entry: its parts are lowered where the composite
     /// becomes the result (only there can pieces be formed).
     Deferred(usize),
+    /// `DIOpAddrOf` of a location computed at run time (a slot, on top of
+    /// the DWARF stack): an implicit pointer to it would need a DIE whose
+    /// location is that computation, so only `DIOpDeref`, which gives the
+    /// location back, may consume it.
+    AddrOfSlot(Box<Form>),
 }
 
 impl Form {
     fn is_slot(&self) -> bool {
-        matches!(self, Form::Addr { .. } | Form::Val { .. })
+        match self {
+            Form::Addr { .. } | Form::Val { .. } => true,
+            Form::AddrOfSlot(inner) => inner.is_slot(),
+            _ => false,
+        }
     }
 }
 
@@ -546,16 +555,24 @@ impl Lowerer<'_> {
             Op::Composite(..) => Ok(Form::Deferred(id)),
             Op::AddrOf(_) => {
                 let c = children[0];
+                let cty = self.nodes[c].ty.clone();
                 match self.nodes[c].op {
                     Op::Arg(..) | Op::Referrer(_) | Op::TypeObject(_) | Op::Constant(..) => {
                         let loc = self.input_location(c)?.unwrap_or_else(LocDesc::undefined);
-                        let cty = self.nodes[c].ty.clone();
                         Ok(Form::ImplPtr(self.implicit_target(loc, cty)))
                     }
-                    _ => nl(
-                        Some(at),
-                        "DIOpAddrOf of a computed location: DW_OP_implicit_pointer refers to a variable's DIE, so only inputs (DIOpArg, DIOpReferrer, DIOpTypeObject, DIOpConstant) map (the spec's note)",
-                    ),
+                    _ => {
+                        // A location known when lowering gets a DIE of its
+                        // own (an artificial variable holding it), as an
+                        // input's does; one computed at run time can only be
+                        // dereferenced again (see `Form::AddrOfSlot`).
+                        let f = self.lower_node(c)?;
+                        if f.is_slot() {
+                            return Ok(Form::AddrOfSlot(Box::new(f)));
+                        }
+                        let loc = self.static_location(&f, &cty, at)?;
+                        Ok(Form::ImplPtr(self.implicit_target(loc, cty)))
+                    }
                 }
             }
             Op::Deref(_) => {
@@ -564,6 +581,9 @@ impl Lowerer<'_> {
                 if let Form::ImplPtr(k) = f {
                     let target = self.implicit_targets[k].loc.clone();
                     return self.binding(&target, at, 0);
+                }
+                if let Form::AddrOfSlot(inner) = f {
+                    return Ok(*inner);
                 }
                 let pty = self.nodes[c].ty.clone();
                 let Some(space) = pty.addrspace() else {
@@ -751,6 +771,10 @@ impl Lowerer<'_> {
                 self.emit(DwOp::RegvalType(IMPLICIT_POINTER_REG, want));
                 self.site(at, n);
             }
+            Form::AddrOfSlot(_) => {
+                // The checker lets only DIOpDeref consume DIOpAddrOf.
+                return nl(Some(at), "not well-formed: a read of an implicit address");
+            }
             Form::Composite(_) | Form::Deferred(_) => {
                 return nl(
                     Some(at),
@@ -787,6 +811,9 @@ impl Lowerer<'_> {
             Form::ImplPtr(_) => {
                 self.emit(DwOp::Bregx(IMPLICIT_POINTER_REG, 0));
                 self.site(at, p);
+            }
+            Form::AddrOfSlot(_) => {
+                return nl(Some(at), "not well-formed: a read of an implicit address");
             }
             Form::Const(bits, k) => {
                 if bits.width() < p + k {
@@ -998,7 +1025,9 @@ impl Lowerer<'_> {
                     Some(at),
                     "an offset into a computed value: DWARF cannot offset an implicit value",
                 ),
-                Form::ImplPtr(_) => nl(Some(at), "an offset into an implicit pointer"),
+                Form::ImplPtr(_) | Form::AddrOfSlot(_) => {
+                    nl(Some(at), "an offset into an implicit pointer")
+                }
                 Form::Composite(_) | Form::Deferred(_) => nl(
                     Some(at),
                     "an offset into a composite: DWARF pieces cannot be offset",
@@ -1303,7 +1332,60 @@ impl Lowerer<'_> {
             Form::Composite(_) | Form::Deferred(_) => {
                 nl(Some(at), "a composite inside a composite part")
             }
+            Form::AddrOfSlot(_) => nl(
+                Some(at),
+                "an implicit pointer to a location computed at run time, in the result: DW_OP_implicit_pointer names a DIE, whose location would have to be that computation",
+            ),
         }
+    }
+
+    /// The location a static form stands for, as the reference's location
+    /// description (`ty`: the form's type, for an implicit pointer's).
+    fn static_location(&mut self, f: &Form, ty: &Type, at: usize) -> R<LocDesc> {
+        Ok(match f {
+            Form::Reg { reg, bit } => LocDesc::entity(&self.registers[usize::from(*reg)], *bit),
+            Form::Mem { space, bit } => {
+                LocDesc::single(Storage::Memory { addrspace: *space }, bit.clone())
+            }
+            Form::Const(v, k) => {
+                LocDesc::single(Storage::Implicit { value: v.clone() }, BigInt::from(*k))
+            }
+            Form::Undef => LocDesc::undefined(),
+            Form::ImplPtr(k) => {
+                let t = self.implicit_targets[*k].clone();
+                let bits = self.bitsizeof(ty, Some(at))?;
+                LocDesc::implicit_address(t.loc, t.ty, ty.clone(), bits)
+            }
+            Form::Composite(parts) => {
+                let mut out = Vec::new();
+                for (pf, pb) in parts {
+                    if matches!(pf, Form::ImplPtr(_)) {
+                        return nl(Some(at), "an implicit pointer inside a composite input, as a location known when lowering");
+                    }
+                    let loc = self.static_location(pf, ty, at)?;
+                    out.push(Part { loc, bits: *pb });
+                }
+                LocDesc::composite(out)
+            }
+            Form::Deferred(id) => {
+                let children = self.nodes[*id].children.clone();
+                let mut out = Vec::new();
+                for c in children {
+                    let cf = self.lower_node(c)?;
+                    let cty = self.nodes[c].ty.clone();
+                    let bits = self.bitsizeof(&cty, Some(at))?;
+                    let loc = self.static_location(&cf, &cty, at)?;
+                    out.push(Part { loc, bits });
+                }
+                LocDesc::composite(out)
+            }
+            Form::Addr { .. } | Form::Val { .. } | Form::AddrOfSlot(_) => {
+                return nl(
+                    Some(at),
+                    "a location computed at run time where one known when lowering is needed",
+                )
+            }
+        })
     }
 
     /// One piece of a composite: `f`'s location then `DW_OP_piece` (or

@@ -223,7 +223,8 @@ fn not_lowerable_reasons_are_precise() {
     )
     .unwrap_err();
     assert!(
-        e.reason.starts_with("DIOpAddrOf of a computed location"),
+        e.reason
+            .starts_with("an implicit pointer to a location computed at run time"),
         "{e}"
     );
     let c = ctx("%a = i32 5\narg 0 = %a | mem(0, 0x10)\n");

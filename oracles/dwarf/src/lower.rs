@@ -1016,9 +1016,15 @@ impl Lowerer<'_> {
                         hi: hi + &bytes,
                     })
                 }
+                // Past the end is a location still (the spec fails only when
+                // it is read, and so does DW_OP_bit_piece's unchecked offset,
+                // ext.rs decision 11); before the start, no DWARF piece says.
                 Form::Const(bits, k) => match (BigInt::from(k) + v).to_u64() {
-                    Some(k) if k <= bits.width() => Ok(Form::Const(bits, k)),
-                    _ => nl(Some(at), "an offset outside an implicit value"),
+                    Some(k) => Ok(Form::Const(bits, k)),
+                    None => nl(
+                        Some(at),
+                        "an offset before the start of an implicit value: DW_OP_bit_piece offsets are unsigned",
+                    ),
                 },
                 Form::Undef => Ok(Form::Undef),
                 Form::Val { .. } => nl(
@@ -1322,7 +1328,10 @@ impl Lowerer<'_> {
                 Ok(())
             }
             Form::Mem { space, bit } => self.memory_terminal(*space, bit, at),
-            Form::Const(v, k) => self.implicit_terminal(v, *k, v.width() - k, at, false),
+            Form::Const(v, _) => {
+                self.emit(DwOp::ImplicitValue(v.to_le_bytes()));
+                Ok(())
+            }
             Form::Undef => Ok(()),
             Form::ImplPtr(k) => {
                 let die = IMPLICIT_DIE_BASE + 0x10 * (*k as u32);
@@ -1423,6 +1432,18 @@ impl Lowerer<'_> {
         let offset = match &f {
             Form::Reg { bit, .. } => *bit,
             Form::Mem { bit, .. } => mod8(bit),
+            Form::Const(v, k) => {
+                // DW_OP_implicit_value holds whole bytes: a part reaching
+                // into the padding would read bits the reference does not
+                // have.
+                if !v.width().is_multiple_of(8) && k + bits > v.width() {
+                    return nl(
+                        Some(at),
+                        format!("a composite part reading past the end of a {}-bit implicit value: DW_OP_implicit_value holds whole bytes", v.width()),
+                    );
+                }
+                *k
+            }
             _ => 0,
         };
         self.single_terminal(&f, at)?;

@@ -88,3 +88,39 @@ fn addrof_then_deref_of_a_computed_value_gives_the_value_back() {
         "{e}"
     );
 }
+
+#[test]
+fn an_implicit_value_offset_past_its_end_is_still_a_location() {
+    // The spec moves the location past the value's 32 bits and fails only
+    // when it is read; DW_OP_bit_piece's offset is not range-checked either,
+    // so reading the piece fails in both.
+    // 287454020 = 0x11223344.
+    let c = case(
+        "[] DIOpConstant(i32 287454020), DIOpConstant(i8 5), DIOpByteOffset(i32)\n--- context\n",
+    );
+    let l = agrees(&c);
+    assert_eq!(
+        print_ops(&l.ops),
+        "DW_OP_implicit_value 0x4 0x44 0x33 0x22 0x11, DW_OP_bit_piece 0x20 0x28"
+    );
+    // Before its start there is no DWARF piece for it.
+    let c = case(
+        "[] DIOpConstant(i32 287454020), DIOpConstant(i8 -1), DIOpByteOffset(i32)\n--- context\n",
+    );
+    let e = lower_ext(&c.bare, &c.types, &c.ctx).unwrap_err();
+    assert!(e.reason.starts_with("an offset before the start"), "{e}");
+}
+
+#[test]
+fn a_composite_part_inside_an_implicit_value_is_a_bit_piece() {
+    // Argument 0 (i32) lives in a 64-bit implicit value; two bytes into it,
+    // it is the low part of an i64 whose high part is %b.
+    let c = case(
+        "[i32, i32] DIOpArg(0, i32), DIOpConstant(i8 2), DIOpByteOffset(i32), DIOpArg(1, i32), DIOpComposite(2, i64)\n--- context\n%b = i32 0x55667788\narg 0 = implicit(i64 0x1122334455667788)\narg 1 = %b\n",
+    );
+    let l = agrees(&c);
+    assert_eq!(
+        print_ops(&l.ops),
+        "DW_OP_implicit_value 0x8 0x88 0x77 0x66 0x55 0x44 0x33 0x22 0x11, DW_OP_bit_piece 0x20 0x10, DW_OP_regx 0x0, DW_OP_piece 0x4"
+    );
+}

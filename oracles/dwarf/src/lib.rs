@@ -64,8 +64,25 @@
 //! **Implicit pointers.** As the spec's note says, `DIOpAddrOf` of an input
 //! (`DIOpArg`, `DIOpReferrer`, `DIOpTypeObject`, `DIOpConstant`) maps onto
 //! `DW_OP_implicit_pointer` to that input's DIE; `DIOpDeref` of it is
-//! resolved while lowering. `DIOpAddrOf` of a computed location is not
-//! lowerable.
+//! resolved while lowering. `DIOpAddrOf` of a computed location that is
+//! known when lowering (a register or implicit value at an offset, a
+//! composite of such parts, ...) does the same with a DIE of its own, an
+//! artificial variable whose location is that location (how LLVM gives an
+//! implicit pointer an object); of a location computed at run time it is
+//! lowerable only where `DIOpDeref` takes it back (the checker lets nothing
+//! else consume it), since the DIE's location would be the computation.
+//!
+//! **Locations on the stack (AMD's extensions).** With the extensions a
+//! location description can sit on the stack mid-expression: a composite
+//! read as a value is formed with `DW_OP_LLVM_piece_end` and read with
+//! `DW_OP_deref_type`; a constant offset into a computed value is
+//! `DW_OP_stack_value` then `DW_OP_LLVM_offset_uconst`/`bit_offset`. AMD's
+//! offset operations fail at once when the location leaves its storage,
+//! where the spec fails only when it is read, so an offset is lowered only
+//! where the storage's size is known when lowering and the offset stays
+//! inside it; run-time offsets into anything but memory are therefore not
+//! lowered. A composite cannot be formed while another one's pieces are
+//! being added (every piece joins the open composite).
 //!
 //! **Results back.** gimli's pieces map one to one onto diopter storage:
 //! `Register` → the entity at bit offset 0, `Address` → memory of address

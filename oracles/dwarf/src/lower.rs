@@ -158,12 +158,23 @@ enum Form {
     /// location is that computation, so only `DIOpDeref`, which gives the
     /// location back, may consume it.
     AddrOfSlot(Box<Form>),
+    /// On top of the DWARF stack (AMD's extensions only): a location
+    /// description of one storage other than memory, `size` bits, at bit
+    /// `bit` of it (`DW_OP_stack_value` of a value, `DW_OP_LLVM_piece_end`
+    /// of a composite, ...). Its sizes are known when lowering, so every
+    /// offset applied to it can be checked to stay inside the storage:
+    /// AMD's `DW_OP_LLVM_offset` fails at once outside it, where the spec
+    /// fails only when the location is read.
+    Loc {
+        size: u64,
+        bit: u64,
+    },
 }
 
 impl Form {
     fn is_slot(&self) -> bool {
         match self {
-            Form::Addr { .. } | Form::Val { .. } => true,
+            Form::Addr { .. } | Form::Val { .. } | Form::Loc { .. } => true,
             Form::AddrOfSlot(inner) => inner.is_slot(),
             _ => false,
         }
@@ -192,6 +203,14 @@ struct Lowerer<'a> {
     read_sites: Vec<ReadSite>,
     /// May use AMD's extensions (`lower_ext`).
     ext: bool,
+    /// Forming a composite location mid-expression: an undefined part gets
+    /// `DW_OP_LLVM_undefined`, not an empty piece (which would take what
+    /// lies below on the stack).
+    explicit_undef: bool,
+    /// A piece operation has made an incomplete composite on the stack that
+    /// no `DW_OP_LLVM_piece_end` has closed: any further piece joins it, so
+    /// no other composite can be formed until it is closed.
+    incomplete_open: bool,
 }
 
 /// Lowers `bare` with its inputs at the locations `ctx` gives them.
@@ -228,6 +247,8 @@ fn lower_with(
         implicit_targets: Vec::new(),
         read_sites: Vec::new(),
         ext,
+        explicit_undef: false,
+        incomplete_open: false,
     };
     let (root, fragment) = l.build_tree()?;
     let form = l.lower_node(root)?;
@@ -775,6 +796,15 @@ impl Lowerer<'_> {
                 // The checker lets only DIOpDeref consume DIOpAddrOf.
                 return nl(Some(at), "not well-formed: a read of an implicit address");
             }
+            Form::Loc { .. } => {
+                self.emit(DwOp::DerefType(want.bytes(), want));
+                self.site(at, n);
+            }
+            Form::Composite(_) | Form::Deferred(_) if self.ext => {
+                self.composite_loc(f.clone(), at)?;
+                self.emit(DwOp::DerefType(want.bytes(), want));
+                self.site(at, n);
+            }
             Form::Composite(_) | Form::Deferred(_) => {
                 return nl(
                     Some(at),
@@ -857,6 +887,15 @@ impl Lowerer<'_> {
                     "a pointer read at bit offset {bit} of a register: DWARF reads whole registers"
                 ),
                 )
+            }
+            Form::Loc { .. } => {
+                self.emit(DwOp::DerefSize(p as u8 / 8));
+                self.site(at, p);
+            }
+            Form::Composite(_) | Form::Deferred(_) if self.ext => {
+                self.composite_loc(f.clone(), at)?;
+                self.emit(DwOp::DerefSize(p as u8 / 8));
+                self.site(at, p);
             }
             Form::Composite(_) | Form::Deferred(_) => {
                 return nl(
@@ -1027,6 +1066,24 @@ impl Lowerer<'_> {
                     ),
                 },
                 Form::Undef => Ok(Form::Undef),
+                Form::Val {
+                    computed_float: true,
+                    ..
+                } => nl(
+                    Some(at),
+                    "an offset into a float computed by DWARF arithmetic: NaN payloads are unspecified",
+                ),
+                Form::Val { bt, .. } if self.ext => {
+                    // DW_OP_stack_value mid-expression: the value's implicit
+                    // location (AMD's extensions).
+                    self.emit(DwOp::StackValue);
+                    self.offset_loc(bt.bits(), 0, &v, at)
+                }
+                Form::Loc { size, bit } => self.offset_loc(size, bit, &v, at),
+                Form::Composite(_) | Form::Deferred(_) if self.ext => {
+                    let size = self.composite_loc(fl, at)?;
+                    self.offset_loc(size, 0, &v, at)
+                }
                 Form::Val { .. } => nl(
                     Some(at),
                     "an offset into a computed value: DWARF cannot offset an implicit value",
@@ -1345,7 +1402,67 @@ impl Lowerer<'_> {
                 Some(at),
                 "an implicit pointer to a location computed at run time, in the result: DW_OP_implicit_pointer names a DIE, whose location would have to be that computation",
             ),
+            Form::Loc { .. } => Ok(()),
         }
+    }
+
+    /// Forms the composite `f` (`Form::Composite` or `Form::Deferred`) as a
+    /// location on top of the stack, with `DW_OP_LLVM_piece_end` (AMD's
+    /// extensions); its size in bits.
+    fn composite_loc(&mut self, f: Form, at: usize) -> R<u64> {
+        let bits = match &f {
+            Form::Composite(parts) => parts.iter().map(|p| p.1).sum(),
+            Form::Deferred(id) => {
+                let ty = self.nodes[*id].ty.clone();
+                self.bitsizeof(&ty, Some(at))?
+            }
+            _ => return nl(Some(at), "not a composite"),
+        };
+        if bits == 0 {
+            return nl(
+                Some(at),
+                "a composite of no bits: DWARF has no empty piece list",
+            );
+        }
+        if self.incomplete_open {
+            return nl(
+                Some(at),
+                "a composite formed while another one's pieces are being added: its pieces would join that one",
+            );
+        }
+        let was = std::mem::replace(&mut self.explicit_undef, true);
+        let r = self.piece(f, bits, at);
+        self.explicit_undef = was;
+        r?;
+        self.emit(DwOp::Llvm(LlvmDwOp::PieceEnd));
+        self.incomplete_open = false;
+        Ok(bits)
+    }
+
+    /// Offsets the location on top (`Form::Loc` of `size` bits at `bit`) by
+    /// the constant `v` bits, when the result stays inside its storage
+    /// (see `Form::Loc`).
+    fn offset_loc(&mut self, size: u64, bit: u64, v: &BigInt, at: usize) -> R<Form> {
+        let new = BigInt::from(bit) + v;
+        let Some(nb) = new.to_u64().filter(|n| *n < size) else {
+            return nl(
+                Some(at),
+                format!("an offset to bit {new} of a {size}-bit computed location: AMD's DW_OP_LLVM_offset fails at once outside the storage, the spec only when it is read"),
+            );
+        };
+        if v.is_zero() {
+            return Ok(Form::Loc { size, bit: nb });
+        }
+        if mod8(v) == 0 && v.sign() == num_bigint::Sign::Plus {
+            self.emit(DwOp::Llvm(LlvmDwOp::OffsetUconst(
+                floor8(v).to_u64().expect("below the size"),
+            )));
+        } else {
+            let c = v.to_i64().expect("below the size");
+            self.emit(DwOp::Consts(c));
+            self.emit(DwOp::Llvm(LlvmDwOp::BitOffset));
+        }
+        Ok(Form::Loc { size, bit: nb })
     }
 
     /// The location a static form stands for, as the reference's location
@@ -1388,7 +1505,7 @@ impl Lowerer<'_> {
                 }
                 LocDesc::composite(out)
             }
-            Form::Addr { .. } | Form::Val { .. } | Form::AddrOfSlot(_) => {
+            Form::Addr { .. } | Form::Val { .. } | Form::AddrOfSlot(_) | Form::Loc { .. } => {
                 return nl(
                     Some(at),
                     "a location computed at run time where one known when lowering is needed",
@@ -1446,12 +1563,16 @@ impl Lowerer<'_> {
             }
             _ => 0,
         };
+        if self.explicit_undef && matches!(f, Form::Undef) {
+            self.emit(DwOp::Llvm(LlvmDwOp::Undefined));
+        }
         self.single_terminal(&f, at)?;
         if offset == 0 && bits.is_multiple_of(8) {
             self.emit(DwOp::Piece(bits / 8));
         } else {
             self.emit(DwOp::BitPiece(bits, offset));
         }
+        self.incomplete_open = true;
         Ok(())
     }
 

@@ -124,6 +124,7 @@ pub fn parse_dwarfdump(
             "DW_OP_shr" => Some(DwOp::Shr),
             "DW_OP_shl" => Some(DwOp::Shl),
             "DW_OP_swap" => Some(DwOp::Swap),
+            "DW_OP_rot" => Some(DwOp::Rot),
             "DW_OP_drop" => Some(DwOp::Drop),
             "DW_OP_dup" => Some(DwOp::Dup),
             "DW_OP_deref" => Some(DwOp::Deref),

@@ -82,7 +82,10 @@
 //! where the storage's size is known when lowering and the offset stays
 //! inside it; run-time offsets into anything but memory are therefore not
 //! lowered. A composite cannot be formed while another one's pieces are
-//! being added (every piece joins the open composite).
+//! being added (every piece joins the open composite). `DIOpSelect` is
+//! `DW_OP_LLVM_select_bit_piece` of its two vectors' locations (a mask
+//! computed at run time is rotated above them), lowered where every lane's
+//! offset stays inside both storages.
 //!
 //! **Results back.** gimli's pieces map one to one onto diopter storage:
 //! `Register` → the entity at bit offset 0, `Address` → memory of address

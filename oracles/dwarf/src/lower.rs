@@ -697,9 +697,10 @@ impl Lowerer<'_> {
                     ),
                 }
             }
+            Op::Select if self.ext => self.lower_select(&children, &ty, at),
             Op::Select => nl(
                 Some(at),
-                "DIOpSelect: per-lane composites chosen by a mask are not lowered yet",
+                "DIOpSelect: needs DW_OP_LLVM_select_bit_piece (AMD-only)",
             ),
             Op::PushLane(_) if self.ext => {
                 let bits = self.bitsizeof(&ty, Some(at))?;
@@ -1404,6 +1405,148 @@ impl Lowerer<'_> {
             ),
             Form::Loc { .. } => Ok(()),
         }
+    }
+
+    /// `DIOpSelect` (AMD's extensions): `DW_OP_LLVM_select_bit_piece` of
+    /// the two vectors' locations and the mask, whose lane `i` is the
+    /// location the mask's bit `i` chooses, offset by `i` lanes.
+    fn lower_select(&mut self, children: &[usize], ty: &Type, at: usize) -> R<Form> {
+        let Type::Vector { len, elem } = ty else {
+            return nl(Some(at), "not well-formed: DIOpSelect of a non-vector");
+        };
+        let n = *len;
+        if n == 0 || n > 256 {
+            return nl(Some(at), "DIOpSelect of no or more than 256 lanes");
+        }
+        let w = self.bitsizeof(elem, Some(at))?;
+        if w == 0 {
+            return nl(Some(at), "DIOpSelect of lanes of no bits");
+        }
+        let (cm, c0, c1) = (children[0], children[1], children[2]);
+        let mty = self.nodes[cm].ty.clone();
+        let mw = self.bitsizeof(&mty, Some(at))?;
+        let fm = self.lower_node(cm)?;
+        let f0 = self.lower_node(c0)?;
+        let f1 = self.lower_node(c1)?;
+        // The reference's lane i is its top input (c1) where the mask's bit
+        // i is set, else c0; select_bit_piece takes the set-bit location
+        // from the second entry below the mask: the stack must be
+        // [c0's location, c1's location, mask].
+        let span = (n - 1) * w;
+        match (f0.is_slot(), f1.is_slot()) {
+            (false, false) => {
+                self.loc_on_top(&f0, span, at)?;
+                self.loc_on_top(&f1, span, at)?;
+            }
+            (true, false) => {
+                self.loc_on_top(&f0, span, at)?;
+                self.loc_on_top(&f1, span, at)?;
+            }
+            (false, true) => {
+                self.loc_on_top(&f1, span, at)?;
+                self.loc_on_top(&f0, span, at)?;
+                self.emit(DwOp::Swap);
+            }
+            (true, true) => {
+                self.loc_on_top(&f1, span, at)?;
+                self.emit(DwOp::Swap);
+                self.loc_on_top(&f0, span, at)?;
+                self.emit(DwOp::Swap);
+            }
+        }
+        if fm.is_slot() {
+            // [mask, l0, l1] -> [l0, l1, mask]
+            self.emit(DwOp::Rot);
+            self.emit(DwOp::Rot);
+        }
+        // The mask's bits as an integer of its width (the reference reads
+        // `bitsizeof` of its type).
+        self.read(&fm, &Type::Int(mw), at, 0)?;
+        self.emit(DwOp::Llvm(LlvmDwOp::SelectBitPiece(w, n)));
+        Ok(Form::Loc {
+            size: n * w,
+            bit: 0,
+        })
+    }
+
+    /// Puts `f`'s location on top of the stack as a location description
+    /// (a slot form must already be on top), where offsets up to `span`
+    /// bits further stay inside its storage (AMD's offsets fail at once
+    /// outside it; see `Form::Loc`).
+    fn loc_on_top(&mut self, f: &Form, span: u64, at: usize) -> R<()> {
+        let outside = |s: &Self, size: &BigInt, bit: &BigInt| -> R<()> {
+            if bit.sign() == num_bigint::Sign::Minus || &(bit + span) >= size {
+                return nl(
+                    Some(at),
+                    format!("a location at bit {bit} of a {size}-bit storage, offset {span} bits further: AMD's offsets fail at once outside the storage, the spec only when it is read"),
+                );
+            }
+            let _ = s;
+            Ok(())
+        };
+        match f {
+            Form::Val {
+                computed_float: true,
+                ..
+            } => return nl(
+                Some(at),
+                "a float computed by DWARF arithmetic as a location: NaN payloads are unspecified",
+            ),
+            Form::Val { bt, .. } => {
+                outside(self, &BigInt::from(bt.bits()), &BigInt::zero())?;
+                self.emit(DwOp::StackValue);
+            }
+            Form::Loc { size, bit } => outside(self, &BigInt::from(*size), &BigInt::from(*bit))?,
+            Form::Addr { space, lo, hi } => {
+                self.check_interval(*space, lo, hi, at)?;
+                let size = self.ctx.memory_bits(*space);
+                outside(self, &size, &(lo * 8))?;
+                outside(self, &size, &(hi * 8))?;
+                self.form_aspace_address(*space);
+            }
+            Form::Mem { space, bit } => {
+                let size = self.ctx.memory_bits(*space);
+                outside(self, &size, bit)?;
+                let a = floor8(bit);
+                self.check_interval(*space, &a, &a, at)?;
+                self.push_address(wrap64(&a));
+                self.form_aspace_address(*space);
+                let r = mod8(bit);
+                if r != 0 {
+                    self.emit(DwOp::Lit(r as u8));
+                    self.emit(DwOp::Llvm(LlvmDwOp::BitOffset));
+                }
+            }
+            Form::Reg { reg, bit } => {
+                let name = self.registers[usize::from(*reg)].clone();
+                let Some(size) = self.ctx.entity(&name).map(|b| b.width()) else {
+                    return nl(Some(at), "a register the context does not give");
+                };
+                outside(self, &BigInt::from(size), &BigInt::from(*bit))?;
+                self.emit(DwOp::Regx(*reg));
+                self.offset_loc(size, 0, &BigInt::from(*bit), at)?;
+            }
+            Form::Const(v, k) => {
+                if !v.width().is_multiple_of(8) {
+                    return nl(
+                        Some(at),
+                        format!("a {}-bit implicit value as a location: DW_OP_implicit_value holds whole bytes", v.width()),
+                    );
+                }
+                outside(self, &BigInt::from(v.width()), &BigInt::from(*k))?;
+                self.emit(DwOp::ImplicitValue(v.to_le_bytes()));
+                self.offset_loc(v.width(), 0, &BigInt::from(*k), at)?;
+            }
+            Form::Undef => self.emit(DwOp::Llvm(LlvmDwOp::Undefined)),
+            Form::Composite(_) | Form::Deferred(_) => {
+                let size = self.composite_loc(f.clone(), at)?;
+                outside(self, &BigInt::from(size), &BigInt::zero())?;
+            }
+            Form::ImplPtr(_) | Form::AddrOfSlot(_) => {
+                return nl(Some(at), "an implicit pointer as a lane location")
+            }
+        }
+        Ok(())
     }
 
     /// Forms the composite `f` (`Form::Composite` or `Form::Deferred`) as a

@@ -162,6 +162,7 @@ pub enum DwOp {
     Dup,
     Drop,
     Swap,
+    Rot,
     Plus,
     PlusUconst(u64),
     Minus,
@@ -339,6 +340,7 @@ impl DwOp {
             DwOp::Dup => out.push(c::DW_OP_dup.0),
             DwOp::Drop => out.push(c::DW_OP_drop.0),
             DwOp::Swap => out.push(c::DW_OP_swap.0),
+            DwOp::Rot => out.push(c::DW_OP_rot.0),
             DwOp::Plus => out.push(c::DW_OP_plus.0),
             DwOp::PlusUconst(v) => {
                 out.push(c::DW_OP_plus_uconst.0);
@@ -450,6 +452,7 @@ impl fmt::Display for DwOp {
             DwOp::Dup => f.write_str("DW_OP_dup"),
             DwOp::Drop => f.write_str("DW_OP_drop"),
             DwOp::Swap => f.write_str("DW_OP_swap"),
+            DwOp::Rot => f.write_str("DW_OP_rot"),
             DwOp::Plus => f.write_str("DW_OP_plus"),
             DwOp::PlusUconst(v) => write!(f, "DW_OP_plus_uconst 0x{v:x}"),
             DwOp::Minus => f.write_str("DW_OP_minus"),

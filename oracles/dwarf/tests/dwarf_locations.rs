@@ -205,3 +205,42 @@ fn a_composite_is_not_formed_inside_another_ones_pieces() {
         "{e}"
     );
 }
+
+#[test]
+fn select_is_select_bit_piece_of_the_two_locations() {
+    // The mask (pushed first) is 0b01: lane 0 comes from the top entry
+    // (argument 1, %b), lane 1 from argument 0 (%a), 32 bits further in.
+    let c = case(
+        "[<2 x i32>, <2 x i32>] DIOpConstant(i8 1), DIOpArg(0, <2 x i32>), DIOpArg(1, <2 x i32>), DIOpSelect()\n--- context\n%a = i64 0x2222222211111111\n%b = i64 0x4444444433333333\narg 0 = %a\narg 1 = %b\n",
+    );
+    let l = agrees_ext(&c);
+    assert_eq!(
+        print_ops(&l.ops),
+        "DW_OP_regx 0x0, DW_OP_regx 0x1, DW_OP_const_type (0x00000001 \"int8_t\") 0x01 0x01, DW_OP_LLVM_user DW_OP_LLVM_select_bit_piece 0x20 0x2"
+    );
+    let r = ext::evaluate_lowered(&l, &c.ctx).expect("evaluates");
+    assert_eq!(
+        diopter_semantics::access::read(&c.ctx, &r.loc, 64)
+            .unwrap()
+            .to_hex(),
+        "0x2222222233333333"
+    );
+    // A mask computed at run time lies below both locations: rotated up.
+    let c = case(
+        "[<2 x i32>, <2 x i32>, i8] DIOpArg(2, i8), DIOpConstant(i8 1), DIOpXor(), DIOpArg(0, <2 x i32>), DIOpArg(1, <2 x i32>), DIOpSelect()\n--- context\n%a = i64 0x2222222211111111\n%b = i64 0x4444444433333333\n%m = i8 3\narg 0 = %a\narg 1 = %b\narg 2 = %m\n",
+    );
+    let l = agrees_ext(&c);
+    assert!(
+        print_ops(&l.ops).contains("DW_OP_rot, DW_OP_rot"),
+        "{}",
+        print_ops(&l.ops)
+    );
+    // 3 ^ 1 = 0b10: lane 0 from %a, lane 1 from %b.
+    let r = ext::evaluate_lowered(&l, &c.ctx).expect("evaluates");
+    assert_eq!(
+        diopter_semantics::access::read(&c.ctx, &r.loc, 64)
+            .unwrap()
+            .to_hex(),
+        "0x4444444411111111"
+    );
+}

@@ -701,13 +701,15 @@ impl Lowerer<'_> {
                 let Some(lane) = self.ctx.lane else {
                     return nl(Some(at), "DIOpPushLane: the context gives no lane");
                 };
-                if !ty.is_int() || bits > 64 || (bits < 64 && lane >> bits != 0) {
+                // An integer of at most 64 bits (wider ones are not DWARF
+                // values: `bt` says so), holding the lane unsigned.
+                let bt = self.bt(&ty, at)?;
+                if !ty.is_int() || (bits < 64 && lane >> bits != 0) {
                     return nl(
                         Some(at),
-                        "DIOpPushLane: the lane does not fit the type (the spec's error, which DW_OP_convert does not have)",
+                        format!("DIOpPushLane: lane {lane} does not fit in `{ty}` (the reference's ConvertOutOfRange error, which DW_OP_convert does not have)"),
                     );
                 }
-                let bt = self.bt(&ty, at)?;
                 self.emit(DwOp::Llvm(LlvmDwOp::PushLane));
                 self.emit(DwOp::Convert(Some(bt)));
                 if let Some(w) = narrow_width(&ty) {

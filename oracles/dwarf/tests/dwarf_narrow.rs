@@ -407,3 +407,15 @@ fn a_shift_amount_with_its_top_bit_set_is_unsigned() {
         );
     }
 }
+
+#[test]
+fn push_lane_says_why_it_does_not_lower() {
+    // Lane 5 does not fit in an i2 (the reference's ConvertOutOfRange, which
+    // DWARF cannot say); an i128 lane is not a DWARF value.
+    let c = case("[] DIOpPushLane(i2)", "lane 5\n");
+    let e = lower_ext(&c.bare, &c.types, &c.ctx).unwrap_err();
+    assert!(e.reason.contains("lane 5 does not fit in `i2`"), "{e}");
+    let c = case("[] DIOpPushLane(i128)", "lane 5\n");
+    let e = lower_ext(&c.bare, &c.types, &c.ctx).unwrap_err();
+    assert_eq!(e.class(), "an i128 value");
+}

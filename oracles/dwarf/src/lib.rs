@@ -21,7 +21,9 @@
 //!   Registers are numbered per expression in order of first use
 //!   ([`Lowered::registers`]); reading `n` bits of a register yields the
 //!   low `n` bits of the entity (an entity narrower than `n` is
-//!   `OutOfBounds`, a missing one `ReadUndefined`, as in the reference);
+//!   `OutOfBounds`, a missing one `ReadUndefined`, as in the reference); a
+//!   generic read (`DW_OP_bregx`) takes the width its [`ReadSite`] records:
+//!   a pointer's, or for a value at bit offset `b` of width `w`, `b + w`;
 //! * memory of address space `N` at byte `A` → the constant address `A`
 //!   (`DW_OP_addr A` as a location, which only address space 0 may be);
 //! * an implicit value → a typed constant (`DW_OP_const_type`) as a value,
@@ -44,8 +46,37 @@
 //! (so that `DW_OP_div`/`DW_OP_mod` are signed, as DESIGN.md's), pointers as
 //! unsigned base types of their width, `float` and `double`. Shift amounts
 //! are reinterpreted as unsigned (DESIGN.md); `DIOpLShr` shifts an unsigned
-//! reinterpretation. Addresses are generic (8-byte) values. Everything else
-//! (i1, i128, half, vectors, structs as values) is not lowerable.
+//! reinterpretation. Addresses are generic (8-byte) values.
+//!
+//! **Integers of other widths up to 64 bits** (i1 … i63 but i8, i16, i32)
+//! are emulated as a backend legalises an illegal integer type: the value is
+//! kept *sign-extended* from its N bits in the 64-bit signed base type, and
+//! every operation whose result may leave the N-bit range is followed by
+//! `DW_OP_shl 64-N; DW_OP_shra 64-N`. Sign extension rather than zero
+//! extension because the project's integers are signed base types: a
+//! sign-extended iN is numerically its signed value, so `DW_OP_div`,
+//! `DW_OP_mod`, `DW_OP_shra`, `DIOpSExt` and the signed offset of
+//! `DIOpBitOffset`/`DIOpByteOffset` (DESIGN.md) are the 64-bit operations as
+//! they are, and `DW_OP_and`/`or`/`xor` and `DW_OP_mod` keep the invariant
+//! without a fix-up; only add, sub, mul, div (`INT_MIN / -1`), shl and the
+//! zero-extending operations need one. Where the unsigned reading is meant
+//! (a shift amount, the value `DIOpLShr` shifts, `DIOpZExt`, a widening
+//! `DIOpConvert`) the N bits are zero-extended by `DW_OP_and` with a typed
+//! mask; an amount of N or more then shifts every bit out, as the
+//! reference's shifts do (gimli's 64-bit shifts give 0 or the sign fill from
+//! 64 on). Reads: a register by `DW_OP_bregx R 0` as a generic value of the
+//! read site's width (see inputs), memory by `DW_OP_deref_size`/
+//! `DW_OP_xderef_size` of the ⌈N/8⌉ bytes holding the value (each holds one
+//! of its bits, so the read fails where the reference's does), an implicit
+//! value as a sign-extended `DW_OP_const_type`; then the bits shifted to the
+//! top and arithmetically back down. The same reads serve an integer (or
+//! pointer, or float) of any base type at a bit offset inside a register or
+//! a byte, as long as offset + width is at most 64 bits. A narrow result is
+//! `DW_OP_stack_value; DW_OP_bit_piece N 0`: exactly its N bits, the low
+//! ones of the container. Integers wider than 64 bits, `half`, `bfloat`,
+//! `fp128`, `x86_fp80`, vectors and structs as values are not lowerable:
+//! DWARF's typed values, gimli's `Value` (whose arithmetic the extension
+//! evaluator shares), stop at 64 bits and have no other float formats.
 //!
 //! **Address spaces.** A read from address space `N ≠ 0` is
 //! `DW_OP_xderef_type`/`DW_OP_xderef_size` with `N` as the address-space

@@ -22,7 +22,7 @@ use diopter_semantics::check::{self, check_bare};
 use diopter_semantics::context::Context;
 use diopter_semantics::location::{literal_location, LocDesc, Part, Single, Storage};
 use diopter_semantics::types::{Type, TypeTable};
-use diopter_semantics::value::{Bits, FloatKind};
+use diopter_semantics::value::{self, Bits, FloatKind};
 use num_bigint::BigInt;
 use num_traits::{One, ToPrimitive, Zero};
 use std::fmt;
@@ -294,11 +294,16 @@ fn lower_with(
 }
 
 /// The base type of a value of type `t` (integers of 8/16/32/64 bits are
-/// signed, pointers unsigned of their width, float and double).
+/// signed, pointers unsigned of their width, float and double). An integer
+/// of another width below 64 bits ([`narrow_width`]) is kept sign-extended
+/// in the 64-bit signed container [`NARROW_CONTAINER`]: whoever makes such a
+/// value must leave it sign-extended from its width (see
+/// [`Lowerer::sign_extend_top`]).
 fn base_type(t: &Type, bits: u64) -> Result<BaseType, String> {
     match t {
+        Type::Int(_) if narrow_width(t).is_some() => Ok(NARROW_CONTAINER),
         Type::Int(w) => {
-            BaseType::signed(*w).ok_or_else(|| format!("an i{w} value: DWARF base types here are 8/16/32/64-bit integers, float and double"))
+            BaseType::signed(*w).ok_or_else(|| format!("an i{w} value: DWARF's typed values are at most 64 bits (gimli's `Value`, whose arithmetic the extension evaluator shares, stops at 64 bits)"))
         }
         Type::Float(k) => match k.0 {
             FloatKind::Float => Ok(BaseType::F32),
@@ -313,6 +318,30 @@ fn base_type(t: &Type, bits: u64) -> Result<BaseType, String> {
         other => Err(format!(
             "a `{other}` value: DWARF base types here are 8/16/32/64-bit integers, float and double"
         )),
+    }
+}
+
+/// The container of an integer value of a width DWARF has no base type for
+/// (i1 .. i63 other than i8, i16, i32): the value is kept sign-extended from
+/// its width in a 64-bit signed base type, as a backend promotes an illegal
+/// integer type (see the module doc of [`super`]).
+const NARROW_CONTAINER: BaseType = BaseType::I64;
+
+/// `Some(N)` when `t` is an `iN` kept in [`NARROW_CONTAINER`]: N < 64 and
+/// not 8, 16 or 32.
+fn narrow_width(t: &Type) -> Option<u64> {
+    match t {
+        Type::Int(w) if *w < 64 && BaseType::signed(*w).is_none() => Some(*w),
+        _ => None,
+    }
+}
+
+/// The low `n` bits set (`n` ≤ 64).
+fn low_mask(n: u64) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
     }
 }
 
@@ -651,10 +680,17 @@ impl Lowerer<'_> {
                 let a = self.read(&f, &from, at, 0)?;
                 let b = self.bt(to, at)?;
                 if matches!(op, Op::ZExt(_)) {
-                    let ua = BaseType::unsigned(a.bits()).expect("an integer width");
-                    self.emit(DwOp::Reinterpret(ua));
+                    let n = self.bitsizeof(&from, Some(at))?;
+                    let m = self.bitsizeof(to, Some(at))?;
+                    self.resize_int(a, n, b, m);
+                } else if a != b || narrow_width(&from).is_none() {
+                    // DW_OP_convert of a signed integer sign-extends it into
+                    // a wider base type and keeps the low bits of a narrower
+                    // one (a narrow value's 64-bit container may be wider
+                    // than the result's); a narrow value already in the
+                    // result's container is its own sign extension.
+                    self.emit(DwOp::Convert(Some(b)));
                 }
-                self.emit(DwOp::Convert(Some(b)));
                 Ok(Form::Val {
                     bt: b,
                     computed_float: false,
@@ -707,15 +743,22 @@ impl Lowerer<'_> {
                 let Some(lane) = self.ctx.lane else {
                     return nl(Some(at), "DIOpPushLane: the context gives no lane");
                 };
-                if !ty.is_int() || bits > 64 || (bits < 64 && lane >> bits != 0) {
+                // An integer of at most 64 bits (wider ones are not DWARF
+                // values: `bt` says so), holding the lane unsigned.
+                let bt = self.bt(&ty, at)?;
+                if !ty.is_int() || (bits < 64 && lane >> bits != 0) {
                     return nl(
                         Some(at),
-                        "DIOpPushLane: the lane does not fit the type (the spec's error, which DW_OP_convert does not have)",
+                        format!("DIOpPushLane: lane {lane} does not fit in `{ty}` (the reference's ConvertOutOfRange error, which DW_OP_convert does not have)"),
                     );
                 }
-                let bt = self.bt(&ty, at)?;
                 self.emit(DwOp::Llvm(LlvmDwOp::PushLane));
                 self.emit(DwOp::Convert(Some(bt)));
+                if let Some(w) = narrow_width(&ty) {
+                    // The lane fits in w bits unsigned (checked above); as
+                    // an iN it may be negative.
+                    self.sign_extend_top(w);
+                }
                 Ok(Form::Val {
                     bt,
                     computed_float: false,
@@ -732,19 +775,35 @@ impl Lowerer<'_> {
     /// Pushes the value of type `t` read from `f` (see the module doc for
     /// `depth`: 0, `f`'s slot is on top or `f` is static; 1, one value
     /// already materialised lies on top of `f`'s slot, or above where a
-    /// static `f`'s value must go).
+    /// static `f`'s value must go). An integer of a width without a base
+    /// type comes out sign-extended in [`NARROW_CONTAINER`]; so does one at a
+    /// bit offset that is not a whole register or byte, before it is
+    /// converted to its own base type ([`Self::extract_top`]).
     fn read(&mut self, f: &Form, t: &Type, at: usize, depth: u8) -> R<BaseType> {
         let want = self.bt(t, at)?;
         let n = want.bits();
+        // The value's own width: below the container's for a narrow integer.
+        let w = narrow_width(t).unwrap_or(n);
+        let narrow = w != n;
         if f.is_slot() && depth == 1 {
             self.emit(DwOp::Swap);
         }
         match f {
             Form::Addr { space, lo, hi } => {
                 self.check_interval(*space, lo, hi, at)?;
-                self.load(*space, want, at);
+                if narrow {
+                    // The whole bytes holding the w bits: a byte holding one
+                    // of them is in bounds exactly when that bit is.
+                    self.load_generic(*space, w.div_ceil(8) as u8, at);
+                    self.extract_top(0, w);
+                } else {
+                    self.load(*space, want, at);
+                }
             }
             Form::Val { bt, computed_float } => {
+                // A narrow value is read at its own width: DIOpReinterpret
+                // keeps bit sizes, and no other base type has a narrow size,
+                // so `bt` is the container of `t` itself.
                 if *bt != want {
                     if *computed_float && !want.is_float() {
                         return nl(
@@ -759,39 +818,45 @@ impl Lowerer<'_> {
                 }
             }
             Form::Reg { reg, bit } => {
-                if *bit != 0 {
-                    return nl(
-                        Some(at),
-                        format!("a value read at bit offset {bit} of a register: DWARF reads whole registers"),
-                    );
+                if *bit == 0 && !narrow {
+                    self.emit(DwOp::RegvalType(*reg, want));
+                    self.site(at, n);
+                } else {
+                    self.read_register_bits(*reg, *bit, w, at)?;
+                    self.leave_container(want);
                 }
-                self.emit(DwOp::RegvalType(*reg, want));
-                self.site(at, n);
             }
             Form::Mem { space, bit } => {
-                let a = self.static_address(*space, bit, at)?;
-                self.push_address(a);
-                self.load(*space, want, at);
+                if mod8(bit) == 0 && !narrow {
+                    let a = self.static_address(*space, bit, at)?;
+                    self.push_address(a);
+                    self.load(*space, want, at);
+                } else {
+                    self.read_memory_bits(*space, bit, w, at)?;
+                    self.leave_container(want);
+                }
             }
             Form::Const(bits, k) => {
-                if bits.width() < n + k {
+                if bits.width() < w + k {
                     return nl(
                         Some(at),
                         format!(
-                            "reading {n} bits at {k} of a {}-bit implicit value",
+                            "reading {w} bits at {k} of a {}-bit implicit value",
                             bits.width()
                         ),
                     );
                 }
-                self.emit(DwOp::ConstType(want, bits.slice(*k, n).to_le_bytes()));
+                let v = bits.slice(*k, w);
+                let v = if narrow { value::sext(&v, n) } else { v };
+                self.emit(DwOp::ConstType(want, v.to_le_bytes()));
             }
             Form::Undef => {
                 self.emit(DwOp::RegvalType(UNDEF_REG, want));
-                self.site(at, n);
+                self.site(at, w);
             }
             Form::ImplPtr(_) => {
                 self.emit(DwOp::RegvalType(IMPLICIT_POINTER_REG, want));
-                self.site(at, n);
+                self.site(at, w);
             }
             Form::AddrOfSlot(_) => {
                 // The checker lets only DIOpDeref consume DIOpAddrOf.
@@ -817,6 +882,158 @@ impl Lowerer<'_> {
             self.emit(DwOp::Swap);
         }
         Ok(want)
+    }
+
+    /// Pushes bits `bit..bit + w` of register `reg`, sign-extended to an
+    /// `int64_t`: `DW_OP_bregx reg 0` reads the register's low `bit + w`
+    /// bits as a generic value (the read site's width, so that an entity
+    /// narrower than that fails as `OutOfBounds`, as the reference's read).
+    fn read_register_bits(&mut self, reg: u16, bit: u64, w: u64, at: usize) -> R<()> {
+        if bit + w > 64 {
+            return nl(
+                Some(at),
+                format!(
+                    "a value read at bits {bit}..{} of a register: a DWARF 5 register read (DW_OP_bregx) yields at most 64 bits",
+                    bit + w
+                ),
+            );
+        }
+        self.emit(DwOp::Bregx(reg, 0));
+        self.site(at, bit + w);
+        self.extract_top(bit, w);
+        Ok(())
+    }
+
+    /// Pushes the `w` bits of memory at bit offset `bit` of `space`,
+    /// sign-extended to an `int64_t`: the whole bytes holding them
+    /// (`DW_OP_deref_size`/`DW_OP_xderef_size`; each holds one of the `w`
+    /// bits, so the read is out of bounds exactly when the reference's is),
+    /// then the bits selected by shifts.
+    fn read_memory_bits(&mut self, space: u32, bit: &BigInt, w: u64, at: usize) -> R<()> {
+        let r = mod8(bit);
+        if r + w > 64 {
+            return nl(
+                Some(at),
+                format!(
+                    "a {w}-bit value at bit {r} of a byte: it spans more than 8 bytes, and DW_OP_deref_size reads at most 8"
+                ),
+            );
+        }
+        let a = floor8(bit);
+        self.check_interval(space, &a, &a, at)?;
+        self.push_address(wrap64(&a));
+        self.load_generic(space, (r + w).div_ceil(8) as u8, at);
+        self.extract_top(r, w);
+        Ok(())
+    }
+
+    /// Replaces the generic value on top, of which bits `r..r + w` are
+    /// wanted (`r + w` ≤ 64), by those bits sign-extended to an `int64_t`:
+    /// shift them to the top, then arithmetically back down.
+    fn extract_top(&mut self, r: u64, w: u64) {
+        self.emit(DwOp::Reinterpret(BaseType::I64));
+        if r + w < 64 {
+            self.uconst(64 - r - w);
+            self.emit(DwOp::Shl);
+        }
+        if w < 64 {
+            self.uconst(64 - w);
+            self.emit(DwOp::Shra);
+        }
+    }
+
+    /// The `int64_t` on top, a value sign-extended from its width
+    /// ([`Self::extract_top`]), becomes a value of its base type `want`.
+    fn leave_container(&mut self, want: BaseType) {
+        match want {
+            // A narrow integer stays in its container.
+            BaseType::I64 => {}
+            // Integers and pointers: the low bits (DW_OP_convert of an
+            // integer truncates).
+            BaseType::I8
+            | BaseType::I16
+            | BaseType::I32
+            | BaseType::U8
+            | BaseType::U16
+            | BaseType::U32
+            | BaseType::U64 => self.emit(DwOp::Convert(Some(want))),
+            BaseType::F32 => {
+                self.emit(DwOp::Convert(Some(BaseType::I32)));
+                self.emit(DwOp::Reinterpret(BaseType::F32));
+            }
+            BaseType::F64 => self.emit(DwOp::Reinterpret(BaseType::F64)),
+        }
+    }
+
+    /// Pushes the unsigned constant `v` (a generic value, e.g. a shift amount).
+    fn uconst(&mut self, v: u64) {
+        if v < 32 {
+            self.emit(DwOp::Lit(v as u8));
+        } else {
+            self.emit(DwOp::Constu(v));
+        }
+    }
+
+    /// Re-establishes the container invariant of an `iN` after an operation
+    /// whose result may leave the N-bit range: the `int64_t` on top becomes
+    /// its low `n` bits sign-extended (`DW_OP_shl 64-n; DW_OP_shra 64-n`).
+    fn sign_extend_top(&mut self, n: u64) {
+        if n < 64 {
+            self.uconst(64 - n);
+            self.emit(DwOp::Shl);
+            self.uconst(64 - n);
+            self.emit(DwOp::Shra);
+        }
+    }
+
+    /// The `int64_t` on top becomes its low `n` bits, zero-extended (an AND
+    /// with a typed mask: gimli's DW_OP_and wants both operands of one type).
+    fn zero_extend_top(&mut self, n: u64) {
+        if n < 64 {
+            self.emit(DwOp::ConstType(
+                BaseType::I64,
+                low_mask(n).to_le_bytes().to_vec(),
+            ));
+            self.emit(DwOp::And);
+        }
+    }
+
+    /// The integer (or pointer) of `n` bits on top, of base type `a`, becomes
+    /// one of `m` bits and base type `b`, truncated or zero-extended
+    /// (DESIGN.md's DIOpConvert, and DIOpZExt), a narrow result sign-extended
+    /// in its container. A value is narrow when its base type is wider than it.
+    fn resize_int(&mut self, a: BaseType, n: u64, b: BaseType, m: u64) {
+        if m > n {
+            // Zero-extend: the n bits as a non-negative number, which any
+            // wider container then holds as it is (also sign-extended from
+            // m > n bits).
+            let a = if a.bits() > n {
+                self.zero_extend_top(n);
+                a
+            } else if matches!(
+                a,
+                BaseType::I8 | BaseType::I16 | BaseType::I32 | BaseType::I64
+            ) {
+                let u = BaseType::unsigned(a.bits()).expect("an integer width");
+                self.emit(DwOp::Reinterpret(u));
+                u
+            } else {
+                a
+            };
+            if a != b {
+                self.emit(DwOp::Convert(Some(b)));
+            }
+        } else {
+            // Truncate: DW_OP_convert keeps the low bits of an integer (into
+            // the 64-bit container it extends, which the sign extension from
+            // m bits then corrects).
+            if a != b {
+                self.emit(DwOp::Convert(Some(b)));
+            }
+            if m < n && b.bits() > m {
+                self.sign_extend_top(m);
+            }
+        }
     }
 
     /// Pushes the generic address held by the `p`-bit pointer `f`.
@@ -1172,6 +1389,14 @@ impl Lowerer<'_> {
                     "DIOpConvert from a float to an integer: DW_OP_convert has no out-of-range error",
                 )
             }
+            _ if narrow_width(from).is_some() || narrow_width(to).is_some() => {
+                // Keep the bits, truncated or zero-extended, where one side
+                // is an integer of a width without a base type.
+                let n = self.bitsizeof(from, Some(at))?;
+                let m = self.bitsizeof(to, Some(at))?;
+                self.resize_int(a, n, b, m);
+                false
+            }
             _ => {
                 // Integers and pointers: keep the bits, truncated or
                 // zero-extended (pointers are unsigned; a widening integer
@@ -1212,6 +1437,9 @@ impl Lowerer<'_> {
             Ok(())
         };
         let _ = ty;
+        if let Some(w) = narrow_width(&t2) {
+            return self.narrow_binary(op, w, at);
+        }
         match op {
             Op::Add => self.emit(DwOp::Plus),
             Op::Sub => self.emit(DwOp::Minus),
@@ -1266,6 +1494,70 @@ impl Lowerer<'_> {
         })
     }
 
+    /// A binary operation on two `iN` values of a narrow width `w`, each
+    /// sign-extended in an `int64_t` (V1 on top, V2 below): the 64-bit
+    /// operation, then the sign extension from `w` bits where the result may
+    /// leave the w-bit range. Shift amounts are unsigned w-bit numbers
+    /// (DESIGN.md): zero-extended first, so that an amount of at least `w`
+    /// shifts every bit out (gimli's 64-bit shifts give 0, or the sign fill,
+    /// for amounts of 64 and more).
+    fn narrow_binary(&mut self, op: &Op, w: u64, at: usize) -> R<Form> {
+        match op {
+            Op::Add | Op::Sub | Op::Mul => {
+                self.emit(match op {
+                    Op::Add => DwOp::Plus,
+                    Op::Sub => DwOp::Minus,
+                    _ => DwOp::Mul,
+                });
+                self.sign_extend_top(w);
+            }
+            Op::Div => {
+                // Signed and truncating on the sign-extended values; only
+                // INT_MIN / -1 (2^(w-1)) leaves the range, and wraps back.
+                self.emit(DwOp::Div);
+                self.div_ops.push((self.ops.len() - 1, at));
+                self.sign_extend_top(w);
+            }
+            Op::Mod => {
+                // |V2 mod V1| < |V1|: always in range.
+                self.emit(DwOp::Mod);
+                self.div_ops.push((self.ops.len() - 1, at));
+            }
+            // Bitwise operations keep sign-extended values sign-extended.
+            Op::And => self.emit(DwOp::And),
+            Op::Or => self.emit(DwOp::Or),
+            Op::Xor => self.emit(DwOp::Xor),
+            Op::Shl => {
+                self.zero_extend_top(w);
+                self.emit(DwOp::Shl);
+                self.sign_extend_top(w);
+            }
+            Op::AShr => {
+                // The sign-extended V2 shifted arithmetically is V2's sign
+                // fill from bit w up: still sign-extended.
+                self.zero_extend_top(w);
+                self.emit(DwOp::Shra);
+            }
+            Op::Shr | Op::LShr => {
+                // DW_OP_shr shifts unsigned values only: V2's w bits as an
+                // unsigned 64-bit number, shifted, back into the container.
+                self.zero_extend_top(w);
+                self.emit(DwOp::Swap);
+                self.zero_extend_top(w);
+                self.emit(DwOp::Reinterpret(BaseType::U64));
+                self.emit(DwOp::Swap);
+                self.emit(DwOp::Shr);
+                self.emit(DwOp::Reinterpret(BaseType::I64));
+                self.sign_extend_top(w);
+            }
+            _ => return nl(Some(at), "not a binary operation"),
+        }
+        Ok(Form::Val {
+            bt: NARROW_CONTAINER,
+            computed_float: false,
+        })
+    }
+
     /// Ends the expression so that its location is `form`'s.
     fn terminate(&mut self, form: Form, bits: u64, root: usize) -> R<()> {
         let at = self.nodes[root].op_index;
@@ -1308,6 +1600,14 @@ impl Lowerer<'_> {
                 Ok(())
             }
             Form::Const(v, k) => self.implicit_terminal(&v, k, bits, at, true),
+            Form::Val { bt, .. } if bt.bits() > bits => {
+                // A narrow integer: the container's low `bits` bits are the
+                // value, the rest its sign extension; the result presents
+                // exactly the value's bits.
+                self.emit(DwOp::StackValue);
+                self.emit(DwOp::BitPiece(bits, 0));
+                Ok(())
+            }
             f => self.single_terminal(&f, at),
         }
     }

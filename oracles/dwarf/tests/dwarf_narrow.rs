@@ -1,0 +1,421 @@
+//! Integers of widths DWARF has no base type for (i1 .. i63 other than i8,
+//! i16, i32), kept sign-extended in a 64-bit container: each operation that
+//! makes or consumes one, on hand-written cases whose expected values were
+//! computed with the reference interpreter (`diopter eval`). Every case must
+//! lower, read the expected bits through both gimli ([`lower`],
+//! [`evaluate`]) and the extension evaluator ([`lower_ext`],
+//! [`ext::evaluate_lowered`]), and agree with the reference.
+
+use diopter_dwarf::ext;
+use diopter_dwarf::ops::DwOp;
+use diopter_dwarf::{compare_with, evaluate, lower, lower_ext, DwarfVerdict, LowerFn, Lowered};
+use diopter_gen::Case;
+use diopter_semantics::context::Context;
+use diopter_semantics::interp::{self, ErrorKind, Outcome};
+use diopter_semantics::syntax::parse_bare;
+use diopter_semantics::types::TypeTable;
+
+fn case(line: &str, ctx: &str) -> Case {
+    Case {
+        bare: parse_bare(line).unwrap_or_else(|e| panic!("{line}: {e:?}")),
+        types: TypeTable::default(),
+        ctx: Context::parse(ctx).expect("the test's context parses"),
+    }
+}
+
+type EvalFn = fn(&Lowered, &Context) -> Outcome;
+
+/// Both lowerings with their evaluators; `dwarf5` false: only the
+/// extension one (the case needs AMD's operations).
+fn oracles(dwarf5: bool) -> Vec<(&'static str, LowerFn, EvalFn)> {
+    let mut v: Vec<(&'static str, LowerFn, EvalFn)> =
+        vec![("dwarf-ext", lower_ext, ext::evaluate_lowered)];
+    if dwarf5 {
+        v.push(("dwarf", lower, evaluate));
+    }
+    v
+}
+
+/// Lowers `line`, reads `want` (hex, the reference's value) from the
+/// result, and agrees with the reference.
+fn reads(line: &str, ctx: &str, want: &str) {
+    reads_in(line, ctx, want, true);
+}
+
+fn reads_in(line: &str, ctx: &str, want: &str, dwarf5: bool) {
+    let c = case(line, ctx);
+    for (name, low, eval) in oracles(dwarf5) {
+        let l = low(&c.bare, &c.types, &c.ctx)
+            .unwrap_or_else(|e| panic!("{name}: {line}: not lowerable: {e}"));
+        let r = eval(&l, &c.ctx).unwrap_or_else(|e| panic!("{name}: {line}: {e:?}"));
+        let got = interp::read_value(&c.ctx, &r).unwrap_or_else(|e| panic!("{line}: {e:?}"));
+        assert_eq!(got.to_hex(), want, "{name}: {line}");
+        let v = compare_with(&c, low, eval);
+        assert_eq!(v, DwarfVerdict::Agree, "{name}: {line}");
+    }
+}
+
+/// Lowers `line` and fails as the reference does: `kind` at `op_index`.
+fn fails(line: &str, ctx: &str, kind: ErrorKind, op_index: usize) {
+    let c = case(line, ctx);
+    for (name, low, eval) in oracles(true) {
+        let v = compare_with(&c, low, eval);
+        assert_eq!(
+            v,
+            DwarfVerdict::BothError { kind, op_index },
+            "{name}: {line}"
+        );
+    }
+}
+
+const I1: &str = "%a = i1 1\n%b = i1 0\narg 0 = %a\narg 1 = %b\n";
+
+#[test]
+fn i1_bitwise_operations_and_addition() {
+    // 1 op 0, then 1 op 1.
+    for (op, one_zero, one_one) in [
+        ("DIOpAnd", "0x0", "0x1"),
+        ("DIOpOr", "0x1", "0x1"),
+        ("DIOpXor", "0x1", "0x0"),
+        ("DIOpAdd", "0x1", "0x0"),
+    ] {
+        reads(
+            &format!("[i1, i1] DIOpArg(0, i1), DIOpArg(1, i1), {op}()"),
+            I1,
+            one_zero,
+        );
+        reads(
+            &format!("[i1, i1] DIOpArg(0, i1), DIOpArg(0, i1), {op}()"),
+            I1,
+            one_one,
+        );
+    }
+}
+
+#[test]
+fn an_i1_result_presents_exactly_one_bit() {
+    let c = case("[i1, i1] DIOpArg(0, i1), DIOpArg(1, i1), DIOpXor()", I1);
+    let l = lower(&c.bare, &c.types, &c.ctx).expect("lowers");
+    // The 64-bit container is the stack value; its low bit is the result.
+    assert_eq!(
+        l.ops[l.ops.len() - 2..],
+        [DwOp::StackValue, DwOp::BitPiece(1, 0)]
+    );
+    assert_eq!(l.bits, 1);
+    let r = evaluate(&l, &c.ctx).expect("evaluates");
+    assert_eq!(interp::read_value(&c.ctx, &r).unwrap().to_hex(), "0x1");
+}
+
+const I7: &str = "%a = i7 100\n%b = i7 50\narg 0 = %a\narg 1 = %b\n";
+
+#[test]
+fn i7_arithmetic_wraps_at_7_bits() {
+    // 100 + 50 = 150 = 22 mod 128; 100 * 50 = 5000 = 8 mod 128; 50 - 100 = -50.
+    reads(
+        "[i7, i7] DIOpArg(0, i7), DIOpArg(1, i7), DIOpAdd()",
+        I7,
+        "0x16",
+    );
+    reads(
+        "[i7, i7] DIOpArg(0, i7), DIOpArg(1, i7), DIOpMul()",
+        I7,
+        "0x08",
+    );
+    reads(
+        "[i7, i7] DIOpArg(1, i7), DIOpArg(0, i7), DIOpSub()",
+        I7,
+        "0x4e",
+    );
+}
+
+const I33: &str = "%a = i33 0x1ffffffff\n%s = i33 40\n%t = i33 33\n%u = i33 1\n\
+                   arg 0 = %a\narg 1 = %s\narg 2 = %t\narg 3 = %u\n";
+
+#[test]
+fn i33_shifts_by_amounts_at_and_beyond_the_width() {
+    // -1 shifted by 40, 33 and 1 (the amount is unsigned, DESIGN.md).
+    for (amount, lshr, ashr, shl) in [
+        (1, "0x000000000", "0x1ffffffff", "0x000000000"),
+        (2, "0x000000000", "0x1ffffffff", "0x000000000"),
+        (3, "0x0ffffffff", "0x1ffffffff", "0x1fffffffe"),
+    ] {
+        for (op, want) in [("DIOpLShr", lshr), ("DIOpAShr", ashr), ("DIOpShl", shl)] {
+            reads(
+                &format!("[i33, i33, i33, i33] DIOpArg(0, i33), DIOpArg({amount}, i33), {op}()"),
+                I33,
+                want,
+            );
+        }
+    }
+}
+
+const I12: &str = "%m = i12 0x800\n%n = i12 -1\n%z = i12 0\n%p = i12 7\n\
+                   arg 0 = %m\narg 1 = %n\narg 2 = %z\narg 3 = %p\n";
+
+#[test]
+fn i12_signed_division_and_modulo() {
+    let e = |a: u32, b: u32, op: &str| {
+        format!("[i12, i12, i12, i12] DIOpArg({a}, i12), DIOpArg({b}, i12), {op}()")
+    };
+    // INT_MIN / -1 wraps to INT_MIN; INT_MIN mod -1 is 0.
+    reads(&e(0, 1, "DIOpDiv"), I12, "0x800");
+    reads(&e(0, 1, "DIOpMod"), I12, "0x000");
+    // -2048 = -292 * 7 - 4: truncating, the remainder has the dividend's sign.
+    reads(&e(0, 3, "DIOpDiv"), I12, "0xedc");
+    reads(&e(0, 3, "DIOpMod"), I12, "0xffc");
+    fails(&e(0, 2, "DIOpDiv"), I12, ErrorKind::DivisionByZero, 2);
+    fails(&e(0, 2, "DIOpMod"), I12, ErrorKind::DivisionByZero, 2);
+}
+
+#[test]
+fn i3_extensions_and_conversions() {
+    // i3 5 is -3.
+    let c = "%a = i3 5\narg 0 = %a\n";
+    reads(
+        "[i3] DIOpArg(0, i3), DIOpZExt(i64)",
+        c,
+        "0x0000000000000005",
+    );
+    reads(
+        "[i3] DIOpArg(0, i3), DIOpSExt(i64)",
+        c,
+        "0xfffffffffffffffd",
+    );
+    reads("[i3] DIOpArg(0, i3), DIOpSExt(i16)", c, "0xfffd");
+    reads("[i3] DIOpArg(0, i3), DIOpSExt(i9)", c, "0x1fd");
+    reads("[i3] DIOpArg(0, i3), DIOpZExt(i9)", c, "0x005");
+    // Truncations into and out of narrow widths.
+    reads(
+        "[i33, i33, i33, i33] DIOpArg(0, i33), DIOpConvert(i7)",
+        I33,
+        "0x7f",
+    );
+    reads(
+        "[i33, i33, i33, i33] DIOpArg(0, i33), DIOpConvert(i8)",
+        I33,
+        "0xff",
+    );
+    reads("[i7, i7] DIOpArg(0, i7), DIOpConvert(i5)", I7, "0x04");
+}
+
+const MEM: &str = "mem 0 0x100 = 12 34 56 78 9a bc\narg 0 = mem(0, 0x100)\n";
+
+#[test]
+fn reads_from_memory_at_bit_offsets() {
+    // 0x78563412 >> 4 = 0x07856341: the i24 there is 0x856341.
+    reads(
+        "[i64] DIOpArg(0, i64), DIOpConstant(i8 4), DIOpBitOffset(i24), DIOpSExt(i32)",
+        MEM,
+        "0xff856341",
+    );
+    reads(
+        "[i64] DIOpArg(0, i64), DIOpConstant(i8 4), DIOpBitOffset(i24), DIOpZExt(i32)",
+        MEM,
+        "0x00856341",
+    );
+    // A base-type width off a byte boundary: 5 bytes read, shifted by 12.
+    reads(
+        "[i64] DIOpArg(0, i64), DIOpConstant(i8 12), DIOpBitOffset(i32), \
+         DIOpConstant(i32 0), DIOpAdd()",
+        MEM,
+        "0xc9a78563",
+    );
+}
+
+const LOCAL: &str =
+    "datalayout amdgpu\nmem 3 0xfffffffc = 11 22 33 44\narg 0 = mem(3, 0xfffffffc)\n";
+
+#[test]
+fn a_memory_read_fails_exactly_where_its_bits_leave_the_memory() {
+    // The last 20 bits of the 2^32-byte address space 3 are in bounds...
+    reads(
+        "[i32] DIOpArg(0, i32), DIOpConstant(i8 12), DIOpBitOffset(i20), DIOpZExt(i32)",
+        LOCAL,
+        "0x00044332",
+    );
+    // ... 24 bits from the same place are not.
+    fails(
+        "[i32] DIOpArg(0, i32), DIOpConstant(i8 12), DIOpBitOffset(i24), DIOpZExt(i32)",
+        LOCAL,
+        ErrorKind::OutOfBounds,
+        3,
+    );
+}
+
+const REG: &str = "%r = i40 0x123456789a\n%s = i16 0xabcd\narg 0 = %r\narg 1 = %s\n";
+
+#[test]
+fn reads_from_registers_at_bit_offsets() {
+    reads(
+        "[i40, i16] DIOpArg(0, i40), DIOpConstant(i8 12), DIOpBitOffset(i24), DIOpSExt(i32)",
+        REG,
+        "0x00234567",
+    );
+    reads(
+        "[i40, i16] DIOpArg(1, i16), DIOpConstant(i8 4), DIOpBitOffset(i8), DIOpSExt(i32)",
+        REG,
+        "0xffffffbc",
+    );
+    // Bits 12..20 of a 16-bit entity: out of bounds, as the read site's
+    // width (20 bits) tells the evaluator.
+    fails(
+        "[i40, i16] DIOpArg(1, i16), DIOpConstant(i8 12), DIOpBitOffset(i8), DIOpSExt(i32)",
+        REG,
+        ErrorKind::OutOfBounds,
+        3,
+    );
+}
+
+#[test]
+fn a_narrow_offset_is_read_as_signed() {
+    // i7 -8: the location moves 8 bytes down, from 0x100 to 0xf8.
+    reads(
+        "[i64, i7] DIOpArg(0, i64), DIOpArg(1, i7), DIOpByteOffset(i64)",
+        "mem 0 0xf8 = 01 02 03 04 05 06 07 08\n%o = i7 -8\narg 0 = mem(0, 0x100)\narg 1 = %o\n",
+        "0x0807060504030201",
+    );
+}
+
+#[test]
+fn push_lane_into_a_narrow_type() {
+    // Lane 5 as an i3 (-3), then + 1.
+    reads_in("[] DIOpPushLane(i3)", "lane 5\n", "0x5", false);
+    reads_in(
+        "[] DIOpPushLane(i3), DIOpConstant(i3 1), DIOpAdd()",
+        "lane 5\n",
+        "0x6",
+        false,
+    );
+}
+
+#[test]
+fn integers_wider_than_64_bits_do_not_lower_as_values() {
+    let c = case(
+        "[i65, i65] DIOpArg(0, i65), DIOpArg(1, i65), DIOpAdd()",
+        "%a = i65 1\narg 0 = %a\narg 1 = %a\n",
+    );
+    let e = lower_ext(&c.bare, &c.types, &c.ctx).unwrap_err();
+    assert_eq!(e.class(), "an i65 value");
+    assert!(e.reason.contains("64 bits"), "{e}");
+}
+
+#[test]
+fn floats_at_bit_offsets_keep_their_bits() {
+    // 0x9a78563412 >> 4: the float there is 0xa7856341.
+    reads(
+        "[i64] DIOpArg(0, i64), DIOpConstant(i8 4), DIOpBitOffset(float), DIOpRead()",
+        MEM,
+        "0xa7856341",
+    );
+    // Bits 4..36 of %r = 0x123456789a.
+    reads(
+        "[i40, i16] DIOpArg(0, i40), DIOpConstant(i8 4), DIOpBitOffset(i32), \
+         DIOpReinterpret(float), DIOpRead()",
+        REG,
+        "0x23456789",
+    );
+}
+
+const I7B: &str = "%a = i7 100\n%b = i7 50\n%c = i7 -1\narg 0 = %a\narg 1 = %b\narg 2 = %c\n";
+
+#[test]
+fn every_result_is_sign_extended_for_what_reads_all_its_container() {
+    // A result's own low bits are right even without the sign extension;
+    // DIOpSExt(i64) reads the whole container, so each operation that may
+    // leave the range must re-extend. 100 + 100 = 200 = i7 72 = -56.
+    let e = |body: &str| format!("[i7, i7, i7] {body}, DIOpSExt(i64)");
+    for (body, want) in [
+        (
+            "DIOpArg(0, i7), DIOpArg(0, i7), DIOpAdd()",
+            "0xffffffffffffffc8",
+        ),
+        (
+            "DIOpArg(1, i7), DIOpArg(0, i7), DIOpSub()",
+            "0xffffffffffffffce",
+        ),
+        (
+            "DIOpArg(0, i7), DIOpArg(1, i7), DIOpMul()",
+            "0x0000000000000008",
+        ),
+        // 50 << 1 = 100 = -28.
+        (
+            "DIOpArg(1, i7), DIOpConstant(i7 1), DIOpShl()",
+            "0xffffffffffffffe4",
+        ),
+        // -1 >> 0 stays -1; -1 >> 1 is 63.
+        (
+            "DIOpArg(2, i7), DIOpConstant(i7 0), DIOpLShr()",
+            "0xffffffffffffffff",
+        ),
+        (
+            "DIOpArg(2, i7), DIOpConstant(i7 1), DIOpLShr()",
+            "0x000000000000003f",
+        ),
+    ] {
+        reads(&e(body), I7B, want);
+    }
+    // INT_MIN / -1 in i12.
+    reads(
+        "[i12, i12] DIOpArg(0, i12), DIOpArg(1, i12), DIOpDiv(), DIOpSExt(i64)",
+        "%m = i12 0x800\n%n = i12 -1\narg 0 = %m\narg 1 = %n\n",
+        "0xfffffffffffff800",
+    );
+    // Truncations into a narrow width, and an i8 into i5 (0x1f is -1).
+    reads(
+        "[i33, i33, i33, i33] DIOpArg(0, i33), DIOpConvert(i7), DIOpSExt(i64)",
+        I33,
+        "0xffffffffffffffff",
+    );
+    reads(
+        "[i8] DIOpArg(0, i8), DIOpConvert(i5), DIOpSExt(i64)",
+        "%a = i8 0x1f\narg 0 = %a\n",
+        "0xffffffffffffffff",
+    );
+    // Zero-extended i3 5 into i9 is positive.
+    reads(
+        "[i3] DIOpArg(0, i3), DIOpZExt(i9), DIOpSExt(i64)",
+        "%a = i3 5\narg 0 = %a\n",
+        "0x0000000000000005",
+    );
+    // Memory bits and a lane.
+    reads(
+        "[i64] DIOpArg(0, i64), DIOpConstant(i8 4), DIOpBitOffset(i24), DIOpSExt(i64)",
+        MEM,
+        "0xffffffffff856341",
+    );
+    reads_in(
+        "[] DIOpPushLane(i3), DIOpSExt(i64)",
+        "lane 5\n",
+        "0xfffffffffffffffd",
+        false,
+    );
+}
+
+#[test]
+fn a_shift_amount_with_its_top_bit_set_is_unsigned() {
+    // i33 -1 is the amount 2^33 - 1 (gimli refuses negative signed amounts).
+    reads(
+        "[i33, i33, i33, i33] DIOpArg(0, i33), DIOpArg(0, i33), DIOpAShr()",
+        I33,
+        "0x1ffffffff",
+    );
+    for op in ["DIOpLShr", "DIOpShl"] {
+        reads(
+            &format!("[i33, i33, i33, i33] DIOpArg(3, i33), DIOpArg(0, i33), {op}()"),
+            I33,
+            "0x000000000",
+        );
+    }
+}
+
+#[test]
+fn push_lane_says_why_it_does_not_lower() {
+    // Lane 5 does not fit in an i2 (the reference's ConvertOutOfRange, which
+    // DWARF cannot say); an i128 lane is not a DWARF value.
+    let c = case("[] DIOpPushLane(i2)", "lane 5\n");
+    let e = lower_ext(&c.bare, &c.types, &c.ctx).unwrap_err();
+    assert!(e.reason.contains("lane 5 does not fit in `i2`"), "{e}");
+    let c = case("[] DIOpPushLane(i128)", "lane 5\n");
+    let e = lower_ext(&c.bare, &c.types, &c.ctx).unwrap_err();
+    assert_eq!(e.class(), "an i128 value");
+}

@@ -617,6 +617,11 @@ impl Lowerer<'_> {
                         // input's does; one computed at run time can only be
                         // dereferenced again (see `Form::AddrOfSlot`).
                         let f = self.lower_node(c)?;
+                        if let Form::Val { bt, .. } = &f {
+                            // DIOpDeref may retype it: its storage must be
+                            // the value's own bits.
+                            self.same_width_as_container(&cty, *bt, at)?;
+                        }
                         if f.is_slot() {
                             return Ok(Form::AddrOfSlot(Box::new(f)));
                         }
@@ -837,7 +842,7 @@ impl Lowerer<'_> {
                 }
             }
             Form::Const(bits, k) => {
-                if bits.width() < w + k {
+                if bits.width() < w.saturating_add(*k) {
                     return nl(
                         Some(at),
                         format!(
@@ -862,16 +867,19 @@ impl Lowerer<'_> {
                 // The checker lets only DIOpDeref consume DIOpAddrOf.
                 return nl(Some(at), "not well-formed: a read of an implicit address");
             }
-            Form::Loc { .. } => {
-                self.emit(DwOp::DerefType(want.bytes(), want));
-                self.site(at, n);
+            Form::Loc { .. } | Form::Composite(_) | Form::Deferred(_) if self.ext => {
+                if !matches!(f, Form::Loc { .. }) {
+                    self.composite_loc(f.clone(), at)?;
+                }
+                if narrow {
+                    self.read_loc_bits(w, at)?;
+                    self.leave_container(want);
+                } else {
+                    self.emit(DwOp::DerefType(want.bytes(), want));
+                    self.site(at, n);
+                }
             }
-            Form::Composite(_) | Form::Deferred(_) if self.ext => {
-                self.composite_loc(f.clone(), at)?;
-                self.emit(DwOp::DerefType(want.bytes(), want));
-                self.site(at, n);
-            }
-            Form::Composite(_) | Form::Deferred(_) => {
+            Form::Loc { .. } | Form::Composite(_) | Form::Deferred(_) => {
                 return nl(
                     Some(at),
                     "a value read from a composite: DWARF 5 reads only memory and registers",
@@ -882,6 +890,27 @@ impl Lowerer<'_> {
             self.emit(DwOp::Swap);
         }
         Ok(want)
+    }
+
+    /// Replaces the location on top by its first `w` (< 64) bits,
+    /// sign-extended to an `int64_t`: a composite of those bits and zero
+    /// padding to 64 bits, read whole (a read of the location's own 64 bits
+    /// would fail where the reference's `w`-bit read does not).
+    fn read_loc_bits(&mut self, w: u64, at: usize) -> R<()> {
+        if self.incomplete_open {
+            return nl(
+                Some(at),
+                "a composite formed while another one's pieces are being added: its pieces would join that one",
+            );
+        }
+        self.emit(DwOp::BitPiece(w, 0));
+        self.emit(DwOp::ImplicitValue(vec![0; 8]));
+        self.emit(DwOp::BitPiece(64 - w, 0));
+        self.emit(DwOp::Llvm(LlvmDwOp::PieceEnd));
+        self.emit(DwOp::DerefSize(8));
+        self.site(at, 64);
+        self.extract_top(0, w);
+        Ok(())
     }
 
     /// Pushes bits `bit..bit + w` of register `reg`, sign-extended to an
@@ -1064,7 +1093,7 @@ impl Lowerer<'_> {
                 return nl(Some(at), "not well-formed: a read of an implicit address");
             }
             Form::Const(bits, k) => {
-                if bits.width() < p + k {
+                if bits.width() < p.saturating_add(*k) {
                     return nl(
                         Some(at),
                         format!(
@@ -1232,7 +1261,7 @@ impl Lowerer<'_> {
         // A constant offset is folded; any other is read (the reference reads
         // it, and the read may fail).
         let known = match &fb {
-            Form::Const(bits, k) if bits.width() >= bw + k => {
+            Form::Const(bits, k) if bits.width() >= bw.saturating_add(*k) => {
                 Some(bits.slice(*k, bw).to_bigint() * BigInt::from(scale))
             }
             _ => None,
@@ -1293,7 +1322,9 @@ impl Lowerer<'_> {
                 ),
                 Form::Val { bt, .. } if self.ext => {
                     // DW_OP_stack_value mid-expression: the value's implicit
-                    // location (AMD's extensions).
+                    // location (AMD's extensions), as wide as its base type.
+                    let lty = self.nodes[l].ty.clone();
+                    self.same_width_as_container(&lty, bt, at)?;
                     self.emit(DwOp::StackValue);
                     self.offset_loc(bt.bits(), 0, &v, at)
                 }
@@ -1619,7 +1650,7 @@ impl Lowerer<'_> {
     /// (padding bits would be read where the reference fails).
     fn implicit_terminal(&mut self, v: &Bits, k: u64, n: u64, at: usize, root: bool) -> R<()> {
         let w = v.width();
-        if !w.is_multiple_of(8) && k + n > w {
+        if !w.is_multiple_of(8) && k.saturating_add(n) > w {
             return nl(
                 Some(at),
                 format!("reading past the end of a {w}-bit implicit value: DW_OP_implicit_value holds whole bytes"),
@@ -1728,6 +1759,7 @@ impl Lowerer<'_> {
         let fm = self.lower_node(cm)?;
         let f0 = self.lower_node(c0)?;
         let f1 = self.lower_node(c1)?;
+        let (t0, t1) = (self.nodes[c0].ty.clone(), self.nodes[c1].ty.clone());
         // The reference's lane i is its top input (c1) where the mask's bit
         // i is set, else c0; select_bit_piece takes the set-bit location
         // from the second entry below the mask: the stack must be
@@ -1735,22 +1767,22 @@ impl Lowerer<'_> {
         let span = (n - 1) * w;
         match (f0.is_slot(), f1.is_slot()) {
             (false, false) => {
-                self.loc_on_top(&f0, span, at)?;
-                self.loc_on_top(&f1, span, at)?;
+                self.loc_on_top(&f0, &t0, span, at)?;
+                self.loc_on_top(&f1, &t1, span, at)?;
             }
             (true, false) => {
-                self.loc_on_top(&f0, span, at)?;
-                self.loc_on_top(&f1, span, at)?;
+                self.loc_on_top(&f0, &t0, span, at)?;
+                self.loc_on_top(&f1, &t1, span, at)?;
             }
             (false, true) => {
-                self.loc_on_top(&f1, span, at)?;
-                self.loc_on_top(&f0, span, at)?;
+                self.loc_on_top(&f1, &t1, span, at)?;
+                self.loc_on_top(&f0, &t0, span, at)?;
                 self.emit(DwOp::Swap);
             }
             (true, true) => {
-                self.loc_on_top(&f1, span, at)?;
+                self.loc_on_top(&f1, &t1, span, at)?;
                 self.emit(DwOp::Swap);
-                self.loc_on_top(&f0, span, at)?;
+                self.loc_on_top(&f0, &t0, span, at)?;
                 self.emit(DwOp::Swap);
             }
         }
@@ -1773,7 +1805,7 @@ impl Lowerer<'_> {
     /// (a slot form must already be on top), where offsets up to `span`
     /// bits further stay inside its storage (AMD's offsets fail at once
     /// outside it; see `Form::Loc`).
-    fn loc_on_top(&mut self, f: &Form, span: u64, at: usize) -> R<()> {
+    fn loc_on_top(&mut self, f: &Form, t: &Type, span: u64, at: usize) -> R<()> {
         let outside = |s: &Self, size: &BigInt, bit: &BigInt| -> R<()> {
             if bit.sign() == num_bigint::Sign::Minus || &(bit + span) >= size {
                 return nl(
@@ -1793,6 +1825,7 @@ impl Lowerer<'_> {
                 "a float computed by DWARF arithmetic as a location: NaN payloads are unspecified",
             ),
             Form::Val { bt, .. } => {
+                self.same_width_as_container(t, *bt, at)?;
                 outside(self, &BigInt::from(bt.bits()), &BigInt::zero())?;
                 self.emit(DwOp::StackValue);
             }
@@ -1845,6 +1878,20 @@ impl Lowerer<'_> {
             Form::ImplPtr(_) | Form::AddrOfSlot(_) => {
                 return nl(Some(at), "an implicit pointer as a lane location")
             }
+        }
+        Ok(())
+    }
+
+    /// A value of type `t` held in base type `bt` becomes an implicit
+    /// location of `bt`'s size (`DW_OP_stack_value`): only right when `t`
+    /// is as wide (a narrow integer lives in a wider container).
+    fn same_width_as_container(&self, t: &Type, bt: BaseType, at: usize) -> R<()> {
+        let bits = self.bitsizeof(t, Some(at))?;
+        if bits != bt.bits() {
+            return nl(
+                Some(at),
+                format!("a {bits}-bit value computed in a {}-bit base type, as a location: its implicit location would be the base type's size", bt.bits()),
+            );
         }
         Ok(())
     }
@@ -1996,7 +2043,7 @@ impl Lowerer<'_> {
                 // DW_OP_implicit_value holds whole bytes: a part reaching
                 // into the padding would read bits the reference does not
                 // have.
-                if !v.width().is_multiple_of(8) && k + bits > v.width() {
+                if !v.width().is_multiple_of(8) && k.saturating_add(bits) > v.width() {
                     return nl(
                         Some(at),
                         format!("a composite part reading past the end of a {}-bit implicit value: DW_OP_implicit_value holds whole bytes", v.width()),

@@ -109,10 +109,18 @@
 //! `DW_OP_deref_type`; a constant offset into a computed value is
 //! `DW_OP_stack_value` then `DW_OP_LLVM_offset_uconst`/`bit_offset`. AMD's
 //! offset operations fail at once when the location leaves its storage,
-//! where the spec fails only when it is read, so an offset is lowered only
-//! where the storage's size is known when lowering and the offset stays
-//! inside it; run-time offsets into anything but memory are therefore not
-//! lowered. A composite cannot be formed while another one's pieces are
+//! where the spec fails only when it is read, so a constant offset is
+//! lowered only where the storage's size is known when lowering and the
+//! offset stays inside it. An offset computed at run time into anything
+//! but memory (AMD's `DW_OP_regx V, DW_OP_LLVM_push_lane, DW_OP_lit4,
+//! DW_OP_mul, DW_OP_LLVM_offset` pattern) is guarded: `DW_OP_bra` takes
+//! `DW_OP_LLVM_offset` when the result stays inside the storage, and
+//! otherwise a location that fails reads and writes as the spec's does (the
+//! location moved past the storage's end by `DW_OP_bit_piece`'s unchecked
+//! offset, or an empty implicit value for implicit storage); such a
+//! location is not offset again. A register the context names without a
+//! value (`diopter lower`'s register context) is as wide as the input it
+//! holds. A composite cannot be formed while another one's pieces are
 //! being added (every piece joins the open composite). `DIOpSelect` is
 //! `DW_OP_LLVM_select_bit_piece` of its two vectors' locations (a mask
 //! computed at run time is rotated above them), lowered where every lane's

@@ -169,12 +169,17 @@ enum Form {
         size: u64,
         bit: u64,
     },
+    /// On top of the DWARF stack (AMD's extensions): a location moved by an
+    /// offset computed at run time, possibly outside its storage (see
+    /// `Lowerer::runtime_offset_loc`); it may be read or be the result, not
+    /// offset again.
+    LocMoved,
 }
 
 impl Form {
     fn is_slot(&self) -> bool {
         match self {
-            Form::Addr { .. } | Form::Val { .. } | Form::Loc { .. } => true,
+            Form::Addr { .. } | Form::Val { .. } | Form::Loc { .. } | Form::LocMoved => true,
             Form::AddrOfSlot(inner) => inner.is_slot(),
             _ => false,
         }
@@ -211,6 +216,10 @@ struct Lowerer<'a> {
     /// no `DW_OP_LLVM_piece_end` has closed: any further piece joins it, so
     /// no other composite can be formed until it is closed.
     incomplete_open: bool,
+    /// The size of a register the context does not give (`diopter lower`'s
+    /// register context names registers without values): the size of the
+    /// input it holds, as a register holding an argument is that wide.
+    assumed_register_bits: Vec<(u16, u64)>,
 }
 
 /// Lowers `bare` with its inputs at the locations `ctx` gives them.
@@ -249,6 +258,7 @@ fn lower_with(
         ext,
         explicit_undef: false,
         incomplete_open: false,
+        assumed_register_bits: Vec::new(),
     };
     let (root, fragment) = l.build_tree()?;
     let form = l.lower_node(root)?;
@@ -578,10 +588,18 @@ impl Lowerer<'_> {
         let ty = self.nodes[id].ty.clone();
         match &op {
             Op::Arg(..) | Op::Referrer(_) | Op::TypeObject(_) | Op::Constant(..) => {
-                match self.input_location(id)? {
-                    None => Ok(Form::Undef),
-                    Some(l) => self.binding(&l, at, 0),
+                let f = match self.input_location(id)? {
+                    None => Form::Undef,
+                    Some(l) => self.binding(&l, at, 0)?,
+                };
+                if let Form::Reg { reg, bit: 0 } = f {
+                    let name = &self.registers[usize::from(reg)];
+                    if self.ctx.entity(name).is_none() {
+                        let bits = self.bitsizeof(&ty, Some(at))?;
+                        self.assumed_register_bits.push((reg, bits));
+                    }
                 }
+                Ok(f)
             }
             Op::Reinterpret(_) => {
                 let f = self.lower_node(children[0])?;
@@ -867,8 +885,10 @@ impl Lowerer<'_> {
                 // The checker lets only DIOpDeref consume DIOpAddrOf.
                 return nl(Some(at), "not well-formed: a read of an implicit address");
             }
-            Form::Loc { .. } | Form::Composite(_) | Form::Deferred(_) if self.ext => {
-                if !matches!(f, Form::Loc { .. }) {
+            Form::Loc { .. } | Form::LocMoved | Form::Composite(_) | Form::Deferred(_)
+                if self.ext =>
+            {
+                if !matches!(f, Form::Loc { .. } | Form::LocMoved) {
                     self.composite_loc(f.clone(), at)?;
                 }
                 if narrow {
@@ -879,7 +899,7 @@ impl Lowerer<'_> {
                     self.site(at, n);
                 }
             }
-            Form::Loc { .. } | Form::Composite(_) | Form::Deferred(_) => {
+            Form::Loc { .. } | Form::LocMoved | Form::Composite(_) | Form::Deferred(_) => {
                 return nl(
                     Some(at),
                     "a value read from a composite: DWARF 5 reads only memory and registers",
@@ -1135,7 +1155,7 @@ impl Lowerer<'_> {
                 ),
                 )
             }
-            Form::Loc { .. } => {
+            Form::Loc { .. } | Form::LocMoved => {
                 self.emit(DwOp::DerefSize(p as u8 / 8));
                 self.site(at, p);
             }
@@ -1329,6 +1349,10 @@ impl Lowerer<'_> {
                     self.offset_loc(bt.bits(), 0, &v, at)
                 }
                 Form::Loc { size, bit } => self.offset_loc(size, bit, &v, at),
+                Form::LocMoved => nl(
+                    Some(at),
+                    "an offset into a location moved by an offset computed at run time: it may have left its storage and come back, which AMD's checked offsets cannot say",
+                ),
                 Form::Composite(_) | Form::Deferred(_) if self.ext => {
                     let size = self.composite_loc(fl, at)?;
                     self.offset_loc(size, 0, &v, at)
@@ -1345,6 +1369,21 @@ impl Lowerer<'_> {
                     "an offset into a composite: DWARF pieces cannot be offset",
                 ),
             };
+        }
+        if self.ext
+            && matches!(
+                fl,
+                Form::Reg { .. }
+                    | Form::Const(..)
+                    | Form::Val { .. }
+                    | Form::Loc { .. }
+                    | Form::Composite(_)
+                    | Form::Deferred(_)
+            )
+        {
+            let lty = self.nodes[l].ty.clone();
+            let ty = self.nodes[self.node_of(at)].ty.clone();
+            return self.runtime_offset_loc(&fl, &lty, &fb, &bty, scale, &ty, at);
         }
         if scale != 8 {
             return nl(
@@ -1734,7 +1773,7 @@ impl Lowerer<'_> {
                 Some(at),
                 "an implicit pointer to a location computed at run time, in the result: DW_OP_implicit_pointer names a DIE, whose location would have to be that computation",
             ),
-            Form::Loc { .. } => Ok(()),
+            Form::Loc { .. } | Form::LocMoved => Ok(()),
         }
     }
 
@@ -1851,10 +1890,7 @@ impl Lowerer<'_> {
                 }
             }
             Form::Reg { reg, bit } => {
-                let name = self.registers[usize::from(*reg)].clone();
-                let Some(size) = self.ctx.entity(&name).map(|b| b.width()) else {
-                    return nl(Some(at), "a register the context does not give");
-                };
+                let size = self.register_bits(*reg, at)?;
                 outside(self, &BigInt::from(size), &BigInt::from(*bit))?;
                 self.emit(DwOp::Regx(*reg));
                 self.offset_loc(size, 0, &BigInt::from(*bit), at)?;
@@ -1878,8 +1914,139 @@ impl Lowerer<'_> {
             Form::ImplPtr(_) | Form::AddrOfSlot(_) => {
                 return nl(Some(at), "an implicit pointer as a lane location")
             }
+            Form::LocMoved => {
+                return nl(
+                    Some(at),
+                    "a location moved by an offset computed at run time, offset again",
+                )
+            }
         }
         Ok(())
+    }
+
+    /// The size of register `reg`: its entity's in the context, or the
+    /// input's it was bound to (see `assumed_register_bits`).
+    fn register_bits(&self, reg: u16, at: usize) -> R<u64> {
+        let name = &self.registers[usize::from(reg)];
+        if let Some(b) = self.ctx.entity(name) {
+            return Ok(b.width());
+        }
+        match self.assumed_register_bits.iter().find(|(r, _)| *r == reg) {
+            Some((_, bits)) => Ok(*bits),
+            None => nl(Some(at), "a register the context does not give"),
+        }
+    }
+
+    /// The node of the operation at `op_index`.
+    fn node_of(&self, op_index: usize) -> usize {
+        self.nodes
+            .iter()
+            .position(|n| n.op_index == op_index)
+            .expect("every operation has a node")
+    }
+
+    /// An offset computed at run time into a location other than memory
+    /// (AMD's extensions). `DW_OP_LLVM_offset` fails at once where the
+    /// location leaves its storage, where the spec fails only when it is
+    /// read; so the offset is checked at run time (`DW_OP_bra`), and outside
+    /// the storage the result is the location moved past its end by a
+    /// `DW_OP_bit_piece` offset (not range-checked, ext.rs decision 11),
+    /// which fails when read or written as the spec's does. Nothing may
+    /// offset the result again (it could come back inside the storage).
+    #[allow(clippy::too_many_arguments)]
+    fn runtime_offset_loc(
+        &mut self,
+        fl: &Form,
+        lty: &Type,
+        fb: &Form,
+        bty: &Type,
+        scale: i64,
+        ty: &Type,
+        at: usize,
+    ) -> R<Form> {
+        let (size, bit) = match fl {
+            Form::Reg { reg, bit } => (self.register_bits(*reg, at)?, *bit),
+            Form::Const(v, k) => (v.width(), *k),
+            Form::Val { bt, .. } => (bt.bits(), 0),
+            Form::Loc { size, bit } => (*size, *bit),
+            Form::Composite(parts) => (parts.iter().map(|p| p.1).sum(), 0),
+            Form::Deferred(id) => {
+                let t = self.nodes[*id].ty.clone();
+                (self.bitsizeof(&t, Some(at))?, 0)
+            }
+            _ => return nl(Some(at), "not a location other than memory"),
+        };
+        let n = self.bitsizeof(ty, Some(at))?;
+        if self.incomplete_open {
+            return nl(
+                Some(at),
+                "a run-time offset while a composite's pieces are being added: the guard's piece would join it",
+            );
+        }
+        if size == 0 || n == 0 || size > i64::MAX as u64 / 2 || bit >= size {
+            return nl(
+                Some(at),
+                "a run-time offset into an empty storage or from outside it",
+            );
+        }
+        // The location, then the offset as an int64_t, on top.
+        let put_loc = |s: &mut Self| s.loc_on_top(fl, lty, 0, at);
+        match (fl.is_slot(), fb.is_slot()) {
+            (false, true) => {
+                put_loc(self)?;
+                self.emit(DwOp::Swap);
+            }
+            (true, true) => {
+                self.emit(DwOp::Swap);
+                put_loc(self)?;
+                self.emit(DwOp::Swap);
+            }
+            _ => put_loc(self)?,
+        }
+        let ob = self.read(fb, bty, at, 0)?;
+        if ob != BaseType::I64 {
+            self.emit(DwOp::Convert(Some(BaseType::I64)));
+        }
+        // Inside exactly when lo <= v < hi (bit + scale·v in 0..size).
+        let (b, sz, sc) = (bit as i64, size as i64, scale);
+        let lo = -(b.div_euclid(sc));
+        let hi = (sz - b - 1).div_euclid(sc) + 1;
+        let i64c = |v: i64| DwOp::ConstType(BaseType::I64, v.to_le_bytes().to_vec());
+        self.emit(DwOp::Dup);
+        self.emit(i64c(lo));
+        self.emit(DwOp::Ge);
+        self.emit(DwOp::Over);
+        self.emit(i64c(hi));
+        self.emit(DwOp::Lt);
+        self.emit(DwOp::And);
+        // Outside an implicit value the spec's location refuses writes as
+        // implicit storage does and fails reads as out of bounds: an empty
+        // implicit value does both. Elsewhere the location moved past the
+        // storage's end by a piece offset.
+        let outside = if matches!(fl, Form::Const(..) | Form::Val { .. }) {
+            vec![DwOp::Drop, DwOp::Drop, DwOp::ImplicitValue(Vec::new())]
+        } else {
+            vec![
+                DwOp::Drop,
+                DwOp::BitPiece(n, size),
+                DwOp::Llvm(LlvmDwOp::PieceEnd),
+            ]
+        };
+        let inside = DwOp::Llvm(if scale == 8 {
+            LlvmDwOp::Offset
+        } else {
+            LlvmDwOp::BitOffset
+        });
+        let len = |ops: &[DwOp]| encode(ops).len() as i16;
+        let skip = DwOp::Skip(len(std::slice::from_ref(&inside)));
+        let out_len = len(&outside) + len(std::slice::from_ref(&skip));
+        self.emit(DwOp::Bra(out_len));
+        for o in outside {
+            self.emit(o);
+        }
+        self.emit(skip);
+        self.emit(inside);
+        Ok(Form::LocMoved)
     }
 
     /// A value of type `t` held in base type `bt` becomes an implicit
@@ -1995,7 +2162,11 @@ impl Lowerer<'_> {
                 }
                 LocDesc::composite(out)
             }
-            Form::Addr { .. } | Form::Val { .. } | Form::AddrOfSlot(_) | Form::Loc { .. } => {
+            Form::Addr { .. }
+            | Form::Val { .. }
+            | Form::AddrOfSlot(_)
+            | Form::Loc { .. }
+            | Form::LocMoved => {
                 return nl(
                     Some(at),
                     "a location computed at run time where one known when lowering is needed",

@@ -163,6 +163,14 @@ pub enum DwOp {
     Drop,
     Swap,
     Rot,
+    /// `DW_OP_over`.
+    Over,
+    /// `DW_OP_ge`, `DW_OP_lt`: 1 or 0 (signed for signed base types).
+    Ge,
+    Lt,
+    /// `DW_OP_bra`, `DW_OP_skip`: a byte offset from the end of the operation.
+    Bra(i16),
+    Skip(i16),
     Plus,
     PlusUconst(u64),
     Minus,
@@ -341,6 +349,17 @@ impl DwOp {
             DwOp::Drop => out.push(c::DW_OP_drop.0),
             DwOp::Swap => out.push(c::DW_OP_swap.0),
             DwOp::Rot => out.push(c::DW_OP_rot.0),
+            DwOp::Over => out.push(c::DW_OP_over.0),
+            DwOp::Ge => out.push(c::DW_OP_ge.0),
+            DwOp::Lt => out.push(c::DW_OP_lt.0),
+            DwOp::Bra(d) => {
+                out.push(c::DW_OP_bra.0);
+                out.extend_from_slice(&d.to_le_bytes());
+            }
+            DwOp::Skip(d) => {
+                out.push(c::DW_OP_skip.0);
+                out.extend_from_slice(&d.to_le_bytes());
+            }
             DwOp::Plus => out.push(c::DW_OP_plus.0),
             DwOp::PlusUconst(v) => {
                 out.push(c::DW_OP_plus_uconst.0);
@@ -453,6 +472,11 @@ impl fmt::Display for DwOp {
             DwOp::Drop => f.write_str("DW_OP_drop"),
             DwOp::Swap => f.write_str("DW_OP_swap"),
             DwOp::Rot => f.write_str("DW_OP_rot"),
+            DwOp::Over => f.write_str("DW_OP_over"),
+            DwOp::Ge => f.write_str("DW_OP_ge"),
+            DwOp::Lt => f.write_str("DW_OP_lt"),
+            DwOp::Bra(d) => write!(f, "DW_OP_bra {d}"),
+            DwOp::Skip(d) => write!(f, "DW_OP_skip {d}"),
             DwOp::Plus => f.write_str("DW_OP_plus"),
             DwOp::PlusUconst(v) => write!(f, "DW_OP_plus_uconst 0x{v:x}"),
             DwOp::Minus => f.write_str("DW_OP_minus"),

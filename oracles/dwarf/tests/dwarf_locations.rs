@@ -244,3 +244,69 @@ fn select_is_select_bit_piece_of_the_two_locations() {
         "0x4444444411111111"
     );
 }
+
+#[test]
+fn a_run_time_offset_into_a_register_is_guarded() {
+    // AMD's lane pattern: lane L's dword of a VGPR-like register. With the
+    // lane inside the register the guard takes DW_OP_LLVM_offset; with the
+    // lane past it the location is moved past the register's end, and
+    // reading it fails as the reference's read does.
+    let text = |lane: u64| {
+        format!(
+            "diexpression [i128] DIOpArg(0, i128), DIOpPushLane(i32), DIOpConstant(i32 4), DIOpMul(), DIOpByteOffset(i32)\n--- context\nlane {lane}\n%v = i128 0x44444444333333332222222211111111\narg 0 = %v\n"
+        )
+    };
+    let c = case(&text(2));
+    let l = agrees_ext(&c);
+    let ops = print_ops(&l.ops);
+    // lo = 0, hi = 16 bytes: the guard, then the two branches (the
+    // outside one is 10 bytes: 0x80 is a two-byte ULEB128).
+    assert!(
+        ops.ends_with("DW_OP_dup, DW_OP_const_type (0x00000004 \"int64_t\") 0x08 0x00 0x00 0x00 0x00 0x00 0x00 0x00 0x00, DW_OP_ge, DW_OP_over, DW_OP_const_type (0x00000004 \"int64_t\") 0x08 0x10 0x00 0x00 0x00 0x00 0x00 0x00 0x00, DW_OP_lt, DW_OP_and, DW_OP_bra 10, DW_OP_drop, DW_OP_bit_piece 0x20 0x80, DW_OP_LLVM_user DW_OP_LLVM_piece_end, DW_OP_skip 2, DW_OP_LLVM_user DW_OP_LLVM_offset"),
+        "{ops}"
+    );
+    let r = ext::evaluate_lowered(&l, &c.ctx).expect("evaluates");
+    assert_eq!(
+        diopter_semantics::access::read(&c.ctx, &r.loc, 32)
+            .unwrap()
+            .to_hex(),
+        "0x33333333"
+    );
+    // Lane 4 is bytes 16..20: outside the 16-byte register. The reference
+    // forms the location and fails when reading or writing it; so does the
+    // guarded DWARF (the verdict compares both).
+    let c = case(&text(4));
+    agrees_ext(&c);
+    let r = ext::evaluate_lowered(&l, &c.ctx).expect("evaluates");
+    assert!(diopter_semantics::access::read(&c.ctx, &r.loc, 32).is_err());
+}
+
+#[test]
+fn a_run_time_offset_past_an_implicit_value_refuses_writes_as_implicit() {
+    // Outside a computed value the spec's location refuses a write because
+    // it is implicit storage, and fails a read as out of bounds: the guard's
+    // other branch is an empty implicit value, which does both.
+    let text = |k: u8| {
+        format!(
+            "[i32, i8] DIOpArg(0, i32), DIOpConstant(i32 1), DIOpAdd(), DIOpArg(1, i8), DIOpByteOffset(i8)\n--- context\n%a = i32 0x100\n%k = i8 {k}\narg 0 = %a\narg 1 = %k\n"
+        )
+    };
+    for k in [1, 3, 4, 9] {
+        agrees_ext(&case(&text(k)));
+    }
+}
+
+#[test]
+fn a_run_time_offset_inside_an_open_composite_is_not_lowered() {
+    // The result's first piece is formed before the second part's run-time
+    // offset: the guard's piece would join the result's composite.
+    let c = case(
+        "[i32, i32, i8] DIOpArg(0, i32), DIOpArg(1, i32), DIOpArg(2, i8), DIOpByteOffset(i32), DIOpComposite(2, i64)\n--- context\n%a = i32 0\n%b = i32 0\n%k = i8 1\narg 0 = %a\narg 1 = %b\narg 2 = %k\n",
+    );
+    let e = lower_ext(&c.bare, &c.types, &c.ctx).unwrap_err();
+    assert!(
+        e.reason
+            .starts_with("a run-time offset while a composite's pieces"),
+        "{e}"
+    );
+}

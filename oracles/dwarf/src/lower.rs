@@ -750,6 +750,18 @@ impl Lowerer<'_> {
                     | Form::Composite(_) => Ok(Form::Composite(
                         (0..n).map(|_| (f.clone(), elem)).collect(),
                     )),
+                    // With AMD's extensions a location on the stack is
+                    // repeated by DW_OP_LLVM_extend.
+                    _ if self.ext && elem > 0 && n > 0 => {
+                        if !matches!(f, Form::Loc { .. } | Form::LocMoved) {
+                            self.loc_on_top(&f, &elem_ty, 0, at)?;
+                        }
+                        self.emit(DwOp::Llvm(LlvmDwOp::Extend(elem, n)));
+                        Ok(Form::Loc {
+                            size: n * elem,
+                            bit: 0,
+                        })
+                    }
                     _ => nl(
                         Some(at),
                         "DIOpExtend of a computed value or address: a piece cannot repeat a stack entry",

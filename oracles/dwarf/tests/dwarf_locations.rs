@@ -310,3 +310,25 @@ fn a_run_time_offset_inside_an_open_composite_is_not_lowered() {
         "{e}"
     );
 }
+
+#[test]
+fn extend_of_a_computed_value_is_dw_op_llvm_extend() {
+    // 0x41 + 1, in each of two lanes.
+    let c = case(
+        "[i32] DIOpArg(0, i32), DIOpConstant(i32 1), DIOpAdd(), DIOpExtend(2)\n--- context\n%a = i32 0x41\narg 0 = %a\n",
+    );
+    let l = agrees_ext(&c);
+    assert!(
+        print_ops(&l.ops)
+            .ends_with("DW_OP_plus, DW_OP_stack_value, DW_OP_LLVM_user DW_OP_LLVM_extend 0x20 0x2"),
+        "{}",
+        print_ops(&l.ops)
+    );
+    let r = ext::evaluate_lowered(&l, &c.ctx).expect("evaluates");
+    assert_eq!(
+        diopter_semantics::access::read(&c.ctx, &r.loc, 64)
+            .unwrap()
+            .to_hex(),
+        "0x0000004200000042"
+    );
+}

@@ -36,6 +36,11 @@ pub const IMPLICIT_POINTER_REG: u16 = 0xfff1;
 /// `.debug_info` offset of the first object an implicit pointer refers to;
 /// object `k` is at `IMPLICIT_DIE_BASE + 0x10 * k`.
 pub const IMPLICIT_DIE_BASE: u32 = 0x1000;
+/// The location-list DIE `k` of [`Lowered::location_lists`] (an artificial
+/// variable whose `DW_AT_location` is a location list with one entry per
+/// single location, every entry covering the current program location) is
+/// at unit offset `LOCLIST_DIE_BASE + 0x10 * k`.
+pub const LOCLIST_DIE_BASE: u32 = 0x0100_0000;
 
 /// Why an expression (with these input locations) does not lower.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,6 +98,11 @@ pub struct Lowered {
     pub registers: Vec<String>,
     /// The object `k` of `DW_OP_implicit_pointer IMPLICIT_DIE_BASE + 0x10 k`.
     pub implicit_targets: Vec<ImplicitTarget>,
+    /// The location of the DIE `k` of `DW_OP_call4 LOCLIST_DIE_BASE + 0x10 k`:
+    /// an input with several single locations at once (AMD's extensions:
+    /// `DW_OP_call*` of a DIE whose location is a location list pushes the
+    /// location description of all its matching entries).
+    pub location_lists: Vec<LocDesc>,
     pub read_sites: Vec<ReadSite>,
     /// For each `DW_OP_div`/`DW_OP_mod`: the byte offset just past it and
     /// the DIOp operation it lowers.
@@ -174,6 +184,9 @@ enum Form {
     /// `Lowerer::runtime_offset_loc`); it may be read or be the result, not
     /// offset again.
     LocMoved,
+    /// Several single locations at once, known when lowering (AMD's
+    /// extensions): `DW_OP_call4` of a location-list DIE holding them.
+    Multi(LocDesc),
 }
 
 impl Form {
@@ -205,6 +218,7 @@ struct Lowerer<'a> {
     div_ops: Vec<(usize, usize)>,
     registers: Vec<String>,
     implicit_targets: Vec<ImplicitTarget>,
+    location_lists: Vec<LocDesc>,
     read_sites: Vec<ReadSite>,
     /// May use AMD's extensions (`lower_ext`).
     ext: bool,
@@ -254,6 +268,7 @@ fn lower_with(
         div_ops: Vec::new(),
         registers: Vec::new(),
         implicit_targets: Vec::new(),
+        location_lists: Vec::new(),
         read_sites: Vec::new(),
         ext,
         explicit_undef: false,
@@ -294,6 +309,7 @@ fn lower_with(
         bytes,
         registers: l.registers,
         implicit_targets: l.implicit_targets,
+        location_lists: l.location_lists,
         read_sites: l.read_sites,
         div_sites,
         ty,
@@ -459,6 +475,9 @@ impl Lowerer<'_> {
 
     /// The form of an input's location as the context gives it.
     fn binding(&mut self, loc: &LocDesc, at: usize, depth: usize) -> R<Form> {
+        if loc.singles.len() > 1 && self.ext {
+            return Ok(Form::Multi(loc.clone()));
+        }
         let [s] = loc.singles.as_slice() else {
             return nl(
                 Some(at),
@@ -521,6 +540,10 @@ impl Lowerer<'_> {
                 }
                 let mut out = Vec::new();
                 for p in parts {
+                    if p.loc.singles.len() > 1 && self.ext {
+                        out.push((Form::Multi(p.loc.clone()), p.bits));
+                        continue;
+                    }
                     let [ps] = p.loc.singles.as_slice() else {
                         return nl(
                             Some(at),
@@ -747,6 +770,7 @@ impl Lowerer<'_> {
                     | Form::Mem { .. }
                     | Form::Const(..)
                     | Form::Undef
+                    | Form::Multi(_)
                     | Form::Composite(_) => Ok(Form::Composite(
                         (0..n).map(|_| (f.clone(), elem)).collect(),
                     )),
@@ -897,11 +921,19 @@ impl Lowerer<'_> {
                 // The checker lets only DIOpDeref consume DIOpAddrOf.
                 return nl(Some(at), "not well-formed: a read of an implicit address");
             }
-            Form::Loc { .. } | Form::LocMoved | Form::Composite(_) | Form::Deferred(_)
+            Form::Loc { .. }
+            | Form::LocMoved
+            | Form::Composite(_)
+            | Form::Deferred(_)
+            | Form::Multi(_)
                 if self.ext =>
             {
-                if !matches!(f, Form::Loc { .. } | Form::LocMoved) {
-                    self.composite_loc(f.clone(), at)?;
+                match f {
+                    Form::Multi(loc) => self.multi_loc(loc, 0, at)?,
+                    Form::Loc { .. } | Form::LocMoved => {}
+                    _ => {
+                        self.composite_loc(f.clone(), at)?;
+                    }
                 }
                 if narrow {
                     self.read_loc_bits(w, at)?;
@@ -911,7 +943,11 @@ impl Lowerer<'_> {
                     self.site(at, n);
                 }
             }
-            Form::Loc { .. } | Form::LocMoved | Form::Composite(_) | Form::Deferred(_) => {
+            Form::Loc { .. }
+            | Form::LocMoved
+            | Form::Composite(_)
+            | Form::Deferred(_)
+            | Form::Multi(_) => {
                 return nl(
                     Some(at),
                     "a value read from a composite: DWARF 5 reads only memory and registers",
@@ -1167,6 +1203,11 @@ impl Lowerer<'_> {
                 ),
                 )
             }
+            Form::Multi(loc) => {
+                self.multi_loc(loc, 0, at)?;
+                self.emit(DwOp::DerefSize(p as u8 / 8));
+                self.site(at, p);
+            }
             Form::Loc { .. } | Form::LocMoved => {
                 self.emit(DwOp::DerefSize(p as u8 / 8));
                 self.site(at, p);
@@ -1361,6 +1402,7 @@ impl Lowerer<'_> {
                     self.offset_loc(bt.bits(), 0, &v, at)
                 }
                 Form::Loc { size, bit } => self.offset_loc(size, bit, &v, at),
+                Form::Multi(loc) => Ok(Form::Multi(loc.with_bit_offset(&v))),
                 Form::LocMoved => nl(
                     Some(at),
                     "an offset into a location moved by an offset computed at run time: it may have left its storage and come back, which AMD's checked offsets cannot say",
@@ -1786,7 +1828,44 @@ impl Lowerer<'_> {
                 "an implicit pointer to a location computed at run time, in the result: DW_OP_implicit_pointer names a DIE, whose location would have to be that computation",
             ),
             Form::Loc { .. } | Form::LocMoved => Ok(()),
+            Form::Multi(loc) => self.multi_loc(loc, 0, at),
         }
+    }
+
+    /// Pushes the location `loc` of several single locations (`DW_OP_call4`
+    /// of a new location-list DIE), when every single location and an offset
+    /// `span` bits further stay inside its storage (a location-list entry is
+    /// a DWARF expression, which cannot leave its storage; and see
+    /// `Form::Loc`).
+    fn multi_loc(&mut self, loc: &LocDesc, span: u64, at: usize) -> R<()> {
+        for s in &loc.singles {
+            if s.storage == Storage::Undefined {
+                continue;
+            }
+            let Some(size) = diopter_semantics::access::storage_bits(self.ctx, &s.storage) else {
+                return nl(
+                    Some(at),
+                    "a single location whose storage the context does not give",
+                );
+            };
+            if s.offset.sign() == num_bigint::Sign::Minus || &s.offset + span >= size {
+                return nl(
+                    Some(at),
+                    format!("one of several single locations at bit {} of a {size}-bit storage: a location-list entry cannot leave its storage", s.offset),
+                );
+            }
+        }
+        let k = self.location_lists.len();
+        let Some(die) = u32::try_from(k)
+            .ok()
+            .and_then(|k| k.checked_mul(0x10))
+            .and_then(|o| o.checked_add(LOCLIST_DIE_BASE))
+        else {
+            return nl(Some(at), "too many location lists");
+        };
+        self.location_lists.push(loc.clone());
+        self.emit(DwOp::Call4(die));
+        Ok(())
     }
 
     /// `DIOpSelect` (AMD's extensions): `DW_OP_LLVM_select_bit_piece` of
@@ -1932,6 +2011,7 @@ impl Lowerer<'_> {
                     "a location moved by an offset computed at run time, offset again",
                 )
             }
+            Form::Multi(loc) => self.multi_loc(loc, span, at)?,
         }
         Ok(())
     }
@@ -2146,6 +2226,7 @@ impl Lowerer<'_> {
                 LocDesc::single(Storage::Implicit { value: v.clone() }, BigInt::from(*k))
             }
             Form::Undef => LocDesc::undefined(),
+            Form::Multi(loc) => loc.clone(),
             Form::ImplPtr(k) => {
                 let t = self.implicit_targets[*k].clone();
                 let bits = self.bitsizeof(ty, Some(at))?;

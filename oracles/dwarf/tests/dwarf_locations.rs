@@ -332,3 +332,32 @@ fn extend_of_a_computed_value_is_dw_op_llvm_extend() {
         "0x0000004200000042"
     );
 }
+
+#[test]
+fn an_input_in_two_places_is_a_call_of_a_location_list_die() {
+    // %a and the memory at 0x10 hold the same value: the input lives in
+    // both (DWARF's object in several places); an offset applies to each.
+    let c = case(
+        "[i32] DIOpArg(0, i32), DIOpConstant(i8 1), DIOpByteOffset(i8)\n--- context\n%a = i32 0x44332211\nmem 0 0x10 = 11 22 33 44\narg 0 = %a | mem(0, 0x10)\n",
+    );
+    let l = agrees_ext(&c);
+    assert_eq!(print_ops(&l.ops), "DW_OP_call4 0x01000000");
+    assert_eq!(l.location_lists.len(), 1);
+    assert_eq!(l.location_lists[0].singles.len(), 2);
+    let r = ext::evaluate_lowered(&l, &c.ctx).expect("evaluates");
+    assert_eq!(
+        diopter_semantics::access::read(&c.ctx, &r.loc, 8)
+            .unwrap()
+            .to_hex(),
+        "0x22"
+    );
+    // Places that disagree: the reference calls the context inconsistent
+    // when the value is read, and so does the DWARF.
+    let c = case(
+        "[i32] DIOpArg(0, i32), DIOpConstant(i32 1), DIOpAdd()\n--- context\n%a = i32 5\nmem 0 0x10 = 06 00 00 00\narg 0 = %a | mem(0, 0x10)\n",
+    );
+    let l = lower_ext(&c.bare, &c.types, &c.ctx).expect("lowers");
+    assert!(print_ops(&l.ops).contains("DW_OP_call4 0x01000000, DW_OP_deref_type"));
+    let v = compare_with(&c, lower_ext, ext::evaluate_lowered);
+    assert!(matches!(v, DwarfVerdict::Inconsistent), "{v:?}");
+}

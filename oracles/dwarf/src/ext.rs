@@ -1092,9 +1092,8 @@ impl ExtMachine<'_> {
                 offset: gimli::DieReference::UnitRef(UnitOffset(die)),
             } if *die as u64 >= u64::from(LOCLIST_DIE_BASE) => {
                 // Decision 12: a location-list DIE's location, all entries.
-                let k = (*die as u64 - u64::from(LOCLIST_DIE_BASE))
-                    .checked_div(0x10)
-                    .filter(|_| (*die as u64 - u64::from(LOCLIST_DIE_BASE)) % 0x10 == 0);
+                let rel = *die as u64 - u64::from(LOCLIST_DIE_BASE);
+                let k = rel.is_multiple_of(0x10).then_some(rel / 0x10);
                 let Some(l) = k.and_then(|k| self.location_lists.get(k as usize)) else {
                     return Err(run.ill(format!("a call of an unknown DIE {die:#x}")));
                 };

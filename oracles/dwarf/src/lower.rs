@@ -1439,6 +1439,9 @@ impl Lowerer<'_> {
             let ty = self.nodes[self.node_of(at)].ty.clone();
             return self.runtime_offset_loc(&fl, &lty, &fb, &bty, scale, &ty, at);
         }
+        if scale != 8 && self.ext && matches!(fl, Form::Addr { .. } | Form::Mem { .. }) {
+            return self.runtime_bit_offset_memory(fl, &fb, &bty, bw, at);
+        }
         if scale != 8 {
             return nl(
                 Some(at),
@@ -2014,6 +2017,72 @@ impl Lowerer<'_> {
             Form::Multi(loc) => self.multi_loc(loc, span, at)?,
         }
         Ok(())
+    }
+
+    /// A bit offset computed at run time into memory (AMD's extensions): the
+    /// address moves by the whole bytes (`t >> 3`, by DWARF's address
+    /// arithmetic, checked not to wrap as byte offsets are), and
+    /// `DW_OP_LLVM_bit_offset` adds the rest (`t & 7`) to the memory
+    /// location, which stays inside the address space. Not offset again
+    /// (see `Form::LocMoved`).
+    fn runtime_bit_offset_memory(
+        &mut self,
+        fl: Form,
+        fb: &Form,
+        bty: &Type,
+        bw: u64,
+        at: usize,
+    ) -> R<Form> {
+        let (space, lo, hi, r0) = match &fl {
+            Form::Addr { space, lo, hi } => (*space, lo.clone(), hi.clone(), 0),
+            Form::Mem { space, bit } => {
+                let a = floor8(bit);
+                (*space, a.clone(), a, mod8(bit))
+            }
+            _ => return nl(Some(at), "not a memory location"),
+        };
+        if bw >= 64 && r0 != 0 {
+            return nl(
+                Some(at),
+                "a 64-bit bit offset from inside a byte: the sum could overflow DWARF's 64-bit arithmetic",
+            );
+        }
+        let ob = self.read(fb, bty, at, 0)?;
+        if let Form::Mem { .. } = fl {
+            // The address below the offset.
+            self.push_address(wrap64(&lo));
+            self.emit(DwOp::Swap);
+        }
+        if ob != BaseType::I64 {
+            self.emit(DwOp::Convert(Some(BaseType::I64)));
+        }
+        let i64c = |v: i64| DwOp::ConstType(BaseType::I64, v.to_le_bytes().to_vec());
+        if r0 != 0 {
+            self.emit(i64c(r0 as i64));
+            self.emit(DwOp::Plus);
+        }
+        // [a, t] -> [t & 7, a + (t >> 3)]
+        self.emit(DwOp::Dup);
+        self.emit(DwOp::Lit(3));
+        self.emit(DwOp::Shra);
+        self.emit(DwOp::Convert(None));
+        self.emit(DwOp::Rot);
+        self.emit(i64c(7));
+        self.emit(DwOp::And);
+        self.emit(DwOp::Rot);
+        self.emit(DwOp::Plus);
+        // The real address lies in lo + floor(t_min / 8) ..= hi + floor(t_max / 8).
+        use num_integer::Integer;
+        let half = BigInt::one() << (bw - 1);
+        let tmin: BigInt = BigInt::from(r0) - &half;
+        let tmax: BigInt = BigInt::from(r0) + &half - 1;
+        let lo = &lo + tmin.div_floor(&BigInt::from(8));
+        let hi = &hi + tmax.div_floor(&BigInt::from(8));
+        self.check_interval(space, &lo, &hi, at)?;
+        self.form_aspace_address(space);
+        self.emit(DwOp::Swap);
+        self.emit(DwOp::Llvm(LlvmDwOp::BitOffset));
+        Ok(Form::LocMoved)
     }
 
     /// The size of register `reg`: its entity's in the context, or the

@@ -361,3 +361,21 @@ fn an_input_in_two_places_is_a_call_of_a_location_list_die() {
     let v = compare_with(&c, lower_ext, ext::evaluate_lowered);
     assert!(matches!(v, DwarfVerdict::Inconsistent), "{v:?}");
 }
+
+#[test]
+fn a_run_time_bit_offset_into_memory_moves_the_address_and_the_bit() {
+    // Bit 13 (and -3) from byte 0x10: byte 0x11 bit 5 (byte 0x0f bit 5).
+    // (An address loaded from a 64-bit pointer could be anywhere, and DWARF's
+    // address arithmetic wraps: only a known address takes such an offset.)
+    for k in [13i8, -3, 0, 7] {
+        let c = case(&format!(
+            "[i8, i8] DIOpArg(0, i8), DIOpArg(1, i8), DIOpBitOffset(i8)\n--- context\n%k = i8 {k}\nmem 0 0x0e = 12 34 56 78 9a\narg 0 = mem(0, 0x10)\narg 1 = %k\n"
+        ));
+        let l = agrees_ext(&c);
+        assert!(
+            print_ops(&l.ops).ends_with("DW_OP_lit0, DW_OP_LLVM_user DW_OP_LLVM_form_aspace_address, DW_OP_swap, DW_OP_LLVM_user DW_OP_LLVM_bit_offset"),
+            "{}",
+            print_ops(&l.ops)
+        );
+    }
+}

@@ -2248,10 +2248,21 @@ impl Lowerer<'_> {
                 "a composite formed while another one's pieces are being added: its pieces would join that one",
             );
         }
+        let deferred = matches!(f, Form::Deferred(_));
+        let (reads, divs) = (self.read_sites.len(), self.div_ops.len());
         let was = std::mem::replace(&mut self.explicit_undef, true);
         let r = self.piece(f, bits, at);
         self.explicit_undef = was;
         r?;
+        // A DIOpComposite's parts are lowered here, later than where the
+        // reference evaluates them: a read or division among them could
+        // fail after (or instead of) a failure the reference meets first.
+        if deferred && (self.read_sites.len() > reads || self.div_ops.len() > divs) {
+            return nl(
+                Some(at),
+                "a composite whose parts read or divide at run time, formed after later operations: its failures would come in another order than the spec's",
+            );
+        }
         self.emit(DwOp::Llvm(LlvmDwOp::PieceEnd));
         self.incomplete_open = false;
         Ok(bits)

@@ -379,3 +379,18 @@ fn a_run_time_bit_offset_into_memory_moves_the_address_and_the_bit() {
         );
     }
 }
+
+#[test]
+fn a_composite_read_later_than_its_parts_fail_is_not_lowered() {
+    // Found by the dwarf_ext proptest (seed 11261594648045377484): the first
+    // composite's part reads the undefined argument at operation #2; formed
+    // only when DIOpSub reads it, the DWARF failed at operation #5 first.
+    let c = case(
+        "[double, ptr addrspace(42) poison] DIOpArg(1, i1), DIOpArg(1, i3), DIOpConvert(i1), DIOpComposite(2, i2), DIOpArg(1, i1), DIOpConvert(i1), DIOpConstant(i1 1), DIOpComposite(2, i2), DIOpSub()\n--- context\narg 1 = undef\n",
+    );
+    let v = compare_with(&c, lower_ext, ext::evaluate_lowered);
+    assert!(
+        matches!(v, DwarfVerdict::NotLowerable(ref e) if e.reason.starts_with("a composite whose parts read")),
+        "{v:?}"
+    );
+}

@@ -184,6 +184,11 @@ enum Form {
     /// `Lowerer::runtime_offset_loc`); it may be read or be the result, not
     /// offset again.
     LocMoved,
+    /// An implicit value at a negative bit offset: a location the spec
+    /// forms and fails to read (out of bounds) or write (implicit). DWARF
+    /// has no piece before a value's start, but an empty implicit value
+    /// fails alike; a later offset may bring it back into the value.
+    ConstBefore(Bits, BigInt),
     /// Several single locations at once, known when lowering (AMD's
     /// extensions): `DW_OP_call4` of a location-list DIE holding them.
     Multi(LocDesc),
@@ -771,6 +776,7 @@ impl Lowerer<'_> {
                     | Form::Const(..)
                     | Form::Undef
                     | Form::Multi(_)
+                    | Form::ConstBefore(..)
                     | Form::Composite(_) => Ok(Form::Composite(
                         (0..n).map(|_| (f.clone(), elem)).collect(),
                     )),
@@ -926,10 +932,12 @@ impl Lowerer<'_> {
             | Form::Composite(_)
             | Form::Deferred(_)
             | Form::Multi(_)
+            | Form::ConstBefore(..)
                 if self.ext =>
             {
                 match f {
                     Form::Multi(loc) => self.multi_loc(loc, 0, at)?,
+                    Form::ConstBefore(..) => self.emit(DwOp::ImplicitValue(Vec::new())),
                     Form::Loc { .. } | Form::LocMoved => {}
                     _ => {
                         self.composite_loc(f.clone(), at)?;
@@ -947,7 +955,8 @@ impl Lowerer<'_> {
             | Form::LocMoved
             | Form::Composite(_)
             | Form::Deferred(_)
-            | Form::Multi(_) => {
+            | Form::Multi(_)
+            | Form::ConstBefore(..) => {
                 return nl(
                     Some(at),
                     "a value read from a composite: DWARF 5 reads only memory and registers",
@@ -1208,6 +1217,11 @@ impl Lowerer<'_> {
                 self.emit(DwOp::DerefSize(p as u8 / 8));
                 self.site(at, p);
             }
+            Form::ConstBefore(..) if self.ext => {
+                self.emit(DwOp::ImplicitValue(Vec::new()));
+                self.emit(DwOp::DerefSize(p as u8 / 8));
+                self.site(at, p);
+            }
             Form::Loc { .. } | Form::LocMoved => {
                 self.emit(DwOp::DerefSize(p as u8 / 8));
                 self.site(at, p);
@@ -1216,6 +1230,12 @@ impl Lowerer<'_> {
                 self.composite_loc(f.clone(), at)?;
                 self.emit(DwOp::DerefSize(p as u8 / 8));
                 self.site(at, p);
+            }
+            Form::ConstBefore(..) => {
+                return nl(
+                    Some(at),
+                    "a pointer read before the start of an implicit value: DWARF 5 cannot read an implicit location",
+                )
             }
             Form::Composite(_) | Form::Deferred(_) => {
                 return nl(
@@ -1378,12 +1398,13 @@ impl Lowerer<'_> {
                 // Past the end is a location still (the spec fails only when
                 // it is read, and so does DW_OP_bit_piece's unchecked offset,
                 // ext.rs decision 11); before the start, no DWARF piece says.
-                Form::Const(bits, k) => match (BigInt::from(k) + v).to_u64() {
+                Form::Const(bits, k) => match (BigInt::from(k) + &v).to_u64() {
                     Some(k) => Ok(Form::Const(bits, k)),
-                    None => nl(
-                        Some(at),
-                        "an offset before the start of an implicit value: DW_OP_bit_piece offsets are unsigned",
-                    ),
+                    None => Ok(Form::ConstBefore(bits, BigInt::from(k) + v)),
+                },
+                Form::ConstBefore(bits, k) => match (&k + &v).to_u64() {
+                    Some(k) => Ok(Form::Const(bits, k)),
+                    None => Ok(Form::ConstBefore(bits, k + v)),
                 },
                 Form::Undef => Ok(Form::Undef),
                 Form::Val {
@@ -1832,6 +1853,10 @@ impl Lowerer<'_> {
             ),
             Form::Loc { .. } | Form::LocMoved => Ok(()),
             Form::Multi(loc) => self.multi_loc(loc, 0, at),
+            Form::ConstBefore(..) => {
+                self.emit(DwOp::ImplicitValue(Vec::new()));
+                Ok(())
+            }
         }
     }
 
@@ -2007,6 +2032,12 @@ impl Lowerer<'_> {
             }
             Form::ImplPtr(_) | Form::AddrOfSlot(_) => {
                 return nl(Some(at), "an implicit pointer as a lane location")
+            }
+            Form::ConstBefore(..) => {
+                return nl(
+                    Some(at),
+                    "a location before the start of an implicit value, offset: AMD's offsets fail at once outside the storage",
+                )
             }
             Form::LocMoved => {
                 return nl(
@@ -2307,6 +2338,9 @@ impl Lowerer<'_> {
             }
             Form::Undef => LocDesc::undefined(),
             Form::Multi(loc) => loc.clone(),
+            Form::ConstBefore(v, k) => {
+                LocDesc::single(Storage::Implicit { value: v.clone() }, k.clone())
+            }
             Form::ImplPtr(k) => {
                 let t = self.implicit_targets[*k].clone();
                 let bits = self.bitsizeof(ty, Some(at))?;

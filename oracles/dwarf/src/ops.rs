@@ -496,6 +496,9 @@ impl fmt::Display for DwOp {
             DwOp::Shr => f.write_str("DW_OP_shr"),
             DwOp::Shra => f.write_str("DW_OP_shra"),
             DwOp::StackValue => f.write_str("DW_OP_stack_value"),
+            DwOp::ImplicitValue(bytes) if bytes.is_empty() => {
+                f.write_str("DW_OP_implicit_value 0x0")
+            }
             DwOp::ImplicitValue(bytes) => write!(
                 f,
                 "DW_OP_implicit_value 0x{:x} {}",

@@ -103,12 +103,7 @@ fn an_implicit_value_offset_past_its_end_is_still_a_location() {
         print_ops(&l.ops),
         "DW_OP_implicit_value 0x4 0x44 0x33 0x22 0x11, DW_OP_bit_piece 0x20 0x28"
     );
-    // Before its start there is no DWARF piece for it.
-    let c = case(
-        "[] DIOpConstant(i32 287454020), DIOpConstant(i8 -1), DIOpByteOffset(i32)\n--- context\n",
-    );
-    let e = lower_ext(&c.bare, &c.types, &c.ctx).unwrap_err();
-    assert!(e.reason.starts_with("an offset before the start"), "{e}");
+    // Before its start: see an_offset_before_an_implicit_value_is_an_empty_implicit_value.
 }
 
 #[test]
@@ -393,4 +388,33 @@ fn a_composite_read_later_than_its_parts_fail_is_not_lowered() {
         matches!(v, DwarfVerdict::NotLowerable(ref e) if e.reason.starts_with("a composite whose parts read")),
         "{v:?}"
     );
+}
+
+#[test]
+fn an_offset_before_an_implicit_value_is_an_empty_implicit_value() {
+    // Read: out of bounds in both; as the result: a location that reads out
+    // of bounds and refuses writes as implicit storage; offset back inside,
+    // an ordinary implicit value again.
+    for (tail, ops) in [
+        (
+            "DIOpConstant(i8 -1), DIOpByteOffset(i32)",
+            "DW_OP_implicit_value 0x0",
+        ),
+        (
+            "DIOpConstant(i8 -1), DIOpByteOffset(i32), DIOpConstant(i8 2), DIOpByteOffset(i8)",
+            "DW_OP_implicit_value 0x4 0x44 0x33 0x22 0x11, DW_OP_bit_piece 0x8 0x8",
+        ),
+    ] {
+        // 287454020 = 0x11223344.
+        let c = case(&format!(
+            "[] DIOpConstant(i32 287454020), {tail}\n--- context\n"
+        ));
+        let l = agrees(&c);
+        assert_eq!(print_ops(&l.ops), ops);
+    }
+    let c = case(
+        "[] DIOpConstant(i32 287454020), DIOpConstant(i8 -1), DIOpByteOffset(i32), DIOpRead()\n--- context\n",
+    );
+    let v = compare_with(&c, lower_ext, ext::evaluate_lowered);
+    assert!(matches!(v, DwarfVerdict::BothError { .. }), "{v:?}");
 }

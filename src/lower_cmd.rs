@@ -5,11 +5,12 @@
 use crate::inputs;
 use crate::outln;
 use crate::Format;
+use diopter_dwarf::coverage::register_context;
 use diopter_dwarf::lower::{IMPLICIT_DIE_BASE, LOCLIST_DIE_BASE};
 use diopter_dwarf::ops::{hex, print_ops};
 use diopter_dwarf::{lower, lower_ext, Lowered, NotLowerable};
 use diopter_semantics::access::read_noting_unlisted;
-use diopter_semantics::ast::{Bare, Op};
+use diopter_semantics::ast::Bare;
 use diopter_semantics::context::Context;
 use diopter_semantics::diag::Source;
 use diopter_semantics::interp::eval_bare;
@@ -92,25 +93,9 @@ struct Item {
     location: Result<LocatedView, String>,
 }
 
-/// The context that puts every input in a register named after it.
-fn register_context(b: &Bare, dl: &DataLayout) -> Context {
-    let mut ctx = Context::new(dl.clone());
-    let mut max_arg = b.args.as_ref().map_or(0, |a| a.len() as u64);
-    for op in b.expr.ops() {
-        if let Op::Arg(i, _) = op {
-            max_arg = max_arg.max(i.saturating_add(1));
-        }
-    }
-    for i in 0..max_arg.min(4096) {
-        ctx.args.insert(i, LocDesc::entity(&format!("%arg{i}"), 0));
-    }
-    ctx.referrer = Some(LocDesc::entity("%referrer", 0));
-    ctx.object = Some(LocDesc::entity("%object", 0));
-    ctx
-}
-
 /// The context an expression is lowered in: `ctx` with the layout `dl`, or
-/// without one the registers of [`register_context`].
+/// without one the registers of [`register_context`] (which the lowering
+/// coverage of `reports/lowering.md` uses too).
 fn lowering_context(b: &Bare, dl: &DataLayout, ctx: Option<&Context>, ext: bool) -> Context {
     match ctx {
         Some(c) => {
@@ -118,13 +103,7 @@ fn lowering_context(b: &Bare, dl: &DataLayout, ctx: Option<&Context>, ext: bool)
             c.datalayout = dl.clone();
             c
         }
-        None => {
-            let mut c = register_context(b, dl);
-            if ext {
-                c.lane = Some(0);
-            }
-            c
-        }
+        None => register_context(b, dl, ext),
     }
 }
 

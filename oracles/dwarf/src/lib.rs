@@ -184,6 +184,7 @@
 pub mod amd;
 pub mod amd_ext;
 pub mod amd_text;
+pub mod coverage;
 pub mod eval;
 pub mod ext;
 pub mod lower;

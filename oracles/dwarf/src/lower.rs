@@ -521,9 +521,14 @@ impl Lowerer<'_> {
                 }
                 Ok(Form::Reg { reg, bit })
             }
+            // Outside the value, as an offset would put it (see
+            // `Form::ConstBefore`).
             Storage::Implicit { value } => match off.to_u64() {
-                Some(k) if k <= value.width() => Ok(Form::Const(value.clone(), k)),
-                _ => nl(
+                Some(k) => Ok(Form::Const(value.clone(), k)),
+                None if off.sign() == num_bigint::Sign::Minus => {
+                    Ok(Form::ConstBefore(value.clone(), off.clone()))
+                }
+                None => nl(
                     Some(at),
                     format!("an implicit value at bit offset {off} outside it"),
                 ),
@@ -901,12 +906,19 @@ impl Lowerer<'_> {
                     self.leave_container(want);
                 }
             }
+            Form::Const(bits, k) if bits.width() < w.saturating_add(*k) && self.ext => {
+                // The reference's read fails (out of bounds); so does a read
+                // of an empty implicit value, at this read site.
+                self.emit(DwOp::ImplicitValue(Vec::new()));
+                self.emit(DwOp::DerefType(want.bytes(), want));
+                self.site(at, n);
+            }
             Form::Const(bits, k) => {
                 if bits.width() < w.saturating_add(*k) {
                     return nl(
                         Some(at),
                         format!(
-                            "reading {w} bits at {k} of a {}-bit implicit value",
+                            "a read past the end of an implicit value ({w} bits at {k} of {}): DWARF 5 cannot read an implicit location",
                             bits.width()
                         ),
                     );
@@ -1169,12 +1181,17 @@ impl Lowerer<'_> {
             Form::AddrOfSlot(_) => {
                 return nl(Some(at), "not well-formed: a read of an implicit address");
             }
+            Form::Const(bits, k) if bits.width() < p.saturating_add(*k) && self.ext => {
+                self.emit(DwOp::ImplicitValue(Vec::new()));
+                self.emit(DwOp::DerefSize(p as u8 / 8));
+                self.site(at, p);
+            }
             Form::Const(bits, k) => {
                 if bits.width() < p.saturating_add(*k) {
                     return nl(
                         Some(at),
                         format!(
-                            "reading {p} bits at {k} of a {}-bit implicit value",
+                            "a read past the end of an implicit value ({p} bits at {k} of {}): DWARF 5 cannot read an implicit location",
                             bits.width()
                         ),
                     );

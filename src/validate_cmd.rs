@@ -36,7 +36,9 @@ undefined, a composite, ...) whether AFTER refines BEFORE:
   refuted      a context where AFTER gives a different value, a value where
                BEFORE has none, or accepts a write BEFORE refuses or writes
                elsewhere; printed Alive-style, re-evaluated by the reference
-               interpreter (the context is replayable with `diopter eval`)
+               interpreter (the context is replayable with `diopter eval`);
+               or, where Z3 gave up, a difference the reference interpreter
+               found in a random context (the detail says which trial)
   unknown      Z3 gave up; the pair was then evaluated in random contexts by
                the reference interpreter with no difference (how many is said)
   encoding-bug Z3 found a difference the reference interpreter does not
@@ -272,6 +274,13 @@ pub fn pair_json(file: &str, p: &Pair, o: &validate::Outcome) -> Value {
         Verdict::Unknown { why, trials } => (
             format!(
                 "{why}; the reference interpreter found no difference in {trials} random contexts"
+            ),
+            Value::Null,
+        ),
+        Verdict::RefutedInTrial { why, found } => (
+            format!(
+                "Z3 could not decide ({why}); the reference interpreter found a difference in a \
+                 random context (no Z3 model, so no counterexample object): {found}"
             ),
             Value::Null,
         ),

@@ -631,7 +631,14 @@ pub fn judge_update(
                 ));
             }
         }
-        V::Refuted(_) | V::Unknown { .. } => {}
+        V::RefutedInTrial { why, found } if !wrong => {
+            return Err(format!(
+                "a correct update is refuted by the reference interpreter in a random context \
+                 (Z3: {why})\n{}\n{found}",
+                shown()
+            ))
+        }
+        V::Refuted(_) | V::RefutedInTrial { .. } | V::Unknown { .. } => {}
     }
     Ok(o.verdict.label())
 }

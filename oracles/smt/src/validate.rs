@@ -24,7 +24,15 @@
 //!   encoding bug, reported as such, never a refutation);
 //! * **unknown**: Z3 gave up; the pair is then evaluated in random contexts
 //!   by the reference interpreter (`rules::empirical`), and the verdict says
-//!   how many found no difference (a difference found so is a refutation).
+//!   how many found no difference (a difference found so is a refutation,
+//!   [`Verdict::RefutedInTrial`]).
+//!
+//! A pair file's entry may be generic ([`Generic`], `where T: int`, the
+//! rule language's classes and `where` parser): its lines are kept as
+//! tokens and read again at every binding of its type variables (the
+//! types `diopter prove` instantiates rules at), each binding a concrete
+//! [`Pair`] decided as above; the command reports each binding's verdict
+//! and the worst.
 //!
 //! New arguments marked `poison` have the undefined location, as the
 //! reference interpreter gives a poison operand: they are substituted by
@@ -79,6 +87,13 @@ pub enum Verdict {
     /// Sound but lossy; the text says what was lost.
     Refinement(String),
     Refuted(Box<Counterexample>),
+    /// Z3 gave up, and the reference interpreter found a difference in a
+    /// random context (`found` says which and how to draw it again): a
+    /// refutation without a Z3 model, so without a [`Counterexample`].
+    RefutedInTrial {
+        why: String,
+        found: String,
+    },
     /// Z3 gave up and `trials` random contexts found no difference.
     Unknown {
         why: String,
@@ -94,7 +109,7 @@ impl Verdict {
         match self {
             Verdict::Equivalent => "equivalent",
             Verdict::Refinement(_) => "refinement",
-            Verdict::Refuted(_) => "refuted",
+            Verdict::Refuted(_) | Verdict::RefutedInTrial { .. } => "refuted",
             Verdict::Unknown { .. } => "unknown",
             Verdict::EncodingBug(_) => "encoding-bug",
         }
@@ -110,7 +125,7 @@ impl Verdict {
             Verdict::Equivalent => 0,
             Verdict::Refinement(_) => 1,
             Verdict::Unknown { .. } => 2,
-            Verdict::Refuted(_) => 3,
+            Verdict::Refuted(_) | Verdict::RefutedInTrial { .. } => 3,
             Verdict::EncodingBug(_) => 4,
         }
     }
@@ -485,13 +500,14 @@ pub fn validate(p: &Pair, types: &TypeTable, cfg: &ProveConfig) -> Outcome {
                     (found, trials)
                 }
             };
+            // A difference the reference interpreter finds is a refutation
+            // (the module's contract): it used to be reported as `unknown`,
+            // so a wrong pair Z3 could not decide passed with exit status 0.
             match found {
                 None => done(Verdict::Unknown { why, trials }),
-                Some(c) => done(Verdict::Unknown {
-                    why: format!(
-                        "{why}; THE REFERENCE INTERPRETER FOUND A DIFFERENCE in a random context: {c}"
-                    ),
-                    trials,
+                Some(c) => done(Verdict::RefutedInTrial {
+                    why,
+                    found: c.to_string(),
                 }),
             }
         }

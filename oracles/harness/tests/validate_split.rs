@@ -28,12 +28,14 @@ fn pair(text: &str, in_memory: bool, how: Split) -> diopter_smt::validate::Pair 
 
 /// Before-expressions whose operand 0 splits: a whole 8-bit integer, an
 /// operand beside another (renumbered after the pieces), a byte read at an
-/// offset inside the split operand, and a float whose bits are split.
+/// offset inside the split operand, a float whose bits are split, and the
+/// second field of a two-field aggregate.
 const BEFORE: &[&str] = &[
     "[i8] DIOpArg(0, i8)",
     "[i16, i8] DIOpArg(0, i16), DIOpArg(1, i8), DIOpZExt(i16), DIOpAdd()",
     "[i16] DIOpArg(0, i16), DIOpConstant(i8 1), DIOpByteOffset(i8)",
     "[half] DIOpArg(0, half)",
+    "[{ i8, i8 }] DIOpArg(0, { i8, i8 }), DIOpConstant(i32 1), DIOpByteOffset(i8)",
 ];
 
 #[test]

@@ -245,7 +245,7 @@ pub fn insert_at(v: &BV, off: &BV, x: &BV) -> BV {
 /// (15, 64): the values of its valid encodings are exactly those of an IEEE
 /// format with 15 exponent bits and 63 stored fraction bits, whose integer
 /// bit x87 stores instead of implying it; its encodings that are not valid
-/// IEEE-like ones are decoded by [`x87_decode`].
+/// IEEE-like ones are decoded as the reference decodes them (`x87_parts`).
 pub fn fp_format(k: FloatKind) -> (u32, u32) {
     match k {
         FloatKind::Half => (5, 11),
@@ -545,7 +545,7 @@ pub fn float_to_sint(b: &BV, k: FloatKind, w: u32) -> (BV, Bool) {
 }
 
 /// The bits of the `ka` value `b` converted to `kb`, rounded to nearest
-/// even, NaNs as [`nan_convert_bits`] gives them: exactly the bits the
+/// even, NaNs as `nan_convert_bits` gives them: exactly the bits the
 /// reference's `convert` gives.
 pub fn float_convert(b: &BV, ka: FloatKind, kb: FloatKind) -> BV {
     let (fa, fb) = (fp_format(ka), fp_format(kb));

@@ -413,6 +413,12 @@ fn reinterpret_is_exact() {
         let mut lines = vec![
             format!("[{0}] DIOpArg(0, {0}), DIOpReinterpret(i{w})", k.name),
             format!("[i{w}] DIOpArg(0, i{w}), DIOpReinterpret({})", k.name),
+            // The integer's bits read as a float (for x86_fp80, every
+            // encoding, valid or not, as i80 holds them).
+            format!(
+                "[i{w}] DIOpArg(0, i{w}), DIOpReinterpret({}), DIOpConvert(double)",
+                k.name
+            ),
         ];
         for other in kinds() {
             if other.width() == w && other.name != k.name {

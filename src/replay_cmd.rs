@@ -42,7 +42,7 @@ WITH --smt
   The case goes through the prover's SMT encoding instead, with the
   context's values as numerals (what the `smt` row of a campaign checks),
   and is compared with the reference: agree, skipped (the encoding does not
-  model the case: x86_fp80, an inconsistent context, a resource limit) or
+  model the case: an inconsistent context, a resource limit) or
   DISAGREE with one line per difference. Campaign findings `smt-*.case`
   replay this way.
 

@@ -232,10 +232,23 @@ fn replay_smt_compares_the_encoding_with_the_reference() {
     let o = diopter(&["replay", "--smt", "--format", "json", f.to_str().unwrap()]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["smt"]["verdict"], "agree");
-    // x86_fp80 arithmetic is outside the encoding: skipped, not agreement.
+    // x86_fp80 arithmetic is modelled exactly: agreement.
     let f = temp(
         "smt-fp80.case",
         "[] DIOpConstant(x86_fp80 1.0), DIOpConstant(x86_fp80 1.0), DIOpAdd()\n--- context\n",
+    );
+    let o = diopter(&["replay", "--smt", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("smt encoding vs reference: agree"),
+        "{}",
+        stdout(&o)
+    );
+    // A context whose single locations disagree is outside what the
+    // encoding is compared on: skipped, not agreement.
+    let f = temp(
+        "smt-inconsistent.case",
+        "[i32] DIOpArg(0, i32), DIOpConstant(i32 1), DIOpAdd()\n--- context\n%a = i32 5\n%b = i32 7\narg 0 = %a | %b\n",
     );
     let o = diopter(&["replay", "--smt", f.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

@@ -587,6 +587,14 @@ pub fn float_to_int(k: FloatKind, a: &Bits, width: u64) -> Option<Bits> {
     fits_signed(&v, width).then(|| Bits::from_bigint(width, &v))
 }
 
+/// Whether the bits `a` of a `k` are a NaN. For x86_fp80 that includes
+/// the encodings the 387 refuses and `APFloat` reads as NaNs: the
+/// pseudo-infinity, pseudo-NaNs and unnormals.
+pub fn float_is_nan(k: FloatKind, a: &Bits) -> bool {
+    let raw = float_raw(k, a);
+    with_float_type!(k, F => F::from_bits(raw).is_nan())
+}
+
 fn convert_in<A: Float + FloatConvert<B>, B: Float>(raw: u128) -> u128 {
     let mut loses_info = false;
     A::from_bits(raw)

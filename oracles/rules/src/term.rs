@@ -487,20 +487,13 @@ fn boolean(x: bool) -> Bits {
     Bits::from_u64(1, x as u64)
 }
 
-/// Whether `a` encodes a NaN of kind `k`: the exponent all ones and a
-/// non-zero fraction (for `x86_fp80`, below the explicit integer bit).
+/// Whether `a` encodes a NaN of kind `k`, as the reference interpreter
+/// reads it: the exponent all ones and a non-zero fraction, and for
+/// `x86_fp80` also every encoding `APFloat` reads as a NaN (the
+/// pseudo-infinity, pseudo-NaNs and unnormals), as the SMT encoding's
+/// `isnan` does.
 pub fn is_nan(k: FloatKind, a: &Bits) -> bool {
-    let (exp, frac) = match k {
-        FloatKind::Half => (5, 10),
-        FloatKind::BFloat => (8, 7),
-        FloatKind::Float => (8, 23),
-        FloatKind::Double => (11, 52),
-        FloatKind::Fp128 => (15, 112),
-        FloatKind::X86Fp80 => (15, 63),
-    };
-    let exp_lo = if k == FloatKind::X86Fp80 { 64 } else { frac };
-    let e = a.slice(exp_lo, exp);
-    e == Bits::ones(exp) && !a.slice(0, frac).is_zero()
+    a.width() == k.width() && value::float_is_nan(k, a)
 }
 
 /// Evaluates a term on concrete hole values (`holes[k]` for `Term::Hole(k)`).

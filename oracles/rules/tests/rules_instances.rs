@@ -312,4 +312,15 @@ fn the_concrete_term_evaluator() {
         FloatKind::Double,
         &Bits::from_u64(64, 0x3ff0_0000_0000_0000)
     ));
+    // x86_fp80 as the reference reads it: the encodings the 387 refuses
+    // are NaNs, except the pseudo-denormal, which is a number.
+    let x87 = |raw: u128| is_nan(FloatKind::X86Fp80, &Bits::from_u128(80, raw));
+    assert!(x87(0x7fff_c000_0000_0000_0000), "quiet NaN");
+    assert!(x87(0x7fff_0000_0000_0000_0000), "pseudo-infinity");
+    assert!(x87(0xffff_4000_0000_0000_0001), "pseudo-NaN");
+    assert!(x87(0x3fff_0000_0000_0000_0000), "unnormal");
+    assert!(!x87(0x7fff_8000_0000_0000_0000), "infinity");
+    assert!(!x87(0x3fff_8000_0000_0000_0000), "1.0");
+    assert!(!x87(0x0000_8000_0000_0000_0001), "pseudo-denormal");
+    assert!(!x87(0x0000_0000_0000_0000_0001), "denormal");
 }

@@ -1,8 +1,10 @@
 //! Small helpers over Z3 bit-vectors and floats that the encoding needs:
 //! numerals of any width from and to `BigInt`/`Bits`, and the floating-point
-//! operations of Z3's FPA theory. The `z3` crate's `Float` has no conversion
-//! from a bit-vector (IEEE bits or integer), so those three are made through
-//! `z3-sys` on the crate's (thread-local) context.
+//! operations of Z3's FPA theory on the bits of every float kind (`float_*`:
+//! the encodings the reference interpreter reads and writes, NaN payloads
+//! and x86_fp80's non-IEEE encodings included). The `z3` crate's `Float` has
+//! no conversion from a bit-vector (IEEE bits or integer), so those three are
+//! made through `z3-sys` on the crate's (thread-local) context.
 
 use diopter_semantics::value::{Bits, FloatKind};
 use num_bigint::{BigInt, BigUint};
@@ -238,19 +240,25 @@ pub fn insert_at(v: &BV, off: &BV, x: &BV) -> BV {
 
 // ---------------------------------------------------------------- floats
 
-/// Exponent and significand widths (the latter with the hidden bit) of a
-/// float kind in Z3's FPA theory; `None` for `x86_fp80`, whose explicit
-/// integer bit (and its pseudo-denormals) Z3 does not model.
-pub fn fp_format(k: FloatKind) -> Option<(u32, u32)> {
+/// Exponent and significand widths (the latter with the hidden bit) of the
+/// Z3 FPA sort that holds a float kind's values. For `x86_fp80` that is
+/// (15, 64): the values of its valid encodings are exactly those of an IEEE
+/// format with 15 exponent bits and 63 stored fraction bits, whose integer
+/// bit x87 stores instead of implying it; its encodings that are not valid
+/// IEEE-like ones are decoded as the reference decodes them (`x87_parts`).
+pub fn fp_format(k: FloatKind) -> (u32, u32) {
     match k {
-        FloatKind::Half => Some((5, 11)),
-        FloatKind::BFloat => Some((8, 8)),
-        FloatKind::Float => Some((8, 24)),
-        FloatKind::Double => Some((11, 53)),
-        FloatKind::Fp128 => Some((15, 113)),
-        FloatKind::X86Fp80 => None,
+        FloatKind::Half => (5, 11),
+        FloatKind::BFloat => (8, 8),
+        FloatKind::Float => (8, 24),
+        FloatKind::Double => (11, 53),
+        FloatKind::Fp128 => (15, 113),
+        FloatKind::X86Fp80 => X87,
     }
 }
+
+/// The FPA format of `x86_fp80` values.
+const X87: (u32, u32) = (15, 64);
 
 fn rne() -> RoundingMode {
     RoundingMode::round_nearest_ties_to_even()
@@ -268,8 +276,8 @@ fn raw_float(
     unsafe { Float::wrap(z, a) }
 }
 
-/// The float whose IEEE encoding is `b`.
-pub fn fp_of_bits(b: &BV, f: (u32, u32)) -> Float {
+/// The float whose IEEE encoding is `b` (not for x86_fp80: [`float_value`]).
+fn fp_of_bits(b: &BV, f: (u32, u32)) -> Float {
     let sort = Sort::float(f.0, f.1);
     // SAFETY: both arguments are live terms of the context `raw_float` passes.
     raw_float(b, |c| unsafe {
@@ -277,8 +285,9 @@ pub fn fp_of_bits(b: &BV, f: (u32, u32)) -> Float {
     })
 }
 
-/// The IEEE encoding of a float that is not NaN (Z3 leaves NaN's unspecified).
-pub fn bits_of_fp(x: &Float) -> BV {
+/// The IEEE encoding of a float that is not NaN (Z3 leaves NaN's
+/// unspecified; not for x86_fp80: [`float_bits`]).
+fn bits_of_fp(x: &Float) -> BV {
     x.to_ieee_bv()
 }
 
@@ -362,7 +371,7 @@ pub fn fp_to_sint(x: &Float, w: u32) -> (BV, Bool) {
 
 /// The quiet-NaN encoding of a NaN's bits: the quiet bit (the top bit of the
 /// significand field) set, sign and payload kept.
-pub fn quiet(bits: &BV, f: (u32, u32)) -> BV {
+fn quiet(bits: &BV, f: (u32, u32)) -> BV {
     let w = bits.get_size() as u64;
     let q = num(&(BigInt::one() << (f.1 - 2)), w);
     bits.bvor(&q)
@@ -375,8 +384,9 @@ pub fn quiet(bits: &BV, f: (u32, u32)) -> BV {
 /// low payload bits; left for a wider one, filling with zeros) and cut to
 /// the target's field, the quiet bit is set again in the target, and the
 /// sign is kept. So a NaN never becomes an infinity, and a signalling NaN
-/// comes out quiet.
-pub fn nan_convert_bits(bits: &BV, fa: (u32, u32), fb: (u32, u32)) -> BV {
+/// comes out quiet. `bits` and the result are IEEE-shaped (sign, exponent,
+/// fraction field); only the sign and the fraction field of `bits` are read.
+fn nan_convert_bits(bits: &BV, fa: (u32, u32), fb: (u32, u32)) -> BV {
     let wa = fa.0 + fa.1;
     let sign = bits.extract(wa - 1, wa - 1);
     // The fraction field, `fa.1 - 1` bits.
@@ -391,33 +401,189 @@ pub fn nan_convert_bits(bits: &BV, fa: (u32, u32), fb: (u32, u32)) -> BV {
     sign.concat(&ones).concat(field.bvor(&quiet_bit))
 }
 
-/// The bits of the float `bits` (format `fa`) converted to format `fb`,
-/// rounded to nearest even, NaNs as [`nan_convert_bits`] gives them.
-pub fn fp_convert_bits(bits: &BV, fa: (u32, u32), fb: (u32, u32)) -> BV {
-    let x = fp_of_bits(bits, fa);
-    fp_is_nan(&x).ite(
-        &nan_convert_bits(bits, fa, fb),
-        &bits_of_fp(&fp_convert(&x, fb)),
-    )
-}
-
-/// The default NaN of format `f`: positive, quiet, payload zero.
-pub fn default_nan(f: (u32, u32)) -> BV {
+/// The default NaN of format `f`, IEEE-shaped: positive, quiet, payload zero.
+fn default_nan(f: (u32, u32)) -> BV {
     let w = (f.0 + f.1) as u64;
     let exp = ((BigInt::one() << f.0) - 1) << (f.1 - 1);
     let q = BigInt::one() << (f.1 - 2);
     num(&(exp + q), w)
 }
 
-/// The bits of a binary operation's result, NaN payloads included, as LLVM's
+// ------------------------------------------------------------- x86_fp80
+//
+// The reference interpreter reads and writes x86_fp80 through
+// `rustc_apfloat`'s `X87DoubleExtended` (LLVM's APFloat), and these helpers
+// follow it, not Intel's manual, where the two differ: the 80 bits are the
+// sign (bit 79), a 15-bit biased exponent (78..64), the explicit integer bit
+// (63) and 63 fraction bits (62..0); the "significand" is bits 63..0.
+//
+// * exponent 0, significand 0: a zero;
+// * exponent all ones, significand exactly the integer bit: an infinity;
+// * exponent all ones, any other significand: a NaN. That includes the
+//   pseudo-infinity (integer bit clear, fraction 0) and the pseudo-NaNs
+//   (integer bit clear, fraction not 0), which the 387 and later refuse;
+// * exponent neither 0 nor all ones, integer bit clear (an unnormal): a NaN
+//   too, not the unnormal's finite value;
+// * exponent 0, integer bit clear: a denormal, 2^-16382 * 0.f;
+// * exponent 0, integer bit set (a pseudo-denormal): the normal number
+//   2^-16382 * 1.f, the value Intel gives it too;
+// * otherwise a normal number.
+//
+// A NaN keeps its whole significand, the integer bit included, and its
+// sign; when the reference writes one back its exponent is all ones (an
+// unnormal comes out with exponent all ones and its significand). Quieting
+// (an arithmetic operand) sets bit 62 and leaves the integer bit as it is,
+// so a quieted pseudo-NaN stays a pseudo-NaN (APFloat does so on purpose,
+// to stay bug-compatible with LLVM: llvm/llvm-project#63938). Every other
+// result is canonical: the integer bit is set exactly when the exponent is
+// not 0.
+
+/// An `x86_fp80` encoding taken apart as the reference reads it.
+struct X87Parts {
+    /// Whether the reference reads it as a NaN (see above).
+    nan: Bool,
+    /// Its value when it is not a NaN, as a (15, 64) IEEE encoding: the
+    /// integer bit dropped, and a pseudo-denormal given exponent 1 (the
+    /// exponent of its value).
+    ieee: BV,
+    /// Sign, exponent and fraction as they are, the integer bit dropped
+    /// (IEEE-shaped): all that converting it as a NaN reads.
+    fields: BV,
+    /// The sign bit.
+    sign: BV,
+    /// Bits 63..0: the integer bit and the fraction.
+    sig: BV,
+}
+
+fn x87_parts(b: &BV) -> X87Parts {
+    let sign = b.extract(79, 79);
+    let exp = b.extract(78, 64);
+    let int = b.extract(63, 63);
+    let frac = b.extract(62, 0);
+    let sig = b.extract(63, 0);
+    let exp_zero = exp.eq(zeros(15));
+    let exp_ones = exp.eq(num_u(0x7fff, 15));
+    let int_set = int.eq(num_u(1, 1));
+    let nan = Bool::or(&[
+        &Bool::and(&[&exp_ones, &sig.eq(num_u(1 << 63, 64)).not()]),
+        &Bool::and(&[&exp_zero.not(), &exp_ones.not(), &int_set.not()]),
+    ]);
+    let pseudo_denormal = Bool::and(&[&exp_zero, &int_set]);
+    let exp_value = pseudo_denormal.ite(&num_u(1, 15), &exp);
+    X87Parts {
+        nan,
+        ieee: sign.concat(&exp_value).concat(&frac),
+        fields: sign.concat(&exp).concat(&frac),
+        sign,
+        sig,
+    }
+}
+
+/// The `x86_fp80` encoding of the (15, 64) IEEE encoding `ieee`: the integer
+/// bit inserted, set exactly when the exponent is not 0. For a value that
+/// is not NaN this is the canonical encoding the reference writes; for a
+/// NaN (exponent all ones) it is a NaN with the integer bit set, which is
+/// what a conversion to x86_fp80 makes.
+fn x87_of_ieee(ieee: &BV) -> BV {
+    let sign_exp = ieee.extract(78, 63);
+    let exp = ieee.extract(77, 63);
+    let int = exp.eq(zeros(15)).ite(&num_u(0, 1), &num_u(1, 1));
+    sign_exp.concat(&int).concat(ieee.extract(62, 0))
+}
+
+/// An x86_fp80 NaN quieted as APFloat quiets an arithmetic operand: bit 62
+/// set, the integer bit left alone, the exponent all ones, the sign kept.
+fn x87_quiet(p: &X87Parts) -> BV {
+    let sig = p.sig.bvor(num_u(1 << 62, 64));
+    p.sign.concat(num_u(0x7fff, 15)).concat(&sig)
+}
+
+// ------------------------------------------------- float kinds, as bits
+
+/// The value the reference reads from the bits `b` of a `k`, in the sort
+/// [`fp_format`] gives `k`: NaN for every encoding it reads as a NaN.
+pub fn float_value(b: &BV, k: FloatKind) -> Float {
+    match k {
+        FloatKind::X86Fp80 => {
+            let p = x87_parts(b);
+            p.nan.ite(
+                &Float::nan(&Sort::float(X87.0, X87.1)),
+                &fp_of_bits(&p.ieee, X87),
+            )
+        }
+        _ => fp_of_bits(b, fp_format(k)),
+    }
+}
+
+/// Whether the reference reads the bits `b` of a `k` as a NaN.
+pub fn float_is_nan(b: &BV, k: FloatKind) -> Bool {
+    match k {
+        FloatKind::X86Fp80 => x87_parts(b).nan,
+        _ => fp_is_nan(&fp_of_bits(b, fp_format(k))),
+    }
+}
+
+/// The encoding of `x`, a value of `k`'s sort that is not NaN, as the
+/// reference writes it (for x86_fp80 the canonical one).
+fn float_bits(x: &Float, k: FloatKind) -> BV {
+    match k {
+        FloatKind::X86Fp80 => x87_of_ieee(&bits_of_fp(x)),
+        _ => bits_of_fp(x),
+    }
+}
+
+/// The bits of the signed integer `v` converted to `k`, rounded to nearest
+/// even (never a NaN).
+pub fn float_of_sint(v: &BV, k: FloatKind) -> BV {
+    float_bits(&fp_of_int(v, fp_format(k), true), k)
+}
+
+/// The `k` value of bits `b` truncated toward zero to a signed `w`-bit
+/// integer, and whether that is defined (see [`fp_to_sint`]).
+pub fn float_to_sint(b: &BV, k: FloatKind, w: u32) -> (BV, Bool) {
+    fp_to_sint(&float_value(b, k), w)
+}
+
+/// The bits of the `ka` value `b` converted to `kb`, rounded to nearest
+/// even, NaNs as `nan_convert_bits` gives them: exactly the bits the
+/// reference's `convert` gives.
+pub fn float_convert(b: &BV, ka: FloatKind, kb: FloatKind) -> BV {
+    let (fa, fb) = (fp_format(ka), fp_format(kb));
+    // A NaN's sign and fraction field, IEEE-shaped; for x86_fp80 the bits
+    // below the integer bit, which APFloat's shift drops or moves out of
+    // the target's payload either way.
+    let nan_in = match ka {
+        FloatKind::X86Fp80 => x87_parts(b).fields,
+        _ => b.clone(),
+    };
+    let nan_out = nan_convert_bits(&nan_in, fa, fb);
+    let nan_out = match kb {
+        // A NaN made by `convert` has the integer bit set (`qnan` sets it
+        // with the quiet bit), even from a pseudo-NaN or an unnormal.
+        FloatKind::X86Fp80 => x87_of_ieee(&nan_out),
+        _ => nan_out,
+    };
+    let value = fp_convert(&float_value(b, ka), fb);
+    float_is_nan(b, ka).ite(&nan_out, &float_bits(&value, kb))
+}
+
+/// The bits of `a op b` for two `k` values, NaN payloads included, as LLVM's
 /// APFloat (and so the constant folder) gives them: a NaN left operand is
 /// returned quieted, else a NaN right operand quieted, else an invalid
 /// operation gives the default NaN.
-pub fn fp_bin_bits(op: FpOp, a: &BV, b: &BV, f: (u32, u32)) -> BV {
-    let (fa, fb) = (fp_of_bits(a, f), fp_of_bits(b, f));
-    let r = fp_bin(op, &fa, &fb);
-    let plain = fp_is_nan(&r).ite(&default_nan(f), &bits_of_fp(&r));
-    fp_is_nan(&fa).ite(&quiet(a, f), &fp_is_nan(&fb).ite(&quiet(b, f), &plain))
+pub fn float_bin(op: FpOp, a: &BV, b: &BV, k: FloatKind) -> BV {
+    let f = fp_format(k);
+    let r = fp_bin(op, &float_value(a, k), &float_value(b, k));
+    let quieted = |x: &BV| match k {
+        FloatKind::X86Fp80 => x87_quiet(&x87_parts(x)),
+        _ => quiet(x, f),
+    };
+    let default = match k {
+        FloatKind::X86Fp80 => x87_of_ieee(&default_nan(f)),
+        _ => default_nan(f),
+    };
+    let plain = fp_is_nan(&r).ite(&default, &float_bits(&r, k));
+    float_is_nan(a, k).ite(&quieted(a), &float_is_nan(b, k).ite(&quieted(b), &plain))
 }
 
 /// A big-enough zero for padding reads that fail anyway.

@@ -37,15 +37,19 @@
 //!   single locations, and any context in which some read meets disagreeing
 //!   single locations is left out (the spec promises they never disagree).
 //! * **Floats** use Z3's floating-point theory, rounding to nearest even; NaN
-//!   results get the bits LLVM's APFloat gives them (see [`bv::fp_bin_bits`]
-//!   for arithmetic, [`bv::nan_convert_bits`] for a NaN converted between
-//!   float kinds: quieted, payload shifted and cut, sign kept), so every
-//!   float operation the encoding supports is exact, bit for bit
-//!   (`tests/float_exact.rs`). [`Encoder::approx`] remains for values the
-//!   encoding might over-approximate (an uninterpreted function of the bits):
-//!   a counterexample that depends on one is not trusted, a proof stays
-//!   sound. No operation records one at present.
-//! * What the encoding cannot express (`x86_fp80` arithmetic, types of zero
+//!   results get the bits LLVM's APFloat gives them (see [`bv::float_bin`]
+//!   for arithmetic, [`bv::float_convert`] for a conversion between float
+//!   kinds: a NaN quieted, its payload shifted and cut, its sign kept), so
+//!   every float operation is exact, bit for bit, for every kind
+//!   (`tests/float_exact.rs`). `x86_fp80` values live in an IEEE sort with
+//!   15 exponent and 64 significand bits; its encodings outside that format
+//!   (unnormals, pseudo-NaNs, the pseudo-infinity, pseudo-denormals) are
+//!   decoded as the reference decodes them (the x86_fp80 section of `bv`).
+//!   [`Encoder::approx`] remains for values the encoding might
+//!   over-approximate (an uninterpreted function of the bits): a
+//!   counterexample that depends on one is not trusted, a proof stays sound.
+//!   No operation records one at present.
+//! * What the encoding cannot express (types of zero
 //!   bits, composites read at a symbolic offset over more than
 //!   [`MAX_SYMBOLIC_COMPOSITE_BITS`] bits, more than `interp::MAX_PARTS`
 //!   lanes) is an [`EncodeError::Unsupported`] with its reason: the prover
@@ -58,7 +62,7 @@ pub mod term;
 pub mod validate;
 pub mod validate_ir;
 
-use bv::{and, ff, fp_format, num, num_u, or, resize, tt};
+use bv::{and, ff, num, num_u, or, resize, tt};
 use diopter_semantics::ast::{Dialect, Expr, Literal, Op};
 use diopter_semantics::check::{self, Env, ReferrerInfo};
 use diopter_semantics::interp::MAX_PARTS;
@@ -1442,29 +1446,20 @@ impl<'a> Step<'a> {
                 Ok(self.value(resize(v, *b as u32, false), &[&r], None))
             }
             (Type::Int(_), Type::Float(k)) => {
-                let Some(f) = fp_format(k.0) else {
-                    return unsupported("x86_fp80 arithmetic");
-                };
-                let x = bv::fp_of_int(v, f, true);
                 // An integer never converts to NaN.
-                Ok(self.value(bv::bits_of_fp(&x), &[&r], None))
+                let x = bv::float_of_sint(v, k.0);
+                Ok(self.value(x, &[&r], None))
             }
             (Type::Float(k), Type::Int(w)) => {
-                let Some(f) = fp_format(k.0) else {
-                    return unsupported("x86_fp80 arithmetic");
-                };
                 if *w == 0 {
                     return unsupported("a conversion to i0");
                 }
-                let (x, ok) = bv::fp_to_sint(&bv::fp_of_bits(v, f), *w as u32);
+                let (x, ok) = bv::float_to_sint(v, k.0, *w as u32);
                 Ok(self.value(x, &[&r], Some(ok.not())))
             }
             (Type::Float(a), Type::Float(b)) => {
-                let (Some(fa), Some(fb)) = (fp_format(a.0), fp_format(b.0)) else {
-                    return unsupported("x86_fp80 arithmetic");
-                };
                 // Exactly APFloat's bits, NaN payloads included.
-                let y = bv::fp_convert_bits(v, fa, fb);
+                let y = bv::float_convert(v, a.0, b.0);
                 Ok(self.value(y, &[&r], None))
             }
             (Type::Ptr { .. } | Type::Int(_), Type::Ptr { .. })
@@ -1614,10 +1609,7 @@ impl<'a> Step<'a> {
                     Op::Div => bv::FpOp::Div,
                     _ => return self.ill(format!("{name} on floats")),
                 };
-                let Some(f) = fp_format(k.0) else {
-                    return unsupported("x86_fp80 arithmetic");
-                };
-                Ok(bv::fp_bin_bits(fop, v2, v1, f))
+                Ok(bv::float_bin(fop, v2, v1, k.0))
             }
             _ => self.ill(format!("{name} on `{t}`")),
         }

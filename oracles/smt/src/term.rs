@@ -1,7 +1,7 @@
 //! Terms over constant holes (`rules::instance::Term`: preconditions and
 //! computed constants) as Z3 bit-vectors, booleans being width 1.
 
-use super::bv::{self, fp_format, num};
+use super::bv::{self, num};
 use super::EncodeError;
 use diopter_rules::instance::{BinOp, FloatTermOp, ResizeOp, Term, UnOp};
 use diopter_semantics::value::FloatKind;
@@ -15,11 +15,9 @@ fn boolean(b: z3::ast::Bool) -> BV {
     b.ite(&bv::num_u(1, 1), &bv::num_u(0, 1))
 }
 
-fn format_of(kind: &str) -> Result<(u32, u32), EncodeError> {
-    let Some(k) = FloatKind::from_name(kind) else {
-        return unsupported(format!("unknown float kind `{kind}` in a term"));
-    };
-    fp_format(k).ok_or_else(|| EncodeError::Unsupported("x86_fp80 in a term".into()))
+fn kind_of(kind: &str) -> Result<FloatKind, EncodeError> {
+    FloatKind::from_name(kind)
+        .ok_or_else(|| EncodeError::Unsupported(format!("unknown float kind `{kind}` in a term")))
 }
 
 /// The value of `t`, with `hole(k)` giving constant hole `k`'s bits.
@@ -88,7 +86,7 @@ pub fn encode(t: &Term, hole: &dyn Fn(usize) -> Option<BV>) -> Result<BV, Encode
             c.eq(bv::num_u(1, c.get_size() as u64)).ite(&a, &b)
         }
         Term::Float { op, kind, args } => {
-            let f = format_of(kind)?;
+            let k = kind_of(kind)?;
             let args: Vec<BV> = args.iter().map(go).collect::<Result<_, _>>()?;
             let arg = |i: usize| {
                 args.get(i)
@@ -103,21 +101,19 @@ pub fn encode(t: &Term, hole: &dyn Fn(usize) -> Option<BV>) -> Result<BV, Encode
                         FloatTermOp::Mul => bv::FpOp::Mul,
                         _ => bv::FpOp::Div,
                     };
-                    bv::fp_bin_bits(o, &arg(0)?, &arg(1)?, f)
+                    bv::float_bin(o, &arg(0)?, &arg(1)?, k)
                 }
-                FloatTermOp::FromSInt => bv::bits_of_fp(&bv::fp_of_int(&arg(0)?, f, true)),
-                FloatTermOp::ToSInt { width } => {
-                    bv::fp_to_sint(&bv::fp_of_bits(&arg(0)?, f), *width as u32).0
-                }
+                FloatTermOp::FromSInt => bv::float_of_sint(&arg(0)?, k),
+                FloatTermOp::ToSInt { width } => bv::float_to_sint(&arg(0)?, k, *width as u32).0,
                 FloatTermOp::Convert { to } => {
-                    let g = format_of(to)?;
+                    let g = kind_of(to)?;
                     // Exact, NaN payloads included (as the encoding's
                     // DIOpConvert).
-                    bv::fp_convert_bits(&arg(0)?, f, g)
+                    bv::float_convert(&arg(0)?, k, g)
                 }
-                FloatTermOp::IsNaN => boolean(bv::fp_is_nan(&bv::fp_of_bits(&arg(0)?, f))),
+                FloatTermOp::IsNaN => boolean(bv::float_is_nan(&arg(0)?, k)),
                 FloatTermOp::FitsSInt { width } => {
-                    boolean(bv::fp_to_sint(&bv::fp_of_bits(&arg(0)?, f), *width as u32).1)
+                    boolean(bv::float_to_sint(&arg(0)?, k, *width as u32).1)
                 }
             }
         }

@@ -375,7 +375,9 @@ pub fn report_markdown(
           one Z3 query per combination of shapes, built with each hole \
           restricted to its shape, and for a shape with memory once per phase \
           of the hole's bit offset within its byte (0 to 7: every case, so \
-          byte addresses are decided while the query is built); the instance is \
+          byte addresses are decided while the query is built), and once per \
+          value of a constant the preconditions confine to at most 65 values \
+          (the offset `?k` of `sroa-2-then-offset-inside`); the instance is \
           proved when every one of these queries is unsat, within the timeout \
           for the instance. An instance left unknown is tried again without \
           the shapes whose writes go to memory at a symbolic bit offset \

@@ -1301,7 +1301,7 @@ pub fn summary_md(cfg: &Config, stats: &Stats, title: &str) -> String {
             "\nThe `smt` row compares the reference with the prover's SMT \
              encoding evaluated on the same context's values (every \
              {}th case); SKIPPED there means the encoding does not model the \
-             case (x86_fp80, an inconsistent context, a resource limit, or \
+             case (an inconsistent context, a resource limit, or \
              more work than its budget, `diopter_smt::concrete::WORK_BUDGET`).",
             cfg.smt_every.unwrap_or(0)
         );

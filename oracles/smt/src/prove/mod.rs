@@ -25,7 +25,9 @@
 //! A query may be decided in parts (`decide_in`): first a lemma about the
 //! sides' locations, then per combination of shapes; a lemma about shifts by
 //! symbolic amounts is split exhaustively on an amount's value
-//! (`shift_cases`). Every split covers every case, and every part must be
+//! (`shift_cases`), and with [`ProveConfig::split_first`] a constant the
+//! preconditions confine to a few values is split on each of them
+//! (`small_constant`). Every split covers every case, and every part must be
 //! proved for the instance to be.
 //!
 //! A memory offset of a hole is `concat(bytes, phase)` (`phase`: the bit
@@ -1339,6 +1341,17 @@ fn shape_applies(s: Shape, ty: &Type, n: u64) -> bool {
 /// of shapes (`solve_combo`), with the whole time, and no query over every
 /// shape. The constants pinned to numerals and the selectors come from a
 /// query built with every value hole implicit (cheap: no memory).
+///
+/// A constant hole the preconditions confine to a few values (`?k >= 0, ?k
+/// <= width(T) - 8`, an offset) is split on too, one query per value
+/// ([`small_constant`]): a symbolic offset into a hole's storage is a
+/// shifter the bit-blaster finds hard, a numeral one is wiring.
+///
+/// The time is shared out in passes: each pass gives every part still
+/// undecided an equal share of the time left (a part that finishes early
+/// leaves its time to the rest), and the parts that gave up are tried
+/// again in the next pass with what is left, so the few hard parts get the
+/// time the many easy ones did not need.
 fn decide_split(inst: &Instance, dl: &DataLayout, cfg: &ProveConfig) -> Verdict {
     let implicit = vec![(Some(Shape::Implicit), None); 64];
     let probe = match build(inst, dl, Some(&implicit), &[], cfg) {
@@ -1367,46 +1380,121 @@ fn decide_split(inst: &Instance, dl: &DataLayout, cfg: &ProveConfig) -> Verdict 
             "{combos} shape combinations, more than the {MAX_SPLIT} tried one by one"
         ));
     }
+    // The constant split on, if any: its variable and every value it may
+    // take (an exhaustive list), each a part of its own.
+    let small = small_constant(inst, &probe);
+    let values: Vec<Option<&BV>> = match &small {
+        Some((_, vals)) => vals.iter().map(Some).collect(),
+        None => vec![None],
+    };
+    // Every part: a combination of shapes some hole can take, and a value.
+    let mut parts: Vec<(Vec<Shape>, Option<&BV>)> = Vec::new();
     let mut idx = vec![0usize; value_holes.len()];
-    let mut unknown = 0usize;
-    let mut left = combos;
     loop {
         let combo: Vec<Shape> = idx.iter().map(|&i| shapes[i]).collect();
+        // A shape some hole cannot take: its selector excludes it, nothing
+        // to decide.
         let applies = value_holes.iter().zip(&combo).all(|(h, s)| {
             let n = q_bits(&probe, h);
             shape_applies(*s, &h.ty, n)
         });
-        // A shape some hole cannot take: its selector excludes it, nothing
-        // to decide.
         if applies {
+            parts.extend(values.iter().map(|v| (combo.clone(), *v)));
+        }
+        if !next_combination(&mut idx, shapes.len()) {
+            break;
+        }
+    }
+    let mut undecided = parts.len();
+    while undecided > 0 {
+        let mut gave_up = Vec::new();
+        for (j, (combo, value)) in parts.iter().enumerate() {
             let now = Instant::now();
             if now >= deadline {
                 return Verdict::Unknown(format!(
-                    "Z3: timeout after {} ms (split by shape)",
+                    "Z3: {undecided} of {} parts (shape combinations{}) undecided after {} ms",
+                    parts.len(),
+                    if small.is_some() {
+                        " and values of a constant"
+                    } else {
+                        ""
+                    },
                     cfg.timeout_ms
                 ));
             }
-            let budget = ((deadline - now).as_millis() as u64 / left).max(1);
+            let budget = ((deadline - now).as_millis() as u64 / (parts.len() - j) as u64).max(1);
             let mut fixed: Vec<(BV, BV)> = value_holes
                 .iter()
-                .zip(&combo)
+                .zip(combo)
                 .filter_map(|(h, s)| {
                     let i = Shape::ALL.iter().position(|x| x == s)? as u64;
                     Some((h.selector.clone()?, bv::num_u(i, SEL_BITS as u64)))
                 })
                 .collect();
-            fixed.extend(probe.const_fixed.iter().cloned());
-            match solve_combo(inst, dl, &probe.const_fixed, &combo, &fixed, budget, cfg) {
+            let mut pins = probe.const_fixed.clone();
+            if let (Some((var, _)), Some(v)) = (&small, value) {
+                pins.push((var.clone(), (*v).clone()));
+            }
+            fixed.extend(pins.iter().cloned());
+            match solve_combo(inst, dl, &pins, combo, &fixed, budget, cfg) {
                 Err(v) => return v,
-                Ok(None) => {}
-                Ok(Some(_)) => unknown += 1,
+                Ok(None) => undecided -= 1,
+                // More time cannot help these.
+                Ok(Some(why))
+                    if why.starts_with("not encodable") || why.contains("phase cases") =>
+                {
+                    return Verdict::Unknown(why)
+                }
+                Ok(Some(_)) => gave_up.push((combo.clone(), *value)),
             }
         }
-        left -= 1;
-        if !next_combination(&mut idx, shapes.len()) {
-            return combinations_verdict(unknown, combos, cfg.timeout_ms);
+        parts = gave_up;
+    }
+    Verdict::Proved
+}
+
+/// At most this many values of a constant are split on ([`small_constant`]):
+/// an offset anywhere in a 64-bit value.
+const MAX_CONSTANT_CASES: usize = 65;
+
+/// The first constant hole of `q` that is neither pinned to a numeral nor
+/// computed, and that the constant holes' constraints confine to at most
+/// [`MAX_CONSTANT_CASES`] values, with every one of those values: found by
+/// asking Z3 for a value, excluding it, and asking again until there is
+/// none (a query about the constants alone, which is small). `None` when
+/// there is no such hole.
+fn small_constant(inst: &Instance, q: &Query) -> Option<(BV, Vec<BV>)> {
+    let fixed: Vec<(&BV, &BV)> = q.const_fixed.iter().map(|(a, b)| (a, b)).collect();
+    let cons = bv::and(&q.const_constraints).substitute(&fixed).simplify();
+    for (k, (h, hi)) in inst.holes.iter().zip(&q.holes).enumerate() {
+        if h.kind != HoleKind::Const || inst.defs.iter().any(|(d, _)| *d == k) {
+            continue;
+        }
+        let v = BV::new_const(format!("{}.value", h.name), q_bits(q, hi) as u32);
+        if q.const_fixed.iter().any(|(x, _)| *x == v) {
+            continue;
+        }
+        let solver = Solver::new_for_logic("QF_BV").unwrap_or_default();
+        let mut p = Params::new();
+        p.set_u32("timeout", 1000);
+        solver.set_params(&p);
+        solver.assert(&cons);
+        let mut vals: Vec<BV> = Vec::new();
+        while vals.len() <= MAX_CONSTANT_CASES {
+            match solver.check() {
+                SatResult::Sat => {
+                    let Some(x) = solver.get_model().and_then(|m| m.eval(&v, true)) else {
+                        break;
+                    };
+                    solver.assert(v.eq(&x).not());
+                    vals.push(x);
+                }
+                SatResult::Unsat => return Some((v, vals)),
+                SatResult::Unknown => break,
+            }
         }
     }
+    None
 }
 
 /// Steps `idx` (one digit per hole, each below `radix`) to the next
@@ -1604,4 +1692,81 @@ fn refutation(inst: &Instance, dl: &DataLayout, q: &Query, m: &z3::Model) -> Ver
 
 fn first_message(d: &[diopter_semantics::diag::Diagnostic]) -> String {
     d.first().map(|d| d.message.clone()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use diopter_rules::instance::{BinOp, Hole};
+    use diopter_semantics::ast::Dialect;
+    use diopter_semantics::syntax::parse_bare;
+    use diopter_semantics::types::TypeTable;
+
+    /// `?x:i32, DIOpConstant(i32 ?k), DIOpBitOffset(i8) => ?x, ...` with
+    /// the preconditions `pre` on `?k` (hole 1).
+    fn offset_by_k(pre: Vec<Term>) -> Instance {
+        let expr = |ops: &str| parse_bare(&format!("[?] {ops}")).expect("parses").expr;
+        let side = "DIOpArg(0, i32), DIOpArg(1, i32), DIOpBitOffset(i8)";
+        let hole = |name: &str, kind| Hole {
+            name: name.into(),
+            ty: Type::Int(32),
+            kind,
+        };
+        Instance {
+            rule: "offset-by-k".into(),
+            origin: "prove/mod.rs".into(),
+            relation: Relation::Equivalent,
+            dialect: Dialect::DiExpression,
+            binding: vec![],
+            holes: vec![hole("x", HoleKind::Expr), hole("k", HoleKind::Const)],
+            types: TypeTable::default(),
+            lhs: expr(side),
+            rhs: expr(side),
+            pre,
+            defs: vec![],
+        }
+    }
+
+    fn k_cmp(op: BinOp, n: i64) -> Term {
+        Term::Bin(
+            op,
+            Box::new(Term::Hole(1)),
+            Box::new(Term::Lit {
+                value: n.into(),
+                width: 32,
+            }),
+        )
+    }
+
+    fn split_of(i: &Instance) -> Option<Vec<u64>> {
+        let dl = DataLayout::llvm_default();
+        let q = build(i, &dl, None, &[], &ProveConfig::default()).expect("encodes");
+        let (_, vals) = small_constant(i, &q)?;
+        let mut v: Vec<u64> = vals
+            .iter()
+            .map(|x| {
+                let n = bv::as_biguint(x).expect("a numeral");
+                u64::try_from(n).expect("small")
+            })
+            .collect();
+        v.sort_unstable();
+        Some(v)
+    }
+
+    /// A constant the preconditions confine to 0..=24 is split on each of
+    /// those values exactly once (the split must be exhaustive to prove);
+    /// one they leave free, or confine to more than `MAX_CONSTANT_CASES`
+    /// values, is not split on.
+    #[test]
+    fn a_constant_confined_to_few_values_is_split_on_each() {
+        let bounded = offset_by_k(vec![k_cmp(BinOp::Sle, 24), k_cmp(BinOp::Ult, 1 << 31)]);
+        // (`0 <= ?k` as `?k <u 2^31`: the same for a 32-bit ?k.)
+        assert_eq!(split_of(&bounded), Some((0..=24).collect()));
+        assert_eq!(split_of(&offset_by_k(vec![])), None);
+        let wide = offset_by_k(vec![
+            k_cmp(BinOp::Sle, MAX_CONSTANT_CASES as i64),
+            k_cmp(BinOp::Ult, 1 << 31),
+        ]);
+        assert_eq!(split_of(&wide), None, "{} values", MAX_CONSTANT_CASES + 1);
+    }
 }

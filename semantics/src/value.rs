@@ -587,6 +587,34 @@ pub fn float_to_int(k: FloatKind, a: &Bits, width: u64) -> Option<Bits> {
     fits_signed(&v, width).then(|| Bits::from_bigint(width, &v))
 }
 
+/// How the reference reads and writes x86_fp80's encodings outside
+/// IEEE-754 (DESIGN.md says only "IEEE-754"; these are `rustc_apfloat`'s
+/// `X87DoubleExtended`, LLVM's `APFloat`): (decision, what diopter does,
+/// the test in `semantics/tests/errata.rs` that pins it). The errata report
+/// lists them; the SMT encoding reproduces them (`oracles/smt/tests/float_exact.rs`).
+pub const X86_FP80_DECISIONS: &[(&str, &str, &str)] = &[
+    (
+        "x86_fp80: invalid encodings are NaNs",
+        "the pseudo-infinity and pseudo-NaNs (exponent all ones, integer bit clear) and unnormals (exponent neither 0 nor all ones, integer bit clear), which the 387 refuses as operands, read as NaNs",
+        "x86_fp80_invalid_encodings_are_nans",
+    ),
+    (
+        "x86_fp80: pseudo-denormals are normal",
+        "exponent 0 with the integer bit set reads as the normal number 2^-16382 · 1.f; written back (by a conversion) with exponent 1",
+        "x86_fp80_pseudo_denormal_is_written_back_normal",
+    ),
+    (
+        "x86_fp80: NaNs made by conversion",
+        "a NaN converted to x86_fp80 has the integer bit and the quiet bit set, its payload shifted into the top of the fraction",
+        "x86_fp80_converted_nans_are_quiet_with_the_integer_bit",
+    ),
+    (
+        "x86_fp80: arithmetic keeps invalid operands' encodings",
+        "arithmetic on a pseudo-NaN or unnormal returns a NaN with its integer bit still clear (APFloat's choice, compatible with LLVM; the 387 would return the default NaN 0xFFFF_C000_0000_0000_0000); a conversion to x86_fp80 canonicalizes it",
+        "oracles/smt/tests/float_exact.rs (the encoding against the reference)",
+    ),
+];
+
 /// Whether the bits `a` of a `k` are a NaN. For x86_fp80 that includes
 /// the encodings the 387 refuses and `APFloat` reads as NaNs: the
 /// pseudo-infinity, pseudo-NaNs and unnormals.

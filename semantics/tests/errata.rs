@@ -551,3 +551,59 @@ fn lifetime_active_on_some_path_from_def_avoiding_kills() {
     assert_eq!(model.segments(1, Some(at(2, 0))).rule, Rule::Bounded);
     assert_eq!(model.segments(1, Some(at(1, 1))).rule, Rule::Undefined);
 }
+
+// x86_fp80's encodings outside IEEE-754 (value::X86_FP80_DECISIONS). The
+// bit patterns are worked out by hand from the 80-bit layout: sign (bit
+// 79), exponent (bits 64..79, bias 16383), explicit integer bit (63),
+// fraction (0..63).
+
+fn fp80(raw: u128) -> Bits {
+    Bits::from_u128(80, raw)
+}
+
+#[test]
+fn x86_fp80_invalid_encodings_are_nans() {
+    use diopter_semantics::value::{float_is_nan, FloatKind};
+    let k = FloatKind::X86Fp80;
+    // Pseudo-infinity: exponent all ones, integer bit and fraction clear.
+    assert!(float_is_nan(k, &fp80(0x7fff_0000_0000_0000_0000)));
+    // Pseudo-NaN: exponent all ones, integer bit clear, fraction set.
+    assert!(float_is_nan(k, &fp80(0x7fff_4000_0000_0000_0001)));
+    // Unnormal: exponent 0x3fff, integer bit clear.
+    assert!(float_is_nan(k, &fp80(0x3fff_4000_0000_0000_0000)));
+    // The same with the integer bit set are infinity, a NaN and 1.5.
+    assert!(!float_is_nan(k, &fp80(0x7fff_8000_0000_0000_0000)));
+    assert!(float_is_nan(k, &fp80(0x7fff_c000_0000_0000_0000)));
+    assert!(!float_is_nan(k, &fp80(0x3fff_c000_0000_0000_0000)));
+}
+
+#[test]
+fn x86_fp80_pseudo_denormal_is_written_back_normal() {
+    use diopter_semantics::value::{float_to_float, FloatKind};
+    let k = FloatKind::X86Fp80;
+    // Exponent 0 with the integer bit set: 2^-16382 · 1.0, the smallest
+    // normal, whose canonical encoding has exponent 1.
+    let back = float_to_float(k, k, &fp80(0x0000_8000_0000_0000_0000));
+    assert_eq!(back, fp80(0x0001_8000_0000_0000_0000));
+}
+
+#[test]
+fn x86_fp80_converted_nans_are_quiet_with_the_integer_bit() {
+    use diopter_semantics::value::{float_to_float, FloatKind};
+    // double's quiet NaN 0x7ff8_0000_0000_0000: exponent all ones, integer
+    // bit, quiet bit (62), no payload.
+    let q = float_to_float(
+        FloatKind::Double,
+        FloatKind::X86Fp80,
+        &Bits::from_u64(64, 0x7ff8_0000_0000_0000),
+    );
+    assert_eq!(q, fp80(0x7fff_c000_0000_0000_0000));
+    // A signalling NaN (payload 1) comes out quiet, its payload shifted by
+    // the 11 more fraction bits: 1 << 11.
+    let s = float_to_float(
+        FloatKind::Double,
+        FloatKind::X86Fp80,
+        &Bits::from_u64(64, 0x7ff0_0000_0000_0001),
+    );
+    assert_eq!(s, fp80(0x7fff_c000_0000_0000_0800));
+}

@@ -289,6 +289,21 @@ pub fn errata(root: &Path) -> Report {
         let _ = writeln!(md, "| {f} | {p} | {r} | {w} |");
         jtypos.push(json!({"file": f, "printed": p, "reads": r, "why": w}));
     }
+    // x86_fp80's encodings outside IEEE-754 (semantics/src/value.rs).
+    let _ = writeln!(
+        md,
+        "\n## x86_fp80: encodings outside IEEE-754\n\n\
+         DESIGN.md says floats follow IEEE-754; x86_fp80 has encodings IEEE-754 does not \
+         (an explicit integer bit). The reference reads them as LLVM's `APFloat` does \
+         (`rustc_apfloat`), and the SMT encoding reproduces that bit for bit.\n"
+    );
+    let _ = writeln!(md, "| decision | what diopter does | pinned by |");
+    let _ = writeln!(md, "|---|---|---|");
+    let mut jfp80 = Vec::new();
+    for (title, text, test) in diopter_semantics::value::X86_FP80_DECISIONS {
+        let _ = writeln!(md, "| **{}** | {} | `{}` |", cell(title), cell(text), test);
+        jfp80.push(json!({"decision": title, "text": text, "test": test}));
+    }
     // The DWARF extension document (oracles/dwarf/src/ext.rs).
     let _ = writeln!(
         md,
@@ -322,6 +337,7 @@ pub fn errata(root: &Path) -> Report {
         summary,
         markdown: md,
         json: json!({
+            "x86_fp80": jfp80,
             "design": design.is_some(),
             "decisions": jdec,
             "other_errata_tests": others,

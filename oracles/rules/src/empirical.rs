@@ -241,7 +241,9 @@ pub fn check_instance_in(
             types: inst.types.clone(),
             ctx: ctx.clone(),
         };
-        let lobs = diff::observe(&lcase, &Reference);
+        let mut lobs = diff::observe(&lcase, &Reference);
+        // Both sides run on the reference: name them by side in messages.
+        lobs.oracle = "lhs".into();
         let fail = |detail: String| Counterexample {
             lhs: print(&lhs_bare),
             rhs: print(&rhs_bare),
@@ -269,7 +271,8 @@ pub fn check_instance_in(
             types: inst.types.clone(),
             ctx,
         };
-        let robs = diff::observe(&rcase, &Reference);
+        let mut robs = diff::observe(&rcase, &Reference);
+        robs.oracle = "rhs".into();
         if same_location {
             if let (Ok(a), Ok(b)) = (&lobs.outcome, &robs.outcome) {
                 if a.loc != b.loc && relate(&lobs, &robs, inst.relation) == Verdict::Agree {
@@ -287,8 +290,7 @@ pub fn check_instance_in(
                 tally.uninformative += 1
             }
             Verdict::Disagree { details } => {
-                let mut d = details.join("; ");
-                d = d.replace("fast:", "rhs:");
+                let d = details.join("; ");
                 return Err(fail(format!(
                     "{d} (lhs: {}, rhs: {})",
                     describe(&lobs),

@@ -312,21 +312,25 @@ fn lower_with(
 fn base_type(t: &Type, bits: u64) -> Result<BaseType, String> {
     match t {
         Type::Int(_) if narrow_width(t).is_some() => Ok(NARROW_CONTAINER),
-        Type::Int(w) => {
-            BaseType::signed(*w).ok_or_else(|| format!("an i{w} value: DWARF's typed values are at most 64 bits (gimli's `Value`, whose arithmetic the extension evaluator shares, stops at 64 bits)"))
-        }
+        Type::Int(w) => BaseType::signed(*w).ok_or_else(|| {
+            format!("an i{w} value: DWARF's typed values stop at 64 bits (gimli's `Value`, whose arithmetic the extension evaluator shares), and a wider integer has no base type to compute in")
+        }),
         Type::Float(k) => match k.0 {
             FloatKind::Float => Ok(BaseType::F32),
             FloatKind::Double => Ok(BaseType::F64),
             other => Err(format!(
-                "a {} value: DWARF base types here are 8/16/32/64-bit integers, float and double",
+                "a {} value: the evaluators' floating-point values are IEEE single and double only (gimli's `Value` has F32 and F64), so DWARF arithmetic on it could not be checked",
                 other.name()
             )),
         },
-        Type::Ptr { .. } => BaseType::unsigned(bits)
-            .ok_or_else(|| format!("a {bits}-bit pointer value: DWARF base types here are 8/16/32/64 bits")),
+        Type::Ptr { .. } if bits > 64 => Err(format!(
+            "a {bits}-bit pointer value: DWARF's typed values stop at 64 bits"
+        )),
+        Type::Ptr { .. } => BaseType::unsigned(bits).ok_or_else(|| {
+            format!("a {bits}-bit pointer value: DWARF has no {bits}-bit base type (narrow pointers are not emulated, unlike narrow integers)")
+        }),
         other => Err(format!(
-            "a `{other}` value: DWARF base types here are 8/16/32/64-bit integers, float and double"
+            "a `{other}` value: a DWARF value has a scalar base type; vectors, arrays and structs are not lowered as values"
         )),
     }
 }

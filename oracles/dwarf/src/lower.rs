@@ -1030,6 +1030,13 @@ impl Lowerer<'_> {
         }
     }
 
+    /// The `int64_t` on top, a `p`-bit pointer sign-extended
+    /// ([`Self::extract_top`]), becomes its unsigned address as a generic value.
+    fn unsigned_address_top(&mut self, p: u64) {
+        self.zero_extend_top(p);
+        self.emit(DwOp::Convert(None));
+    }
+
     /// Pushes the unsigned constant `v` (a generic value, e.g. a shift amount).
     fn uconst(&mut self, v: u64) {
         if v < 32 {
@@ -1145,6 +1152,11 @@ impl Lowerer<'_> {
                 self.check_interval(*space, lo, hi, at)?;
                 self.load_generic(*space, p as u8 / 8, at);
             }
+            Form::Mem { space, bit } if mod8(bit) != 0 => {
+                // The bytes holding the pointer's bits, shifted into place.
+                self.read_memory_bits(*space, bit, p, at)?;
+                self.unsigned_address_top(p);
+            }
             Form::Mem { space, bit } => {
                 let a = self.static_address(*space, bit, at)?;
                 self.push_address(a);
@@ -1163,13 +1175,10 @@ impl Lowerer<'_> {
                 }
                 self.emit(DwOp::Convert(None));
             }
-            Form::Reg { bit, .. } => {
-                return nl(
-                    Some(at),
-                    format!(
-                    "a pointer read at bit offset {bit} of a register: DWARF reads whole registers"
-                ),
-                )
+            Form::Reg { reg, bit } => {
+                // The register's low bit + p bits, shifted into place.
+                self.read_register_bits(*reg, *bit, p, at)?;
+                self.unsigned_address_top(p);
             }
             Form::Loc { .. } | Form::LocMoved => {
                 self.emit(DwOp::DerefSize(p as u8 / 8));

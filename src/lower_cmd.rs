@@ -5,10 +5,12 @@
 use crate::inputs;
 use crate::outln;
 use crate::Format;
+use diopter_dwarf::coverage::register_context;
+use diopter_dwarf::lower::{IMPLICIT_DIE_BASE, LOCLIST_DIE_BASE};
 use diopter_dwarf::ops::{hex, print_ops};
 use diopter_dwarf::{lower, lower_ext, Lowered, NotLowerable};
 use diopter_semantics::access::read_noting_unlisted;
-use diopter_semantics::ast::{Bare, Op};
+use diopter_semantics::ast::Bare;
 use diopter_semantics::context::Context;
 use diopter_semantics::diag::Source;
 use diopter_semantics::interp::eval_bare;
@@ -36,11 +38,15 @@ OUTPUT
   text: per expression, FILE:LINE and the expression, then the operations
   as llvm-dwarfdump prints them, the bytes (DWARF 5, 32-bit format, 8-byte
   addresses; base types are the DIEs 0x1..0xa of a synthetic unit), the
-  register table, or `not lowerable: REASON`; then a summary. Lines marked
+  register table, the DIEs the bytes refer to (an implicit pointer's object,
+  the location list of an input in several places), or `not lowerable:
+  REASON`; then a summary. Lines marked
   `#! parse-only` or `#! expect invalid` are skipped.
   json: an array of objects {file, line, expression, lowered, ops (one
   string per operation), dwarfdump (the operations joined as llvm-dwarfdump
-  prints them), bytes, registers, fragment, reason, reason_class, location
+  prints them), bytes, registers, dies (the DIEs the bytes refer to: each
+  {offset, describes}, the object of an implicit pointer or the location
+  list of an input in several places), fragment, reason, reason_class, location
   (the reference interpreter's location and value in the same context, in
   the schema of docs/schema/location.json; null when it fails, then
   evaluation_error says why)}.
@@ -87,25 +93,9 @@ struct Item {
     location: Result<LocatedView, String>,
 }
 
-/// The context that puts every input in a register named after it.
-fn register_context(b: &Bare, dl: &DataLayout) -> Context {
-    let mut ctx = Context::new(dl.clone());
-    let mut max_arg = b.args.as_ref().map_or(0, |a| a.len() as u64);
-    for op in b.expr.ops() {
-        if let Op::Arg(i, _) = op {
-            max_arg = max_arg.max(i.saturating_add(1));
-        }
-    }
-    for i in 0..max_arg.min(4096) {
-        ctx.args.insert(i, LocDesc::entity(&format!("%arg{i}"), 0));
-    }
-    ctx.referrer = Some(LocDesc::entity("%referrer", 0));
-    ctx.object = Some(LocDesc::entity("%object", 0));
-    ctx
-}
-
 /// The context an expression is lowered in: `ctx` with the layout `dl`, or
-/// without one the registers of [`register_context`].
+/// without one the registers of [`register_context`] (which the lowering
+/// coverage of `reports/lowering.md` uses too).
 fn lowering_context(b: &Bare, dl: &DataLayout, ctx: Option<&Context>, ext: bool) -> Context {
     match ctx {
         Some(c) => {
@@ -113,13 +103,7 @@ fn lowering_context(b: &Bare, dl: &DataLayout, ctx: Option<&Context>, ext: bool)
             c.datalayout = dl.clone();
             c
         }
-        None => {
-            let mut c = register_context(b, dl);
-            if ext {
-                c.lane = Some(0);
-            }
-            c
-        }
+        None => register_context(b, dl, ext),
     }
 }
 
@@ -283,6 +267,9 @@ fn print_text(wout: &mut dyn Write, items: &[Item]) {
                         .collect();
                     outln!(wout, "  registers: {}", regs.join(", "));
                 }
+                for (die, what) in dies(l) {
+                    outln!(wout, "  DIE 0x{die:x}: {what}");
+                }
                 if let Some((o, s)) = l.fragment {
                     outln!(
                         wout,
@@ -316,6 +303,39 @@ fn print_text(wout: &mut dyn Write, items: &[Item]) {
     }
 }
 
+/// The DIEs the bytes refer to, which a compiler would emit beside them:
+/// the objects of implicit pointers and the location lists of inputs in
+/// several places, with what they describe.
+fn dies(l: &Lowered) -> Vec<(u32, String)> {
+    let mut out = Vec::new();
+    for (k, t) in l.implicit_targets.iter().enumerate() {
+        out.push((
+            IMPLICIT_DIE_BASE + 0x10 * k as u32,
+            format!("an object of type `{}` at {}", t.ty, t.loc),
+        ));
+    }
+    for (k, loc) in l.location_lists.iter().enumerate() {
+        let places: Vec<String> = loc
+            .singles
+            .iter()
+            .map(|s| {
+                LocDesc {
+                    singles: vec![s.clone()],
+                }
+                .to_string()
+            })
+            .collect();
+        out.push((
+            LOCLIST_DIE_BASE + 0x10 * k as u32,
+            format!(
+                "a location list whose entries all match here: {}",
+                places.join(" | ")
+            ),
+        ));
+    }
+    out
+}
+
 fn print_json(wout: &mut dyn Write, items: &[Item]) {
     let v: Vec<serde_json::Value> = items
         .iter()
@@ -329,6 +349,10 @@ fn print_json(wout: &mut dyn Write, items: &[Item]) {
                 "dwarfdump": print_ops(&l.ops),
                 "bytes": hex(&l.bytes),
                 "registers": l.registers,
+                "dies": dies(l)
+                    .into_iter()
+                    .map(|(die, what)| serde_json::json!({"offset": die, "describes": what}))
+                    .collect::<Vec<_>>(),
                 "fragment": l.fragment.map(|(o, s)| serde_json::json!({"offset": o, "size": s})),
                 "location": i.location.as_ref().ok(),
                 "evaluation_error": i.location.as_ref().err(),

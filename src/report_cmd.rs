@@ -282,6 +282,7 @@ pub fn regenerate(dir: &Path) -> Vec<Step> {
     put(&c, ok, &mut steps);
     put(&report::errata(&root), true, &mut steps);
     put(&report::benchmark_report(&root), true, &mut steps);
+    put(&report::lowering::report(&root), true, &mut steps);
     // Translation validation of AMD's updates: refutations are findings
     // (explained in the report), an encoding bug is a failure.
     match crate::validate_cmd::write_report(&root, dir) {

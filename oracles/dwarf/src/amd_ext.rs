@@ -621,6 +621,7 @@ fn compare_contexts(
             registers: &[],
             extra_registers: regs,
             implicit_targets: &[],
+            location_lists: &[],
             aspaces: s.aspaces,
             debug_addr: &debug_addr,
             address_relocation: if uses_addr { c.global } else { 0 },

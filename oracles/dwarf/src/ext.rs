@@ -74,7 +74,7 @@
 //!    CFI, so `DW_OP_LLVM_call_frame_entry_reg R` uses the "same value" rule
 //!    and pushes the register location of `R`.
 //! 6. **Context elements diopter has no notion of** (`DW_OP_push_object_address`,
-//!    `DW_OP_call*`, `DW_OP_fbreg`, `DW_OP_call_frame_cfa`,
+//!    `DW_OP_call*` but decision 12's, `DW_OP_fbreg`, `DW_OP_call_frame_cfa`,
 //!    `DW_OP_form_tls_address`, `DW_OP_entry_value`, `DW_OP_LLVM_private_wave`
 //!    addresses, `DW_ASPACE_AMDGPU_private_lane<n>` for a lane other than the
 //!    context's) are evaluation errors, never guesses.
@@ -109,8 +109,19 @@
 //!     is backwards compatibility, so that is what this evaluator does (the
 //!     reference interpreter agrees: an offset past the end is an error only
 //!     on read).
+//! 12. **`DW_OP_call*` of a location list.** The document: "If D has a
+//!     `DW_AT_location` attribute that is encoded as a `loclist` …, then the
+//!     specified location list expression E is evaluated … The location
+//!     description result is pushed on the stack", and a location list
+//!     whose entries overlap describes an object in several places. The
+//!     lowering's location-list DIEs ([`super::lower::LOCLIST_DIE_BASE`]) are
+//!     such lists with every entry matching the current program location;
+//!     `DW_OP_call4` of one pushes their single locations together. Any other
+//!     `DW_OP_call*` is still an error (decision 6).
 
-use super::lower::{ImplicitTarget, IMPLICIT_DIE_BASE, IMPLICIT_POINTER_REG, UNDEF_REG};
+use super::lower::{
+    ImplicitTarget, IMPLICIT_DIE_BASE, IMPLICIT_POINTER_REG, LOCLIST_DIE_BASE, UNDEF_REG,
+};
 use super::ops::BaseType;
 use diopter_semantics::access;
 use diopter_semantics::context::Context;
@@ -199,6 +210,9 @@ pub struct ExtMachine<'a> {
     pub extra_registers: &'a [(u16, String)],
     /// The object `k` of `DW_OP_implicit_pointer IMPLICIT_DIE_BASE + 0x10 k`.
     pub implicit_targets: &'a [ImplicitTarget],
+    /// The location of the DIE `k` of `DW_OP_call4 LOCLIST_DIE_BASE + 0x10 k`
+    /// (a location list all of whose entries match: decision 12).
+    pub location_lists: &'a [LocDesc],
     pub aspaces: AspaceMap,
     /// `.debug_addr` (for `DW_OP_addrx`/`DW_OP_constx`), from index 0.
     pub debug_addr: &'a [u64],
@@ -1074,6 +1088,17 @@ impl ExtMachine<'_> {
             Operation::Bra { .. } | Operation::Skip { .. } => {
                 return Err(run.ill("a branch outside the branch handler"))
             }
+            Operation::Call {
+                offset: gimli::DieReference::UnitRef(UnitOffset(die)),
+            } if *die as u64 >= u64::from(LOCLIST_DIE_BASE) => {
+                // Decision 12: a location-list DIE's location, all entries.
+                let rel = *die as u64 - u64::from(LOCLIST_DIE_BASE);
+                let k = rel.is_multiple_of(0x10).then_some(rel / 0x10);
+                let Some(l) = k.and_then(|k| self.location_lists.get(k as usize)) else {
+                    return Err(run.ill(format!("a call of an unknown DIE {die:#x}")));
+                };
+                run.push_loc(l.clone())?;
+            }
             other => {
                 return Err(run.ill(format!(
                     "{other:?} needs a context element diopter's contexts do not have"
@@ -1095,6 +1120,7 @@ pub fn evaluate_lowered(l: &super::Lowered, ctx: &Context) -> diopter_semantics:
         registers: &l.registers,
         extra_registers: &[],
         implicit_targets: &l.implicit_targets,
+        location_lists: &l.location_lists,
         aspaces: AspaceMap::Identity,
         debug_addr: &[],
         address_relocation: 0,
@@ -1224,6 +1250,11 @@ pub const DECISIONS: &[(&str, &str, &str)] = &[
         "bit_piece's offset is not range-checked",
         "the document defines DW_OP_bit_piece's part \"as if DW_OP_constu B; DW_OP_LLVM_bit_offset\" were applied (an error past the storage) and calls parts outside their storage ill-formed, but DWARF 5 and gimli accept `DW_OP_implicit_value 4 ...; DW_OP_bit_piece 32 32` and fail only on reading it; backwards compatibility is the document's first principle, so the offset is added unchecked (the reference agrees: an offset past the end fails on read)",
         "agrees_with_gimli_on_random_lowerings",
+    ),
+    (
+        "DW_OP_call* of a location list",
+        "`DW_OP_call4` of one of the lowering's location-list DIEs (an artificial variable whose location list has one entry per place, every entry matching the current program location) pushes a location description of all those single locations, as the document's DW_OP_call* rule for loclist attributes says; other calls are errors",
+        "an_input_in_two_places_is_a_call_of_a_location_list_die (dwarf_locations.rs)",
     ),
     (
         "Older unprefixed encodings",

@@ -37,8 +37,12 @@
 //!   fails as `ImplicitAddressRead`;
 //! * a composite → `DW_OP_piece`s (`DW_OP_bit_piece` for parts that are not
 //!   whole bytes or start inside a register or byte);
-//! * several single locations → not lowerable (one DWARF 5 expression
-//!   describes one location; location lists choose by PC, not "all of").
+//! * several single locations → not lowerable in DWARF 5 (one expression
+//!   describes one location; location lists choose by PC, not "all of");
+//!   with AMD's extensions, `DW_OP_call4` of an artificial DIE whose
+//!   location list has one entry per place, all matching the current
+//!   program location (the document's `DW_OP_call*` pushes such a list's
+//!   location description, every single location of it).
 //!
 //! **Values.** Typed DWARF 5 arithmetic with base types (`DW_OP_const_type`,
 //! `DW_OP_convert`, `DW_OP_reinterpret`, `DW_OP_deref_type`,
@@ -184,6 +188,7 @@
 pub mod amd;
 pub mod amd_ext;
 pub mod amd_text;
+pub mod coverage;
 pub mod eval;
 pub mod ext;
 pub mod lower;

@@ -36,6 +36,11 @@ pub const IMPLICIT_POINTER_REG: u16 = 0xfff1;
 /// `.debug_info` offset of the first object an implicit pointer refers to;
 /// object `k` is at `IMPLICIT_DIE_BASE + 0x10 * k`.
 pub const IMPLICIT_DIE_BASE: u32 = 0x1000;
+/// The location-list DIE `k` of [`Lowered::location_lists`] (an artificial
+/// variable whose `DW_AT_location` is a location list with one entry per
+/// single location, every entry covering the current program location) is
+/// at unit offset `LOCLIST_DIE_BASE + 0x10 * k`.
+pub const LOCLIST_DIE_BASE: u32 = 0x0100_0000;
 
 /// Why an expression (with these input locations) does not lower.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,6 +98,11 @@ pub struct Lowered {
     pub registers: Vec<String>,
     /// The object `k` of `DW_OP_implicit_pointer IMPLICIT_DIE_BASE + 0x10 k`.
     pub implicit_targets: Vec<ImplicitTarget>,
+    /// The location of the DIE `k` of `DW_OP_call4 LOCLIST_DIE_BASE + 0x10 k`:
+    /// an input with several single locations at once (AMD's extensions:
+    /// `DW_OP_call*` of a DIE whose location is a location list pushes the
+    /// location description of all its matching entries).
+    pub location_lists: Vec<LocDesc>,
     pub read_sites: Vec<ReadSite>,
     /// For each `DW_OP_div`/`DW_OP_mod`: the byte offset just past it and
     /// the DIOp operation it lowers.
@@ -174,6 +184,14 @@ enum Form {
     /// `Lowerer::runtime_offset_loc`); it may be read or be the result, not
     /// offset again.
     LocMoved,
+    /// An implicit value at a negative bit offset: a location the spec
+    /// forms and fails to read (out of bounds) or write (implicit). DWARF
+    /// has no piece before a value's start, but an empty implicit value
+    /// fails alike; a later offset may bring it back into the value.
+    ConstBefore(Bits, BigInt),
+    /// Several single locations at once, known when lowering (AMD's
+    /// extensions): `DW_OP_call4` of a location-list DIE holding them.
+    Multi(LocDesc),
 }
 
 impl Form {
@@ -205,6 +223,7 @@ struct Lowerer<'a> {
     div_ops: Vec<(usize, usize)>,
     registers: Vec<String>,
     implicit_targets: Vec<ImplicitTarget>,
+    location_lists: Vec<LocDesc>,
     read_sites: Vec<ReadSite>,
     /// May use AMD's extensions (`lower_ext`).
     ext: bool,
@@ -254,6 +273,7 @@ fn lower_with(
         div_ops: Vec::new(),
         registers: Vec::new(),
         implicit_targets: Vec::new(),
+        location_lists: Vec::new(),
         read_sites: Vec::new(),
         ext,
         explicit_undef: false,
@@ -294,6 +314,7 @@ fn lower_with(
         bytes,
         registers: l.registers,
         implicit_targets: l.implicit_targets,
+        location_lists: l.location_lists,
         read_sites: l.read_sites,
         div_sites,
         ty,
@@ -463,6 +484,9 @@ impl Lowerer<'_> {
 
     /// The form of an input's location as the context gives it.
     fn binding(&mut self, loc: &LocDesc, at: usize, depth: usize) -> R<Form> {
+        if loc.singles.len() > 1 && self.ext {
+            return Ok(Form::Multi(loc.clone()));
+        }
         let [s] = loc.singles.as_slice() else {
             return nl(
                 Some(at),
@@ -501,9 +525,14 @@ impl Lowerer<'_> {
                 }
                 Ok(Form::Reg { reg, bit })
             }
+            // Outside the value, as an offset would put it (see
+            // `Form::ConstBefore`).
             Storage::Implicit { value } => match off.to_u64() {
-                Some(k) if k <= value.width() => Ok(Form::Const(value.clone(), k)),
-                _ => nl(
+                Some(k) => Ok(Form::Const(value.clone(), k)),
+                None if off.sign() == num_bigint::Sign::Minus => {
+                    Ok(Form::ConstBefore(value.clone(), off.clone()))
+                }
+                None => nl(
                     Some(at),
                     format!("an implicit value at bit offset {off} outside it"),
                 ),
@@ -525,6 +554,10 @@ impl Lowerer<'_> {
                 }
                 let mut out = Vec::new();
                 for p in parts {
+                    if p.loc.singles.len() > 1 && self.ext {
+                        out.push((Form::Multi(p.loc.clone()), p.bits));
+                        continue;
+                    }
                     let [ps] = p.loc.singles.as_slice() else {
                         return nl(
                             Some(at),
@@ -751,6 +784,8 @@ impl Lowerer<'_> {
                     | Form::Mem { .. }
                     | Form::Const(..)
                     | Form::Undef
+                    | Form::Multi(_)
+                    | Form::ConstBefore(..)
                     | Form::Composite(_) => Ok(Form::Composite(
                         (0..n).map(|_| (f.clone(), elem)).collect(),
                     )),
@@ -875,12 +910,19 @@ impl Lowerer<'_> {
                     self.leave_container(want);
                 }
             }
+            Form::Const(bits, k) if bits.width() < w.saturating_add(*k) && self.ext => {
+                // The reference's read fails (out of bounds); so does a read
+                // of an empty implicit value, at this read site.
+                self.emit(DwOp::ImplicitValue(Vec::new()));
+                self.emit(DwOp::DerefType(want.bytes(), want));
+                self.site(at, n);
+            }
             Form::Const(bits, k) => {
                 if bits.width() < w.saturating_add(*k) {
                     return nl(
                         Some(at),
                         format!(
-                            "reading {w} bits at {k} of a {}-bit implicit value",
+                            "a read past the end of an implicit value ({w} bits at {k} of {}): DWARF 5 cannot read an implicit location",
                             bits.width()
                         ),
                     );
@@ -901,11 +943,21 @@ impl Lowerer<'_> {
                 // The checker lets only DIOpDeref consume DIOpAddrOf.
                 return nl(Some(at), "not well-formed: a read of an implicit address");
             }
-            Form::Loc { .. } | Form::LocMoved | Form::Composite(_) | Form::Deferred(_)
+            Form::Loc { .. }
+            | Form::LocMoved
+            | Form::Composite(_)
+            | Form::Deferred(_)
+            | Form::Multi(_)
+            | Form::ConstBefore(..)
                 if self.ext =>
             {
-                if !matches!(f, Form::Loc { .. } | Form::LocMoved) {
-                    self.composite_loc(f.clone(), at)?;
+                match f {
+                    Form::Multi(loc) => self.multi_loc(loc, 0, at)?,
+                    Form::ConstBefore(..) => self.emit(DwOp::ImplicitValue(Vec::new())),
+                    Form::Loc { .. } | Form::LocMoved => {}
+                    _ => {
+                        self.composite_loc(f.clone(), at)?;
+                    }
                 }
                 if narrow {
                     self.read_loc_bits(w, at)?;
@@ -915,7 +967,12 @@ impl Lowerer<'_> {
                     self.site(at, n);
                 }
             }
-            Form::Loc { .. } | Form::LocMoved | Form::Composite(_) | Form::Deferred(_) => {
+            Form::Loc { .. }
+            | Form::LocMoved
+            | Form::Composite(_)
+            | Form::Deferred(_)
+            | Form::Multi(_)
+            | Form::ConstBefore(..) => {
                 return nl(
                     Some(at),
                     "a value read from a composite: DWARF 5 reads only memory and registers",
@@ -1135,12 +1192,17 @@ impl Lowerer<'_> {
             Form::AddrOfSlot(_) => {
                 return nl(Some(at), "not well-formed: a read of an implicit address");
             }
+            Form::Const(bits, k) if bits.width() < p.saturating_add(*k) && self.ext => {
+                self.emit(DwOp::ImplicitValue(Vec::new()));
+                self.emit(DwOp::DerefSize(p as u8 / 8));
+                self.site(at, p);
+            }
             Form::Const(bits, k) => {
                 if bits.width() < p.saturating_add(*k) {
                     return nl(
                         Some(at),
                         format!(
-                            "reading {p} bits at {k} of a {}-bit implicit value",
+                            "a read past the end of an implicit value ({p} bits at {k} of {}): DWARF 5 cannot read an implicit location",
                             bits.width()
                         ),
                     );
@@ -1180,6 +1242,16 @@ impl Lowerer<'_> {
                 self.read_register_bits(*reg, *bit, p, at)?;
                 self.unsigned_address_top(p);
             }
+            Form::Multi(loc) => {
+                self.multi_loc(loc, 0, at)?;
+                self.emit(DwOp::DerefSize(p as u8 / 8));
+                self.site(at, p);
+            }
+            Form::ConstBefore(..) if self.ext => {
+                self.emit(DwOp::ImplicitValue(Vec::new()));
+                self.emit(DwOp::DerefSize(p as u8 / 8));
+                self.site(at, p);
+            }
             Form::Loc { .. } | Form::LocMoved => {
                 self.emit(DwOp::DerefSize(p as u8 / 8));
                 self.site(at, p);
@@ -1188,6 +1260,12 @@ impl Lowerer<'_> {
                 self.composite_loc(f.clone(), at)?;
                 self.emit(DwOp::DerefSize(p as u8 / 8));
                 self.site(at, p);
+            }
+            Form::ConstBefore(..) => {
+                return nl(
+                    Some(at),
+                    "a pointer read before the start of an implicit value: DWARF 5 cannot read an implicit location",
+                )
             }
             Form::Composite(_) | Form::Deferred(_) => {
                 return nl(
@@ -1350,12 +1428,13 @@ impl Lowerer<'_> {
                 // Past the end is a location still (the spec fails only when
                 // it is read, and so does DW_OP_bit_piece's unchecked offset,
                 // ext.rs decision 11); before the start, no DWARF piece says.
-                Form::Const(bits, k) => match (BigInt::from(k) + v).to_u64() {
+                Form::Const(bits, k) => match (BigInt::from(k) + &v).to_u64() {
                     Some(k) => Ok(Form::Const(bits, k)),
-                    None => nl(
-                        Some(at),
-                        "an offset before the start of an implicit value: DW_OP_bit_piece offsets are unsigned",
-                    ),
+                    None => Ok(Form::ConstBefore(bits, BigInt::from(k) + v)),
+                },
+                Form::ConstBefore(bits, k) => match (&k + &v).to_u64() {
+                    Some(k) => Ok(Form::Const(bits, k)),
+                    None => Ok(Form::ConstBefore(bits, k + v)),
                 },
                 Form::Undef => Ok(Form::Undef),
                 Form::Val {
@@ -1374,6 +1453,7 @@ impl Lowerer<'_> {
                     self.offset_loc(bt.bits(), 0, &v, at)
                 }
                 Form::Loc { size, bit } => self.offset_loc(size, bit, &v, at),
+                Form::Multi(loc) => Ok(Form::Multi(loc.with_bit_offset(&v))),
                 Form::LocMoved => nl(
                     Some(at),
                     "an offset into a location moved by an offset computed at run time: it may have left its storage and come back, which AMD's checked offsets cannot say",
@@ -1409,6 +1489,9 @@ impl Lowerer<'_> {
             let lty = self.nodes[l].ty.clone();
             let ty = self.nodes[self.node_of(at)].ty.clone();
             return self.runtime_offset_loc(&fl, &lty, &fb, &bty, scale, &ty, at);
+        }
+        if scale != 8 && self.ext && matches!(fl, Form::Addr { .. } | Form::Mem { .. }) {
+            return self.runtime_bit_offset_memory(fl, &fb, &bty, bw, at);
         }
         if scale != 8 {
             return nl(
@@ -1799,7 +1882,48 @@ impl Lowerer<'_> {
                 "an implicit pointer to a location computed at run time, in the result: DW_OP_implicit_pointer names a DIE, whose location would have to be that computation",
             ),
             Form::Loc { .. } | Form::LocMoved => Ok(()),
+            Form::Multi(loc) => self.multi_loc(loc, 0, at),
+            Form::ConstBefore(..) => {
+                self.emit(DwOp::ImplicitValue(Vec::new()));
+                Ok(())
+            }
         }
+    }
+
+    /// Pushes the location `loc` of several single locations (`DW_OP_call4`
+    /// of a new location-list DIE), when every single location and an offset
+    /// `span` bits further stay inside its storage (a location-list entry is
+    /// a DWARF expression, which cannot leave its storage; and see
+    /// `Form::Loc`).
+    fn multi_loc(&mut self, loc: &LocDesc, span: u64, at: usize) -> R<()> {
+        for s in &loc.singles {
+            if s.storage == Storage::Undefined {
+                continue;
+            }
+            let Some(size) = diopter_semantics::access::storage_bits(self.ctx, &s.storage) else {
+                return nl(
+                    Some(at),
+                    "a single location whose storage the context does not give",
+                );
+            };
+            if s.offset.sign() == num_bigint::Sign::Minus || &s.offset + span >= size {
+                return nl(
+                    Some(at),
+                    format!("one of several single locations at bit {} of a {size}-bit storage: a location-list entry cannot leave its storage", s.offset),
+                );
+            }
+        }
+        let k = self.location_lists.len();
+        let Some(die) = u32::try_from(k)
+            .ok()
+            .and_then(|k| k.checked_mul(0x10))
+            .and_then(|o| o.checked_add(LOCLIST_DIE_BASE))
+        else {
+            return nl(Some(at), "too many location lists");
+        };
+        self.location_lists.push(loc.clone());
+        self.emit(DwOp::Call4(die));
+        Ok(())
     }
 
     /// `DIOpSelect` (AMD's extensions): `DW_OP_LLVM_select_bit_piece` of
@@ -1939,14 +2063,87 @@ impl Lowerer<'_> {
             Form::ImplPtr(_) | Form::AddrOfSlot(_) => {
                 return nl(Some(at), "an implicit pointer as a lane location")
             }
+            Form::ConstBefore(..) => {
+                return nl(
+                    Some(at),
+                    "a location before the start of an implicit value, offset: AMD's offsets fail at once outside the storage",
+                )
+            }
             Form::LocMoved => {
                 return nl(
                     Some(at),
                     "a location moved by an offset computed at run time, offset again",
                 )
             }
+            Form::Multi(loc) => self.multi_loc(loc, span, at)?,
         }
         Ok(())
+    }
+
+    /// A bit offset computed at run time into memory (AMD's extensions): the
+    /// address moves by the whole bytes (`t >> 3`, by DWARF's address
+    /// arithmetic, checked not to wrap as byte offsets are), and
+    /// `DW_OP_LLVM_bit_offset` adds the rest (`t & 7`) to the memory
+    /// location, which stays inside the address space. Not offset again
+    /// (see `Form::LocMoved`).
+    fn runtime_bit_offset_memory(
+        &mut self,
+        fl: Form,
+        fb: &Form,
+        bty: &Type,
+        bw: u64,
+        at: usize,
+    ) -> R<Form> {
+        let (space, lo, hi, r0) = match &fl {
+            Form::Addr { space, lo, hi } => (*space, lo.clone(), hi.clone(), 0),
+            Form::Mem { space, bit } => {
+                let a = floor8(bit);
+                (*space, a.clone(), a, mod8(bit))
+            }
+            _ => return nl(Some(at), "not a memory location"),
+        };
+        if bw >= 64 && r0 != 0 {
+            return nl(
+                Some(at),
+                "a 64-bit bit offset from inside a byte: the sum could overflow DWARF's 64-bit arithmetic",
+            );
+        }
+        let ob = self.read(fb, bty, at, 0)?;
+        if let Form::Mem { .. } = fl {
+            // The address below the offset.
+            self.push_address(wrap64(&lo));
+            self.emit(DwOp::Swap);
+        }
+        if ob != BaseType::I64 {
+            self.emit(DwOp::Convert(Some(BaseType::I64)));
+        }
+        let i64c = |v: i64| DwOp::ConstType(BaseType::I64, v.to_le_bytes().to_vec());
+        if r0 != 0 {
+            self.emit(i64c(r0 as i64));
+            self.emit(DwOp::Plus);
+        }
+        // [a, t] -> [t & 7, a + (t >> 3)]
+        self.emit(DwOp::Dup);
+        self.emit(DwOp::Lit(3));
+        self.emit(DwOp::Shra);
+        self.emit(DwOp::Convert(None));
+        self.emit(DwOp::Rot);
+        self.emit(i64c(7));
+        self.emit(DwOp::And);
+        self.emit(DwOp::Rot);
+        self.emit(DwOp::Plus);
+        // The real address lies in lo + floor(t_min / 8) ..= hi + floor(t_max / 8).
+        use num_integer::Integer;
+        let half = BigInt::one() << (bw - 1);
+        let tmin: BigInt = BigInt::from(r0) - &half;
+        let tmax: BigInt = BigInt::from(r0) + &half - 1;
+        let lo = &lo + tmin.div_floor(&BigInt::from(8));
+        let hi = &hi + tmax.div_floor(&BigInt::from(8));
+        self.check_interval(space, &lo, &hi, at)?;
+        self.form_aspace_address(space);
+        self.emit(DwOp::Swap);
+        self.emit(DwOp::Llvm(LlvmDwOp::BitOffset));
+        Ok(Form::LocMoved)
     }
 
     /// The size of register `reg`: its entity's in the context, or the
@@ -2112,10 +2309,21 @@ impl Lowerer<'_> {
                 "a composite formed while another one's pieces are being added: its pieces would join that one",
             );
         }
+        let deferred = matches!(f, Form::Deferred(_));
+        let (reads, divs) = (self.read_sites.len(), self.div_ops.len());
         let was = std::mem::replace(&mut self.explicit_undef, true);
         let r = self.piece(f, bits, at);
         self.explicit_undef = was;
         r?;
+        // A DIOpComposite's parts are lowered here, later than where the
+        // reference evaluates them: a read or division among them could
+        // fail after (or instead of) a failure the reference meets first.
+        if deferred && (self.read_sites.len() > reads || self.div_ops.len() > divs) {
+            return nl(
+                Some(at),
+                "a composite whose parts read or divide at run time, formed after later operations: its failures would come in another order than the spec's",
+            );
+        }
         self.emit(DwOp::Llvm(LlvmDwOp::PieceEnd));
         self.incomplete_open = false;
         Ok(bits)
@@ -2159,6 +2367,10 @@ impl Lowerer<'_> {
                 LocDesc::single(Storage::Implicit { value: v.clone() }, BigInt::from(*k))
             }
             Form::Undef => LocDesc::undefined(),
+            Form::Multi(loc) => loc.clone(),
+            Form::ConstBefore(v, k) => {
+                LocDesc::single(Storage::Implicit { value: v.clone() }, k.clone())
+            }
             Form::ImplPtr(k) => {
                 let t = self.implicit_targets[*k].clone();
                 let bits = self.bitsizeof(ty, Some(at))?;

@@ -187,6 +187,8 @@ pub enum DwOp {
     ImplicitValue(Vec<u8>),
     /// `DW_OP_implicit_pointer` to the DIE at this `.debug_info` offset, plus a byte offset.
     ImplicitPointer(u32, i64),
+    /// `DW_OP_call4` of the DIE at this unit offset.
+    Call4(u32),
     Piece(u64),
     BitPiece(u64, u64),
     /// `DW_OP_addrx`: an index into `.debug_addr`.
@@ -381,6 +383,10 @@ impl DwOp {
                 uleb(out, bytes.len() as u64);
                 out.extend_from_slice(bytes);
             }
+            DwOp::Call4(die) => {
+                out.push(c::DW_OP_call4.0);
+                out.extend_from_slice(&die.to_le_bytes());
+            }
             DwOp::ImplicitPointer(die, off) => {
                 out.push(c::DW_OP_implicit_pointer.0);
                 out.extend_from_slice(&die.to_le_bytes());
@@ -490,6 +496,9 @@ impl fmt::Display for DwOp {
             DwOp::Shr => f.write_str("DW_OP_shr"),
             DwOp::Shra => f.write_str("DW_OP_shra"),
             DwOp::StackValue => f.write_str("DW_OP_stack_value"),
+            DwOp::ImplicitValue(bytes) if bytes.is_empty() => {
+                f.write_str("DW_OP_implicit_value 0x0")
+            }
             DwOp::ImplicitValue(bytes) => write!(
                 f,
                 "DW_OP_implicit_value 0x{:x} {}",
@@ -497,6 +506,7 @@ impl fmt::Display for DwOp {
                 hex_bytes(bytes)
             ),
             DwOp::ImplicitPointer(die, o) => write!(f, "DW_OP_implicit_pointer 0x{die:x} {o:+}"),
+            DwOp::Call4(die) => write!(f, "DW_OP_call4 0x{die:08x}"),
             DwOp::Piece(n) => write!(f, "DW_OP_piece 0x{n:x}"),
             DwOp::BitPiece(s, o) => write!(f, "DW_OP_bit_piece 0x{s:x} 0x{o:x}"),
             DwOp::Addrx(i) => write!(f, "DW_OP_addrx 0x{i:x}"),

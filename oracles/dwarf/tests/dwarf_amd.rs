@@ -119,6 +119,7 @@ fn row_7_candidate_bug_withdrawn() {
         registers: &[],
         extra_registers: &regs,
         implicit_targets: &[],
+        location_lists: &[],
         aspaces: AspaceMap::Amdgpu,
         debug_addr: &[],
         address_relocation: 0,

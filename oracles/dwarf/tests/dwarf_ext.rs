@@ -190,6 +190,7 @@ fn machine<'a>(ctx: &'a Context, regs: &'a [String], aspaces: AspaceMap) -> ExtM
         registers: regs,
         extra_registers: &[],
         implicit_targets: &[],
+        location_lists: &[],
         aspaces,
         debug_addr: &[0x40, 0x80],
         address_relocation: 0,

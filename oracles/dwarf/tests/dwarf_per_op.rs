@@ -166,6 +166,7 @@ fn select_bit_piece_stops_at_the_location_size_limit() {
         registers: &regs,
         extra_registers: &[],
         implicit_targets: &[],
+        location_lists: &[],
         aspaces: AspaceMap::Identity,
         debug_addr: &[],
         address_relocation: 0,

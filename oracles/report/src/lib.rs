@@ -8,6 +8,8 @@
 //! Nothing here invents a figure: a source that is missing (criterion never
 //! ran, DESIGN.md not beside the clone) is reported as missing.
 
+pub mod lowering;
+
 use diopter_semantics::diag::Source;
 use diopter_semantics::specs::{self, Origin};
 use diopter_semantics::syntax::{parse_bare, parse_expr_file, print_bare};
@@ -332,9 +334,8 @@ pub fn errata(root: &Path) -> Report {
 
 // ------------------------------------------------------- round trips
 
-/// For every expression of the corpus's `.expr` files: does printing it and
-/// reading the print back give the same expression? (file, total, failures)
-pub fn round_trips(root: &Path) -> Vec<(String, usize, Vec<String>)> {
+/// The corpus's `.expr` files, in sorted order.
+pub fn corpus_expr_files(root: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = Vec::new();
     fn walk(d: &Path, out: &mut Vec<PathBuf>) {
         let Ok(rd) = std::fs::read_dir(d) else {
@@ -352,6 +353,12 @@ pub fn round_trips(root: &Path) -> Vec<(String, usize, Vec<String>)> {
     }
     walk(&root.join("corpus"), &mut files);
     files
+}
+
+/// For every expression of the corpus's `.expr` files: does printing it and
+/// reading the print back give the same expression? (file, total, failures)
+pub fn round_trips(root: &Path) -> Vec<(String, usize, Vec<String>)> {
+    corpus_expr_files(root)
         .iter()
         .map(|f| {
             let text = std::fs::read_to_string(f).unwrap_or_default();

@@ -47,6 +47,8 @@ pub const WHY: &[(&str, &str)] = &[
     ("DIOpExtend", "DWARF 5 cannot repeat a stack entry (with AMD's extensions DW_OP_LLVM_extend does)"),
     ("DIOpSelect", "needs DW_OP_LLVM_select_bit_piece (AMD's extensions)"),
     ("DIOpAddrOf", "DW_OP_implicit_pointer needs a DIE for the object"),
+    ("a value read at bits", "a register read (`DW_OP_bregx`) yields at most the register's low 64 bits: a value whose bits end past the 64th is beyond it"),
+    ("a N-bit value at bit N of a byte", "the value's bits span more than 8 bytes of memory, and `DW_OP_deref_size` reads at most 8"),
     ("a value read", "DWARF 5 reads only memory and registers (AMD's extensions read any location)"),
     ("a pointer read", "DWARF 5 reads only memory and registers (AMD's extensions read any location)"),
     ("a memory location in address space", "DWARF 5 memory locations have no address space (AMD's DW_OP_LLVM_form_aspace_address)"),

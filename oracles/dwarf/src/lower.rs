@@ -2459,6 +2459,19 @@ impl Lowerer<'_> {
                 }
                 *k
             }
+            Form::ConstBefore(_, k) => {
+                // The empty implicit value fails every read, right only for
+                // a part whose bits all lie before the value: one reaching
+                // into it reads those bits in the spec (through a later
+                // offset into the composite).
+                if k + BigInt::from(bits) > BigInt::zero() {
+                    return nl(
+                        Some(at),
+                        "a composite part reaching from before the start of an implicit value into it: DW_OP_bit_piece offsets are unsigned",
+                    );
+                }
+                0
+            }
             _ => 0,
         };
         if self.explicit_undef && matches!(f, Form::Undef) {

@@ -418,3 +418,31 @@ fn an_offset_before_an_implicit_value_is_an_empty_implicit_value() {
     let v = compare_with(&c, lower_ext, ext::evaluate_lowered);
     assert!(matches!(v, DwarfVerdict::BothError { .. }), "{v:?}");
 }
+
+#[test]
+fn a_composite_part_from_before_an_implicit_value_into_it_is_not_lowered() {
+    // Found by a dwarf_diff smoke: the part at bit -1 of an i64 constant
+    // holds the constant's bits 0..63 from its bit 1 on, which a later offset
+    // into the composite reads (0xffffffff); an empty implicit value as the
+    // piece failed that read.
+    let c = case(
+        "diexpr [referrer: i64] -> i64 DIOpConstant(i64 -1), DIOpConstant(i8 -1), DIOpBitOffset(i64), DIOpComposite(1, i64), DIOpConstant(i8 6), DIOpBitOffset(i32)\n--- context\n",
+    );
+    let v = compare_with(&c, lower_ext, ext::evaluate_lowered);
+    assert!(
+        matches!(v, DwarfVerdict::NotLowerable(ref e) if e.reason.starts_with("a composite part reaching from before")),
+        "{v:?}"
+    );
+    // A part wholly before the value is empty in both: its reads fail.
+    let c = case(
+        "diexpr [referrer: i64] -> i64 DIOpConstant(i64 -1), DIOpConstant(i8 -64), DIOpBitOffset(i64), DIOpComposite(1, i64), DIOpConstant(i8 6), DIOpBitOffset(i32)\n--- context\n",
+    );
+    let l = lower_ext(&c.bare, &c.types, &c.ctx).expect("lowers with the extensions");
+    assert!(
+        print_ops(&l.ops).starts_with("DW_OP_implicit_value 0x0"),
+        "{}",
+        print_ops(&l.ops)
+    );
+    let v = compare_with(&c, lower_ext, ext::evaluate_lowered);
+    assert_eq!(v.label(), "agree", "{v:?}");
+}

@@ -11,7 +11,8 @@
 //! command; 7 reads one more byte, [`MORE`], to choose among `specs` and the
 //! commands that run Z3 or the minimizer), the rest is either raw text (the
 //! expression, rule or IR file, a NUL, the context or second file, a NUL, a
-//! `--write` literal, the pass of `transform` or the `--map`s of `validate`)
+//! `--write` literal, the pass of `transform` or the `--map`s of `validate`,
+//! a line `where T: int` among them its `--where`)
 //! or, when bit 4 of byte 0 is set, bytes that drive the case generator
 //! (`diopter_gen::Case::from_bytes`: a well-typed expression and a context
 //! that fits it), from which `prove` makes a rule and `validate` a pair.
@@ -323,7 +324,11 @@ pub fn command_line(data: &[u8]) -> Option<Vec<String>> {
                     args.push(e.lines().next().unwrap_or("").to_string());
                 }
                 for m in maps {
-                    args.push(format!("--map={m}"));
+                    // A `where` line makes the pair generic (`--where`).
+                    match m.strip_prefix("where ") {
+                        Some(w) => args.push(format!("--where={w}")),
+                        None => args.push(format!("--map={m}")),
+                    }
                 }
                 if with_ctx {
                     args.push("--datalayout".into());

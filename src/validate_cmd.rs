@@ -11,7 +11,7 @@ use diopter_semantics::diag::{Diagnostic, Source};
 use diopter_semantics::syntax::print_bare;
 use diopter_semantics::types::TypeTable;
 use diopter_smt::prove::ProveConfig;
-use diopter_smt::validate::{self, MapRhs, Pair, Verdict};
+use diopter_smt::validate::{self, Entry, Generic, MapRhs, Pair, Verdict};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -36,13 +36,19 @@ undefined, a composite, ...) whether AFTER refines BEFORE:
   refuted      a context where AFTER gives a different value, a value where
                BEFORE has none, or accepts a write BEFORE refuses or writes
                elsewhere; printed Alive-style, re-evaluated by the reference
-               interpreter (the context is replayable with `diopter eval`)
+               interpreter (the context is replayable with `diopter eval`);
+               or, where Z3 gave up, a difference the reference interpreter
+               found in a random context (the detail says which trial)
   unknown      Z3 gave up; the pair was then evaluated in random contexts by
                the reference interpreter with no difference (how many is said)
   encoding-bug Z3 found a difference the reference interpreter does not
                confirm: a bug in diopter, never a verdict on the pass
 
-Types are concrete (no type variables): one query per relation.
+An entry may be generic (`where T: int`, see GENERIC PAIRS below; on the
+command line --where 'T: int'): it is decided at every binding of its type
+variables (an int variable at every width of --widths), with a verdict per
+binding and the worst as the entry's verdict; a refutation names its
+binding (`refuted at T = i8`).
 
 Exit status: 0 when no pair is refuted (unknown tolerated); 1 when some pair
 is refuted or meets an encoding bug; 2 for bad input (a diagnostic with file,
@@ -57,6 +63,10 @@ COMMAND LINE
       -e '[i64] DIOpArg(0, i64)' \\
       -e '[i64] DIOpArg(0, i64), DIOpConstant(i64 7), DIOpShl()' \\
       --map 'arg0 := DIOpArg(0, i64), DIOpConstant(i64 7), DIOpShl()'
+  $ diopter validate --where 'T: int' --widths 8,16,32 \\
+      -e '[T] DIOpArg(0, T)' \\
+      -e '[T] DIOpArg(0, T), DIOpConstant(T 1), DIOpAdd()' \\
+      --map 'arg0 := DIOpArg(0, T), DIOpConstant(T 1), DIOpAdd()'
 ";
 
 #[derive(clap::Args)]
@@ -72,6 +82,19 @@ pub struct Args {
     /// Data layout for -e: `default`, `amdgpu`, or an LLVM datalayout string.
     #[arg(long, value_name = "LAYOUT")]
     pub datalayout: Option<String>,
+    /// Type variables of -e and --map (`T: int, U: ptr`; may be repeated),
+    /// as a pair file's `where` line.
+    #[arg(long = "where", value_name = "VARS")]
+    pub wheres: Vec<String>,
+    /// Integer widths to instantiate the type variables of generic pairs
+    /// with (as `diopter prove --widths`).
+    #[arg(
+        long,
+        value_name = "LIST",
+        default_value = "1,2,3,4,7,8,16,32,33,64",
+        value_delimiter = ','
+    )]
+    pub widths: Vec<u64>,
     /// Timeout of one Z3 query, in milliseconds.
     #[arg(long, default_value_t = 10_000)]
     pub timeout: u32,
@@ -97,7 +120,7 @@ pub fn prove_config(a: &Args) -> ProveConfig {
 }
 
 /// Reads the pairs of the inputs; diagnostics are rendered, with `Err` on any.
-fn load(a: &Args) -> Result<Vec<(Source, Vec<Pair>)>, String> {
+fn load(a: &Args) -> Result<Vec<(Source, Vec<Job>)>, String> {
     let mut out = Vec::new();
     let mut errors = String::new();
     if !a.exprs.is_empty() {
@@ -110,6 +133,12 @@ fn load(a: &Args) -> Result<Vec<(Source, Vec<Pair>)>, String> {
         if let Some(dl) = &a.datalayout {
             let _ = writeln!(text, "datalayout {dl}");
         }
+        for w in &a.wheres {
+            if w.contains('\n') {
+                return Err("diopter validate: --where is one line\n".into());
+            }
+            let _ = writeln!(text, "where {w}");
+        }
         let _ = writeln!(text, "before {}", a.exprs[0]);
         let _ = writeln!(text, "after {}", a.exprs[1]);
         for m in &a.maps {
@@ -119,8 +148,11 @@ fn load(a: &Args) -> Result<Vec<(Source, Vec<Pair>)>, String> {
             let _ = writeln!(text, "{m}");
         }
         out.push(Source::new("<command line>", text));
-    } else if !a.maps.is_empty() {
-        return Err("diopter validate: --map needs -e BEFORE -e AFTER\n".into());
+    } else if !a.maps.is_empty() || !a.wheres.is_empty() {
+        return Err("diopter validate: --map and --where need -e BEFORE -e AFTER\n".into());
+    }
+    if a.widths.is_empty() || a.widths.contains(&0) {
+        return Err("diopter validate: --widths needs widths of at least 1 bit\n".into());
     }
     for p in &a.paths {
         match inputs::read(p) {
@@ -138,23 +170,92 @@ fn load(a: &Args) -> Result<Vec<(Source, Vec<Pair>)>, String> {
     }
     let mut loaded = Vec::new();
     for src in out {
-        let (pairs, diags) = validate::parse_pairs(&src.text);
-        let mut diags: Vec<Diagnostic> = diags;
-        for p in &pairs {
-            if let Err(d) = validate::check_pair(p, &TypeTable::default()) {
-                diags.extend(d);
-            }
-        }
+        let (jobs, diags) = jobs(&src, &a.widths);
         for d in &diags {
             errors.push_str(&src.render(d));
         }
-        loaded.push((src, pairs));
+        loaded.push((src, jobs));
     }
     if errors.is_empty() {
         Ok(loaded)
     } else {
         Err(errors)
     }
+}
+
+/// What `validate` decides for one entry of a pair file.
+pub enum Job {
+    /// A concrete pair.
+    One(Box<Pair>),
+    /// A generic entry: each binding's label and its pair, or why the
+    /// binding gives none (with the line and column).
+    Generic(Box<Generic>, Vec<(String, Result<Pair, String>)>),
+}
+
+impl Job {
+    fn name(&self) -> &str {
+        match self {
+            Job::One(p) => &p.name,
+            Job::Generic(g, _) => &g.name,
+        }
+    }
+}
+
+/// The entries of a pair file as jobs, generic ones instantiated at
+/// `widths`, and the diagnostics: the file's, a concrete pair's that
+/// [`validate::check_pair`] rejects, and a generic entry's that no binding
+/// makes well-formed (the first binding's first reason).
+pub fn jobs(src: &Source, widths: &[u64]) -> (Vec<Job>, Vec<Diagnostic>) {
+    let types = TypeTable::default();
+    let (entries, mut diags) = validate::parse_pairs(&src.text);
+    let mut out = Vec::new();
+    for e in entries {
+        match e {
+            Entry::Pair(p) => {
+                if let Err(d) = validate::check_pair(&p, &types) {
+                    diags.extend(d);
+                }
+                out.push(Job::One(p));
+            }
+            Entry::Generic(g) => {
+                let mut first_error: Option<(String, Diagnostic)> = None;
+                let insts: Vec<(String, Result<Pair, String>)> =
+                    g.bindings(widths)
+                        .into_iter()
+                        .map(|b| {
+                            let label = validate::binding_label(&b);
+                            let r = g.instantiate(&b, &types).map_err(|ds| {
+                                let d = ds.into_iter().next().unwrap_or_else(|| {
+                                    Diagnostic::error(g.span, "not well-formed")
+                                });
+                                let (line, col) = src.line_col(d.span.start);
+                                let why = format!("{line}:{col}: {}", d.message);
+                                first_error.get_or_insert((label.clone(), d));
+                                why
+                            });
+                            (label, r)
+                        })
+                        .collect();
+                if insts.iter().all(|(_, r)| r.is_err()) {
+                    if let Some((label, d)) = first_error {
+                        let mut e = Diagnostic::error(
+                            d.span,
+                            format!(
+                                "no binding of `where {}` makes pair `{}` well-formed; at {label}: {}",
+                                g.where_text(),
+                                g.name,
+                                d.message
+                            ),
+                        );
+                        e.notes = d.notes;
+                        diags.push(e);
+                    }
+                }
+                out.push(Job::Generic(g, insts));
+            }
+        }
+    }
+    (out, diags)
 }
 
 /// One pair's result as JSON (the report and `--format json` both use it).
@@ -173,6 +274,13 @@ pub fn pair_json(file: &str, p: &Pair, o: &validate::Outcome) -> Value {
         Verdict::Unknown { why, trials } => (
             format!(
                 "{why}; the reference interpreter found no difference in {trials} random contexts"
+            ),
+            Value::Null,
+        ),
+        Verdict::RefutedInTrial { why, found } => (
+            format!(
+                "Z3 could not decide ({why}); the reference interpreter found a difference in a \
+                 random context (no Z3 model, so no counterexample object): {found}"
             ),
             Value::Null,
         ),
@@ -206,20 +314,117 @@ pub fn pair_json(file: &str, p: &Pair, o: &validate::Outcome) -> Value {
     })
 }
 
-/// Validates every pair; JSON per pair.
+/// A generic entry's result as JSON: the shape of [`pair_json`] (the
+/// lines as written, type variables and all), with the verdict, detail,
+/// counterexample and substituted before-expression of its worst binding
+/// (`binding` names it), plus `where`, `instances` (every binding's
+/// verdict) and `skipped` (the bindings that give no well-formed pair).
+pub fn generic_json(
+    file: &str,
+    g: &Generic,
+    results: &[(String, Pair, validate::Outcome)],
+    skipped: &[(String, String)],
+) -> Value {
+    let instances: Vec<Value> = results
+        .iter()
+        .map(|(label, p, o)| {
+            let mut v = pair_json(file, p, o);
+            json!({
+                "binding": label,
+                "verdict": v["verdict"].take(),
+                "detail": v["detail"].take(),
+                "counterexample": v["counterexample"].take(),
+                "substituted": v["substituted"].take(),
+                "millis": v["millis"].take(),
+            })
+        })
+        .collect();
+    // The worst binding decides; among equals, the first.
+    let worst = results
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, (_, _, o))| (o.verdict.rank(), std::cmp::Reverse(*i)))
+        .map(|(i, _)| i);
+    let (verdict, detail, cex, substituted, binding) = match worst {
+        Some(i) => {
+            let w = &instances[i];
+            let detail = w["detail"].as_str().unwrap_or("");
+            let label = w["binding"].as_str().unwrap_or("");
+            let detail = match w["verdict"].as_str() {
+                Some("equivalent") => format!("at every binding ({})", results.len()),
+                _ if detail.is_empty() => format!("at {label}"),
+                _ => format!("at {label}: {detail}"),
+            };
+            (
+                w["verdict"].clone(),
+                detail,
+                w["counterexample"].clone(),
+                w["substituted"].clone(),
+                w["binding"].clone(),
+            )
+        }
+        None => (
+            json!("unknown"),
+            "no binding gives a well-formed pair".to_string(),
+            Value::Null,
+            json!(""),
+            Value::Null,
+        ),
+    };
+    json!({
+        "file": file,
+        "pair": g.name,
+        "source": g.source,
+        "where": g.where_text(),
+        "before": g.before.text,
+        "after": g.after.as_ref().map_or_else(|| "DW_OP_LLVM_poisoned".to_string(), |l| l.text.clone()),
+        "mapping": g.map.iter().map(|l| l.text.clone()).collect::<Vec<_>>(),
+        "substituted": substituted,
+        "verdict": verdict,
+        "binding": binding,
+        "detail": detail,
+        "counterexample": cex,
+        "instances": instances,
+        "skipped": skipped.iter().map(|(b, r)| json!({ "binding": b, "reason": r })).collect::<Vec<_>>(),
+        "notes": g.notes,
+        "millis": results.iter().map(|(_, _, o)| o.millis as u64).sum::<u64>(),
+    })
+}
+
+/// Validates every pair (a generic one at each of its bindings); JSON per
+/// entry.
 pub fn validate_all(
-    loaded: &[(Source, Vec<Pair>)],
+    loaded: &[(Source, Vec<Job>)],
     cfg: &ProveConfig,
     only: Option<&str>,
 ) -> Vec<Value> {
+    let types = TypeTable::default();
     let mut out = Vec::new();
-    for (src, pairs) in loaded {
-        for p in pairs {
-            if only.is_some_and(|n| n != p.name) {
+    for (src, jobs) in loaded {
+        for j in jobs {
+            if only.is_some_and(|n| n != j.name()) {
                 continue;
             }
-            let o = validate::validate(p, &TypeTable::default(), cfg);
-            out.push(pair_json(&src.name, p, &o));
+            match j {
+                Job::One(p) => {
+                    let o = validate::validate(p, &types, cfg);
+                    out.push(pair_json(&src.name, p, &o));
+                }
+                Job::Generic(g, insts) => {
+                    let mut results = Vec::new();
+                    let mut skipped = Vec::new();
+                    for (label, r) in insts {
+                        match r {
+                            Ok(p) => {
+                                let o = validate::validate(p, &types, cfg);
+                                results.push((label.clone(), p.clone(), o));
+                            }
+                            Err(why) => skipped.push((label.clone(), why.clone())),
+                        }
+                    }
+                    out.push(generic_json(&src.name, g, &results, &skipped));
+                }
+            }
         }
     }
     out
@@ -263,14 +468,45 @@ pub fn run_to(a: &Args, wout: &mut dyn std::io::Write, werr: &mut dyn std::io::W
 
 fn render_text(r: &Value) -> String {
     let s = |k: &str| r[k].as_str().unwrap_or("").to_string();
-    let mut t = format!("{}: {} ({} ms)\n", s("pair"), s("verdict"), r["millis"]);
+    let at = match r["binding"].as_str() {
+        Some(b) if !matches!(s("verdict").as_str(), "equivalent") => format!(" at {b}"),
+        _ => String::new(),
+    };
+    let mut t = format!("{}: {}{at} ({} ms)\n", s("pair"), s("verdict"), r["millis"]);
+    if r.get("where").is_some() {
+        let _ = writeln!(t, "  where:       {}", s("where"));
+    }
     let _ = writeln!(t, "  before:      {}", s("before"));
     let _ = writeln!(t, "  after:       {}", s("after"));
     for m in r["mapping"].as_array().into_iter().flatten() {
         let _ = writeln!(t, "  mapping:     {}", m.as_str().unwrap_or(""));
     }
+    for i in r["instances"].as_array().into_iter().flatten() {
+        let _ = writeln!(
+            t,
+            "  {:<12} {} ({} ms)",
+            format!("{}:", i["binding"].as_str().unwrap_or("")),
+            i["verdict"].as_str().unwrap_or(""),
+            i["millis"]
+        );
+    }
+    for i in r["skipped"].as_array().into_iter().flatten() {
+        let _ = writeln!(
+            t,
+            "  skipped {}: {}",
+            i["binding"].as_str().unwrap_or(""),
+            i["reason"].as_str().unwrap_or("")
+        );
+    }
     if !s("substituted").is_empty() {
-        let _ = writeln!(t, "  substituted: {}", s("substituted"));
+        match r["binding"].as_str() {
+            Some(b) => {
+                let _ = writeln!(t, "  substituted: {} (at {b})", s("substituted"));
+            }
+            None => {
+                let _ = writeln!(t, "  substituted: {}", s("substituted"));
+            }
+        }
     }
     match r["counterexample"]["text"].as_str() {
         Some(c) => t.push_str(c),
@@ -336,22 +572,15 @@ pub fn write_report(root: &Path, dir: &Path) -> Result<String, String> {
     let path = root.join(CORPUS_PAIRS);
     let text = inputs::read(&path)?;
     let src = Source::new(CORPUS_PAIRS, text);
-    let (pairs, diags) = validate::parse_pairs(&src.text);
+    let (jobs, diags) = jobs(&src, diopter_rules::DEFAULT_WIDTHS);
     let mut errs = String::new();
     for d in &diags {
         errs.push_str(&src.render(d));
     }
-    for p in &pairs {
-        if let Err(d) = validate::check_pair(p, &TypeTable::default()) {
-            for d in &d {
-                errs.push_str(&src.render(d));
-            }
-        }
-    }
     if !errs.is_empty() {
         return Err(errs);
     }
-    let loaded = vec![(src, pairs)];
+    let loaded = vec![(src, jobs)];
     let results = validate_all(
         &loaded,
         &ProveConfig {

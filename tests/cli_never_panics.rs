@@ -107,6 +107,13 @@ fn prove_validate_minimize_seeds_run_their_command() {
             "\"verdict\"",
         ),
         (
+            "validate-generic",
+            "validate",
+            "--where=T: int",
+            &[0],
+            "1 pairs",
+        ),
+        (
             "validate-generated",
             "validate",
             "--time-limit",

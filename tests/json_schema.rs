@@ -441,3 +441,46 @@ fn validate_counterexamples_follow_the_schema() {
     }
     assert!(n > 0, "{v:#}");
 }
+
+/// A generic pair's counterexample (that of its worst binding) is in the
+/// same form, and so is each refuted binding's.
+#[test]
+fn generic_validate_counterexamples_follow_the_schema() {
+    let root = schema();
+    let o = diopter(&[
+        "validate",
+        "--where",
+        "T: int",
+        "--widths",
+        "8,16",
+        "-e",
+        "[T] DIOpArg(0, T), DIOpConstant(T 8), DIOpShl()",
+        "-e",
+        "[T] DIOpArg(0, T), DIOpConstant(T 7), DIOpShl()",
+        "--map",
+        "arg0 := DIOpArg(0, T)",
+        "--format",
+        "json",
+    ]);
+    let v = json(&o);
+    let p = &v["pairs"][0];
+    assert_eq!(p["verdict"], "refuted", "{v:#}");
+    assert_eq!(p["binding"], "T = i8", "{v:#}");
+    let mut cexes = vec![&p["counterexample"]];
+    for i in p["instances"].as_array().unwrap() {
+        assert_eq!(i["verdict"], "refuted", "{v:#}");
+        cexes.push(&i["counterexample"]);
+    }
+    assert_eq!(cexes.len(), 3);
+    for c in cexes {
+        assert!(!c.is_null(), "{v:#}");
+        let mut n = 0;
+        for side in ["before_location", "after_location"] {
+            if !c[side].is_null() {
+                assert_located(&root, &c[side], side);
+                n += 1;
+            }
+        }
+        assert!(n > 0, "{v:#}");
+    }
+}

@@ -213,6 +213,20 @@ fn nl<T>(op_index: Option<usize>, reason: impl Into<String>) -> R<T> {
     })
 }
 
+/// How long the lowering's lists were, and its flags (see
+/// [`Lowerer::snapshot`]).
+struct Snapshot {
+    ops: usize,
+    div_ops: usize,
+    registers: usize,
+    implicit_targets: usize,
+    location_lists: usize,
+    read_sites: usize,
+    assumed_register_bits: usize,
+    explicit_undef: bool,
+    incomplete_open: bool,
+}
+
 struct Lowerer<'a> {
     bare: &'a Bare,
     types: &'a TypeTable,
@@ -1752,7 +1766,7 @@ impl Lowerer<'_> {
                 }
                 Ok(())
             }
-            Form::Deferred(id) => self.deferred_pieces(id),
+            Form::Deferred(id) => self.deferred_or_picked(id, true),
             Form::Undef => {
                 // A piece with nothing on the stack is an empty location.
                 self.emit(if bits.is_multiple_of(8) && bits > 0 {
@@ -2428,7 +2442,7 @@ impl Lowerer<'_> {
                 return Ok(());
             }
             Form::Deferred(id) => {
-                return self.deferred_pieces(id);
+                return self.deferred_or_picked(id, false);
             }
             _ => {}
         }
@@ -2489,6 +2503,127 @@ impl Lowerer<'_> {
 
     /// The pieces of a `DIOpComposite` entry: each part lowered in push
     /// order (the deepest first, at bit 0), from an empty DWARF stack.
+    /// [`Self::deferred_pieces`]; with AMD's extensions, where a part needs
+    /// a composite (or a guard's piece) of its own while the parts' pieces
+    /// are open, [`Self::picked_pieces`] instead.
+    fn deferred_or_picked(&mut self, id: usize, root: bool) -> R<()> {
+        if !self.ext {
+            return self.deferred_pieces(id);
+        }
+        let snap = self.snapshot();
+        match self.deferred_pieces(id) {
+            Err(e)
+                if e.reason
+                    .starts_with("a composite formed while another one's pieces")
+                    || e.reason
+                        .starts_with("a run-time offset while a composite's pieces") =>
+            {
+                self.restore(snap);
+                self.picked_pieces(id, root)
+            }
+            r => r,
+        }
+    }
+
+    /// The parts of a `DIOpComposite` entry as locations on the stack first,
+    /// in push order (each part's own composites formed while no piece is
+    /// open), then the composite from copies of them (`DW_OP_pick`), closed
+    /// by `DW_OP_LLVM_piece_end`, and the originals dropped. Not at the
+    /// root, the composite is then one piece of the enclosing one.
+    fn picked_pieces(&mut self, id: usize, root: bool) -> R<()> {
+        let children = self.nodes[id].children.clone();
+        let at = self.nodes[id].op_index;
+        let n = children.len();
+        if n == 0 || n > 200 {
+            return nl(
+                Some(at),
+                "a composite of no or more than 200 parts, formed from copies",
+            );
+        }
+        // Something other than an incomplete composite below the parts, so
+        // that the first part's own composite does not join an open one.
+        let outer_open = self.incomplete_open;
+        if outer_open {
+            self.emit(DwOp::Lit(0));
+        }
+        self.incomplete_open = false;
+        let mut sizes = Vec::new();
+        for &c in &children {
+            let f = self.lower_node(c)?;
+            let cty = self.nodes[c].ty.clone();
+            let b = self.bitsizeof(&cty, Some(at))?;
+            if let Form::Val {
+                computed_float: true,
+                ..
+            } = f
+            {
+                return nl(
+                    Some(at),
+                    "a float computed by DWARF arithmetic as a composite part: NaN payloads are unspecified",
+                );
+            }
+            if !matches!(f, Form::Loc { .. } | Form::LocMoved) {
+                self.loc_on_top(&f, &cty, 0, at)?;
+            }
+            sizes.push(b);
+        }
+        for (i, b) in sizes.iter().enumerate() {
+            // Part i lies n - 1 - i entries below the top, and one more once
+            // the incomplete composite is there.
+            let depth = n - 1 - i + usize::from(i > 0);
+            self.emit(DwOp::Pick(depth as u8));
+            if b.is_multiple_of(8) {
+                self.emit(DwOp::Piece(b / 8));
+            } else {
+                self.emit(DwOp::BitPiece(*b, 0));
+            }
+        }
+        self.emit(DwOp::Llvm(LlvmDwOp::PieceEnd));
+        for _ in 0..n + usize::from(outer_open) {
+            self.emit(DwOp::Swap);
+            self.emit(DwOp::Drop);
+        }
+        self.incomplete_open = outer_open;
+        if !root {
+            let total: u64 = sizes.iter().sum();
+            if total.is_multiple_of(8) {
+                self.emit(DwOp::Piece(total / 8));
+            } else {
+                self.emit(DwOp::BitPiece(total, 0));
+            }
+            self.incomplete_open = true;
+        }
+        Ok(())
+    }
+
+    /// The lowering's state, to try one way and fall back on another.
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            ops: self.ops.len(),
+            div_ops: self.div_ops.len(),
+            registers: self.registers.len(),
+            implicit_targets: self.implicit_targets.len(),
+            location_lists: self.location_lists.len(),
+            read_sites: self.read_sites.len(),
+            assumed_register_bits: self.assumed_register_bits.len(),
+            explicit_undef: self.explicit_undef,
+            incomplete_open: self.incomplete_open,
+        }
+    }
+
+    fn restore(&mut self, s: Snapshot) {
+        // Every list only grows while lowering: cutting it back restores it.
+        self.ops.truncate(s.ops);
+        self.div_ops.truncate(s.div_ops);
+        self.registers.truncate(s.registers);
+        self.implicit_targets.truncate(s.implicit_targets);
+        self.location_lists.truncate(s.location_lists);
+        self.read_sites.truncate(s.read_sites);
+        self.assumed_register_bits.truncate(s.assumed_register_bits);
+        self.explicit_undef = s.explicit_undef;
+        self.incomplete_open = s.incomplete_open;
+    }
+
     fn deferred_pieces(&mut self, id: usize) -> R<()> {
         let children = self.nodes[id].children.clone();
         let at = self.nodes[id].op_index;

@@ -165,6 +165,8 @@ pub enum DwOp {
     Rot,
     /// `DW_OP_over`.
     Over,
+    /// `DW_OP_pick`: a copy of the entry this many below the top.
+    Pick(u8),
     /// `DW_OP_ge`, `DW_OP_lt`: 1 or 0 (signed for signed base types).
     Ge,
     Lt,
@@ -352,6 +354,10 @@ impl DwOp {
             DwOp::Swap => out.push(c::DW_OP_swap.0),
             DwOp::Rot => out.push(c::DW_OP_rot.0),
             DwOp::Over => out.push(c::DW_OP_over.0),
+            DwOp::Pick(i) => {
+                out.push(c::DW_OP_pick.0);
+                out.push(*i);
+            }
             DwOp::Ge => out.push(c::DW_OP_ge.0),
             DwOp::Lt => out.push(c::DW_OP_lt.0),
             DwOp::Bra(d) => {
@@ -479,6 +485,7 @@ impl fmt::Display for DwOp {
             DwOp::Swap => f.write_str("DW_OP_swap"),
             DwOp::Rot => f.write_str("DW_OP_rot"),
             DwOp::Over => f.write_str("DW_OP_over"),
+            DwOp::Pick(i) => write!(f, "DW_OP_pick 0x{i:x}"),
             DwOp::Ge => f.write_str("DW_OP_ge"),
             DwOp::Lt => f.write_str("DW_OP_lt"),
             DwOp::Bra(d) => write!(f, "DW_OP_bra {d}"),

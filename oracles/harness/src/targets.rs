@@ -228,32 +228,51 @@ pub fn check_eval(data: &[u8]) -> Result<(), String> {
 /// A generated case's expression is the before-expression; an AMD-style
 /// update of its operand 0 (`data` picks which) makes the after-expression:
 /// a salvage of `add`/`sub`/`mul`/`shl`/`lshr`/`ashr` by a constant (an
-/// integer operand), or the fold of an address-space cast (an opaque
-/// pointer operand in address space 0 becomes `ptr addrspace(1)` with
-/// `DIOpConvert(ptr)`). The update is correct, or deliberately wrong (the
-/// after-expression uses another constant or operation than the mapping
-/// says, or `DIOpReinterpret` where the cast is a conversion). Findings:
-/// an encoding bug; a correct update not judged equivalent; a pair judged
-/// equivalent or a refinement that the reference interpreter tells apart
-/// (under the lossy relation) in random contexts.
+/// integer operand), the fold of an address-space cast (an opaque pointer
+/// operand in address space 0 becomes `ptr addrspace(1)` with
+/// `DIOpConvert(ptr)`), or SROA's split of the operand into two new
+/// operands ([`sroa_pair`], when the byte after the others is odd). The
+/// update is correct, or deliberately wrong (the after-expression uses
+/// another constant or operation than the mapping says, `DIOpReinterpret`
+/// where the cast is a conversion, or the split's pieces swapped, one
+/// piece taken for the whole, or the high piece at the wrong offset).
+/// Findings ([`judge_update`]): an encoding bug; a correct update not
+/// judged equivalent; a pair judged equivalent or a refinement that the
+/// reference interpreter tells apart (under the lossy relation) in random
+/// contexts.
 pub fn validate_diff(data: &[u8]) -> Result<(), String> {
-    use diopter_rules::empirical;
-    use diopter_rules::instance::Relation;
+    validate_diff_outcome(data).map(|_| ())
+}
+
+/// The kinds of update `validate_diff` makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Update {
+    Salvage,
+    CastFold,
+    Split,
+}
+
+/// [`validate_diff`]'s body: which update `data` made and the validator's
+/// verdict on it (`None`: the generated expression takes no update), or
+/// the finding.
+pub fn validate_diff_outcome(data: &[u8]) -> Result<Option<(Update, &'static str)>, String> {
     use diopter_semantics::ast::{Dialect, Literal, OpNode, Span};
-    use diopter_smt::prove::ProveConfig;
-    use diopter_smt::validate::{self, MapRhs, Pair, Verdict as V};
+    use diopter_smt::validate::{MapRhs, Pair};
 
     let mut u = Unstructured::new(data);
     let Ok(case) = Case::arbitrary(&mut u) else {
-        return Ok(());
+        return Ok(None);
     };
     let kind: u8 = u.arbitrary().unwrap_or(0);
     let wrong: bool = u.arbitrary().unwrap_or(false);
     let c: i8 = u.arbitrary().unwrap_or(1);
     let trial_seed: u64 = u.arbitrary().unwrap_or(0);
+    // Read last, so that inputs made before the split existed (no byte
+    // here) keep their meaning.
+    let split: u8 = u.arbitrary().unwrap_or(0);
     let before = case.bare.clone();
     let Some(args) = before.args.clone() else {
-        return Ok(());
+        return Ok(None);
     };
     // Long expressions make Z3 queries (and their simplification, which
     // no timeout bounds) slow and large: a 10-minute run met one unit of
@@ -267,13 +286,31 @@ pub fn validate_diff(data: &[u8]) -> Result<(), String> {
             .ops()
             .any(|o| matches!(o, Op::Referrer(_) | Op::TypeObject(_)))
     {
-        return Ok(());
+        return Ok(None);
+    }
+    if split & 1 == 1 {
+        let how = if wrong {
+            Split::Wrong(SplitError::ALL[kind as usize % SplitError::ALL.len()])
+        } else {
+            Split::Correct
+        };
+        let Some(pair) = sroa_pair(
+            &before,
+            &case.ctx.datalayout,
+            &case.types,
+            split & 2 == 2,
+            how,
+        ) else {
+            return Ok(None);
+        };
+        return judge_update(&pair, wrong, &case.types, trial_seed)
+            .map(|v| Some((Update::Split, v)));
     }
     let ty = args[0].ty.clone();
     let ops = [Op::Add, Op::Sub, Op::Mul, Op::Shl, Op::LShr, Op::AShr];
     // (new type of operand 0, the mapping, what the after-expression puts
     // in place of operand 0)
-    let (new_ty, map, repl) = match &ty {
+    let (update, new_ty, map, repl) = match &ty {
         Type::Int(w) if *w >= 2 && *w <= 64 => {
             let op = ops[(kind as usize / 2) % ops.len()].clone();
             let k = |v: i64| Op::Constant(ty.clone(), Literal::Int(v.into()));
@@ -286,7 +323,7 @@ pub fn validate_diff(data: &[u8]) -> Result<(), String> {
                 let other = ops[(kind as usize / 2 + 1) % ops.len()].clone();
                 vec![Op::Arg(0, ty.clone()), k(c as i64), other]
             };
-            (ty.clone(), map, repl)
+            (Update::Salvage, ty.clone(), map, repl)
         }
         Type::Ptr {
             addrspace: 0,
@@ -302,9 +339,9 @@ pub fn validate_diff(data: &[u8]) -> Result<(), String> {
             } else {
                 map.clone()
             };
-            (p1, map, repl)
+            (Update::CastFold, p1, map, repl)
         }
-        _ => return Ok(()),
+        _ => return Ok(None),
     };
     let node = |op: Op| OpNode {
         op,
@@ -354,14 +391,209 @@ pub fn validate_diff(data: &[u8]) -> Result<(), String> {
         source: None,
         span: Span::default(),
     };
-    if validate::check_pair(&pair, &case.types).is_err() {
-        return Ok(());
+    judge_update(&pair, wrong, &case.types, trial_seed).map(|v| Some((update, v)))
+}
+
+/// How [`sroa_pair`] updates the uses of the split operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Split {
+    /// As the mapping says: the composite of the two pieces, low first.
+    Correct,
+    Wrong(SplitError),
+}
+
+/// The deliberate mistakes of a split.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SplitError {
+    /// The pieces in the wrong order (the high piece at bit 0).
+    Swapped,
+    /// The low piece alone, zero-extended: a piece taken for the whole.
+    LowOnly,
+    /// The value `lo | hi << (k - 1)`: the high piece one bit too low.
+    HighMisplaced,
+}
+
+impl SplitError {
+    pub const ALL: [SplitError; 3] = [
+        SplitError::Swapped,
+        SplitError::LowOnly,
+        SplitError::HighMisplaced,
+    ];
+}
+
+/// SROA's split of operand 0 of `before` (of type `T`, `2k` bits by `dl`,
+/// `2 <= 2k <= 128`) into two new operands `lo` and `hi` of type `ik`,
+/// low bits first, as AMD's SROA and instruction selection write it
+/// (`corpus/amd/amd-rewrites.map`, row 34: `DIOpArg(0, i32), DIOpArg(1,
+/// i32), DIOpComposite(2, i64)`). The old operands after 0 become new
+/// operands 2, 3, .... With `in_memory`, the variable lived in an alloca
+/// that SROA removed: the before-expression reads it through a private
+/// pointer (each `DIOpArg(0, t)` becomes `DIOpArg(0, ptr addrspace(5)),
+/// DIOpDeref(t)`), and the old pointer's value is the address of the
+/// pieces' composite (`..., DIOpComposite(2, T), DIOpAddrOf(5)`; its
+/// `DIOpDeref` is the composite itself). The mapping is always correct;
+/// `how` says whether the after-expression follows it. `None` when
+/// operand 0 cannot be split so (odd or unknown size, poison).
+pub fn sroa_pair(
+    before: &Bare,
+    dl: &DataLayout,
+    types: &TypeTable,
+    in_memory: bool,
+    how: Split,
+) -> Option<diopter_smt::validate::Pair> {
+    use diopter_semantics::ast::{ArgDecl, Dialect, Expr, Literal, OpNode, Span};
+    use diopter_smt::validate::{MapRhs, Pair};
+
+    let args = before.args.clone()?;
+    let t = args.first().filter(|a| !a.poison)?.ty.clone();
+    let w = dl.bitsizeof(&t, types).ok()?;
+    if !(2..=128).contains(&w) || !w.is_multiple_of(2) {
+        return None;
+    }
+    let k = w / 2;
+    let piece = Type::Int(k);
+    let whole = Type::Int(w);
+    let comp = vec![
+        Op::Arg(0, piece.clone()),
+        Op::Arg(1, piece.clone()),
+        Op::Composite(2, t.clone()),
+    ];
+    // A value of type `iw` read back as `T`.
+    let as_t = |mut ops: Vec<Op>| {
+        if whole != t {
+            ops.push(Op::Reinterpret(t.clone()));
+        }
+        ops
+    };
+    let repl = match how {
+        Split::Correct => comp.clone(),
+        Split::Wrong(SplitError::Swapped) => vec![
+            Op::Arg(1, piece.clone()),
+            Op::Arg(0, piece.clone()),
+            Op::Composite(2, t.clone()),
+        ],
+        Split::Wrong(SplitError::LowOnly) => {
+            as_t(vec![Op::Arg(0, piece.clone()), Op::ZExt(whole.clone())])
+        }
+        Split::Wrong(SplitError::HighMisplaced) => as_t(vec![
+            Op::Arg(0, piece.clone()),
+            Op::ZExt(whole.clone()),
+            Op::Arg(1, piece.clone()),
+            Op::ZExt(whole.clone()),
+            Op::Constant(whole.clone(), Literal::Int((k - 1).into())),
+            Op::Shl,
+            Op::Or,
+        ]),
+    };
+    let node = |op: Op| OpNode {
+        op,
+        span: Span::default(),
+    };
+    let expr = |ops: Vec<Op>| Expr::new(Dialect::DiExpression, ops);
+    let p5 = Type::Ptr {
+        addrspace: 5,
+        pointee: None,
+    };
+    // The before-expression (in memory: through the alloca's pointer) and
+    // the after-expression, over the renumbered operands.
+    let mut old = before.clone();
+    let mut after = before.clone();
+    old.expr.ops = Vec::new();
+    after.expr.ops = Vec::new();
+    for n in &before.expr.ops {
+        match &n.op {
+            Op::Arg(0, u) => {
+                if in_memory {
+                    old.expr.ops.push(node(Op::Arg(0, p5.clone())));
+                    old.expr.ops.push(node(Op::Deref(Some(u.clone()))));
+                } else {
+                    old.expr.ops.push(n.clone());
+                }
+                after.expr.ops.extend(repl.iter().cloned().map(node));
+                if *u != t {
+                    after.expr.ops.push(node(Op::Reinterpret(u.clone())));
+                }
+            }
+            Op::Arg(j, u) => {
+                old.expr.ops.push(n.clone());
+                after.expr.ops.push(node(Op::Arg(j + 1, u.clone())));
+            }
+            _ => {
+                old.expr.ops.push(n.clone());
+                after.expr.ops.push(n.clone());
+            }
+        }
+    }
+    let mut old_args = args.clone();
+    if in_memory {
+        old_args[0].ty = p5;
+    }
+    old.args = Some(old_args);
+    let decl = |ty: Type| ArgDecl {
+        ty,
+        poison: false,
+        span: Span::default(),
+    };
+    let mut new_args = vec![decl(piece.clone()), decl(piece)];
+    new_args.extend(args.iter().skip(1).cloned());
+    after.args = Some(new_args);
+    let mut map0 = comp;
+    if in_memory {
+        map0.push(Op::AddrOf(5));
+    }
+    let mut map = vec![(0u64, MapRhs::Expr(expr(map0)), Span::default())];
+    for (j, a) in args.iter().enumerate().skip(1) {
+        map.push((
+            j as u64,
+            MapRhs::Expr(expr(vec![Op::Arg(j as u64 + 1, a.ty.clone())])),
+            Span::default(),
+        ));
+    }
+    Some(Pair {
+        name: "fuzz".into(),
+        before: old,
+        after: Some(after),
+        map,
+        dl: dl.clone(),
+        notes: Vec::new(),
+        source: None,
+        span: Span::default(),
+    })
+}
+
+/// Validates an update made by `validate_diff` (`wrong`: deliberately
+/// wrong) and checks the verdict against the reference interpreter in
+/// random contexts (`trial_seed`); `Ok(verdict label)`, or `Err` with the
+/// finding. `Ok("skipped")` when the pair does not check (the generated
+/// expression does not fit the update).
+pub fn judge_update(
+    pair: &diopter_smt::validate::Pair,
+    wrong: bool,
+    types: &TypeTable,
+    trial_seed: u64,
+) -> Result<&'static str, String> {
+    use diopter_rules::empirical;
+    use diopter_rules::instance::Relation;
+    use diopter_smt::prove::ProveConfig;
+    use diopter_smt::validate::{self, Verdict as V};
+
+    if validate::check_pair(pair, types).is_err() {
+        return Ok("skipped");
     }
     let shown = || {
         format!(
-            "before: {}\nafter:  {}\nupdate: {}",
+            "before: {}\nafter:  {}\nmapping: {}\nupdate: {}",
             print_bare(&pair.before),
             pair.after.as_ref().map(print_bare).unwrap_or_default(),
+            pair.map
+                .iter()
+                .map(|(k, m, _)| match m {
+                    validate::MapRhs::Expr(e) =>
+                        format!("arg{k} := {}", diopter_semantics::syntax::print_ops(e)),
+                    validate::MapRhs::Undefined => format!("arg{k} := undefined"),
+                })
+                .collect::<Vec<_>>()
+                .join("; "),
             if wrong { "wrong" } else { "correct" }
         )
     };
@@ -369,7 +601,7 @@ pub fn validate_diff(data: &[u8]) -> Result<(), String> {
         timeout_ms: 2_000,
         ..ProveConfig::default()
     };
-    let o = validate::validate(&pair, &case.types, &cfg);
+    let o = validate::validate(pair, types, &cfg);
     match &o.verdict {
         V::EncodingBug(m) => return Err(format!("encoding bug\n{}\n{m}", shown())),
         V::Refuted(c) if !wrong => {
@@ -388,8 +620,8 @@ pub fn validate_diff(data: &[u8]) -> Result<(), String> {
             ));
         }
         V::Equivalent | V::Refinement(_) => {
-            let Some(inst) = validate::instance(&pair, &case.types, Relation::Lossy) else {
-                return Ok(());
+            let Some(inst) = validate::instance(pair, types, Relation::Lossy) else {
+                return Ok(o.verdict.label());
             };
             if let Err(c) = empirical::check_instance_in(&inst, 64, trial_seed, false, &pair.dl) {
                 return Err(format!(
@@ -399,9 +631,16 @@ pub fn validate_diff(data: &[u8]) -> Result<(), String> {
                 ));
             }
         }
-        V::Refuted(_) | V::Unknown { .. } => {}
+        V::RefutedInTrial { why, found } if !wrong => {
+            return Err(format!(
+                "a correct update is refuted by the reference interpreter in a random context \
+                 (Z3: {why})\n{}\n{found}",
+                shown()
+            ))
+        }
+        V::Refuted(_) | V::RefutedInTrial { .. } | V::Unknown { .. } => {}
     }
-    Ok(())
+    Ok(o.verdict.label())
 }
 
 /// `validate_diff` skips before-expressions longer than this.

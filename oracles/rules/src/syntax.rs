@@ -357,8 +357,10 @@ fn end_of(toks: &[Token], eof: usize) -> usize {
     toks.last().map_or(eof, |t| t.span.end)
 }
 
-/// `T: int, U: any`.
-fn parse_where(part: &[Token], vars: &mut Vec<(String, Class)>, kw: Span) -> PResult<()> {
+/// `T: int, U: any` (the tokens after `where`; `kw` is the span of
+/// `where`). Also reads the `where` lines of `diopter validate`'s generic
+/// pairs, so that both languages declare type variables alike.
+pub fn parse_where(part: &[Token], vars: &mut Vec<(String, Class)>, kw: Span) -> PResult<()> {
     let mut k = 0;
     loop {
         let (name, span) = match part.get(k) {

@@ -24,7 +24,15 @@
 //!   encoding bug, reported as such, never a refutation);
 //! * **unknown**: Z3 gave up; the pair is then evaluated in random contexts
 //!   by the reference interpreter (`rules::empirical`), and the verdict says
-//!   how many found no difference (a difference found so is a refutation).
+//!   how many found no difference (a difference found so is a refutation,
+//!   [`Verdict::RefutedInTrial`]).
+//!
+//! A pair file's entry may be generic ([`Generic`], `where T: int`, the
+//! rule language's classes and `where` parser): its lines are kept as
+//! tokens and read again at every binding of its type variables (the
+//! types `diopter prove` instantiates rules at), each binding a concrete
+//! [`Pair`] decided as above; the command reports each binding's verdict
+//! and the worst.
 //!
 //! New arguments marked `poison` have the undefined location, as the
 //! reference interpreter gives a poison operand: they are substituted by
@@ -34,10 +42,13 @@
 use crate::prove::{prove_instance_in, Counterexample, ProveConfig, Verdict as PVerdict};
 use diopter_rules::empirical;
 use diopter_rules::instance::{Hole, HoleKind, Instance, Relation};
+use diopter_rules::syntax::parse_where;
+use diopter_rules::Class;
 use diopter_semantics::ast::{ArgDecl, Bare, Dialect, Expr, Literal, Op, OpNode, Span};
 use diopter_semantics::check::{self, ArgInfo, Env, ReferrerInfo};
 use diopter_semantics::diag::Diagnostic;
-use diopter_semantics::syntax::bare::parse_bare_at;
+use diopter_semantics::syntax::bare::parse_bare_tokens_at;
+use diopter_semantics::syntax::lexer::{lex, Tok, Token};
 use diopter_semantics::syntax::print_ops;
 use diopter_semantics::types::{DataLayout, Type, TypeTable};
 use std::time::Instant;
@@ -76,6 +87,13 @@ pub enum Verdict {
     /// Sound but lossy; the text says what was lost.
     Refinement(String),
     Refuted(Box<Counterexample>),
+    /// Z3 gave up, and the reference interpreter found a difference in a
+    /// random context (`found` says which and how to draw it again): a
+    /// refutation without a Z3 model, so without a [`Counterexample`].
+    RefutedInTrial {
+        why: String,
+        found: String,
+    },
     /// Z3 gave up and `trials` random contexts found no difference.
     Unknown {
         why: String,
@@ -91,9 +109,24 @@ impl Verdict {
         match self {
             Verdict::Equivalent => "equivalent",
             Verdict::Refinement(_) => "refinement",
-            Verdict::Refuted(_) => "refuted",
+            Verdict::Refuted(_) | Verdict::RefutedInTrial { .. } => "refuted",
             Verdict::Unknown { .. } => "unknown",
             Verdict::EncodingBug(_) => "encoding-bug",
+        }
+    }
+
+    /// How bad the verdict is, for the overall verdict of a generic pair
+    /// (the worst of its instances'): equivalent < refinement < unknown <
+    /// refuted < encoding-bug. An encoding bug ranks above a refutation
+    /// because it says diopter's other verdicts on the pair cannot be
+    /// trusted either.
+    pub fn rank(&self) -> u8 {
+        match self {
+            Verdict::Equivalent => 0,
+            Verdict::Refinement(_) => 1,
+            Verdict::Unknown { .. } => 2,
+            Verdict::Refuted(_) | Verdict::RefutedInTrial { .. } => 3,
+            Verdict::EncodingBug(_) => 4,
         }
     }
 }
@@ -467,13 +500,14 @@ pub fn validate(p: &Pair, types: &TypeTable, cfg: &ProveConfig) -> Outcome {
                     (found, trials)
                 }
             };
+            // A difference the reference interpreter finds is a refutation
+            // (the module's contract): it used to be reported as `unknown`,
+            // so a wrong pair Z3 could not decide passed with exit status 0.
             match found {
                 None => done(Verdict::Unknown { why, trials }),
-                Some(c) => done(Verdict::Unknown {
-                    why: format!(
-                        "{why}; THE REFERENCE INTERPRETER FOUND A DIFFERENCE in a random context: {c}"
-                    ),
-                    trials,
+                Some(c) => done(Verdict::RefutedInTrial {
+                    why,
+                    found: c.to_string(),
                 }),
             }
         }
@@ -496,6 +530,9 @@ PAIR FILES
                               file's default; default `default`, every
                               pointer 64 bits; `amdgpu`: address spaces 3
                               and 5 have 32-bit pointers)
+    where VAR: CLASS, ...     type variables, as in rule files
+                              (corpus/rules/README.md); the entry is then
+                              generic (below)
     before ONE-LINE           the expression before the pass, in the
                               one-line form `[T0, T1, ...] DIOp..., DIOp...`
                               (`diopter check --help`); its arguments are the
@@ -516,6 +553,24 @@ PAIR FILES
   DIOpDeref of a stack slot is writable memory. Write `DIOpRead()` after a
   location to say the old operand's value is only computed from it.
 
+GENERIC PAIRS
+  `where T: int` (classes: int, float, num, ptr, any, as in rule files;
+  several variables: `where T: int, U: ptr`) makes an entry generic: its
+  before, after and mapping lines may name T wherever a type goes
+  (`[T]`, `DIOpArg(0, T)`, `DIOpConstant(T 1)`, `<2 x T>`). The entry is
+  decided once per binding of its variables: an int variable at every
+  width of --widths (default 1,2,3,4,7,8,16,32,33,64, as `diopter prove`),
+  the other classes at the types `diopter prove` samples (float: half,
+  bfloat, float, double; ptr: ptr, ptr addrspace(5)). Each binding gets
+  its verdict; the entry's verdict is the worst (equivalent < refinement
+  < unknown < refuted < encoding-bug), and a refutation names its binding
+  (`refuted at T = i8`). A binding at which the entry is not well-formed
+  (a literal that does not fit, `DIOpConstant(i2 5)`; a mapping or
+  before-expression the checker rejects) is skipped and listed with the
+  reason; an entry no binding makes well-formed is an error. Type
+  variables start with an upper-case letter; an undeclared one is an
+  error.
+
 EXAMPLES
   An address-space cast folded away:
     before [ptr] DIOpArg(0, ptr), DIOpDeref(i32)
@@ -525,11 +580,270 @@ EXAMPLES
     arg0 := DIOpArg(0, i64), DIOpConstant(i64 4), DIOpAdd()
   An instruction deleted without a salvage:
     after  [i64 poison] DIOpArg(0, i64)
-    arg0 := undefined";
+    arg0 := undefined
+  `%1 = add T %A, 1` salvaged, at every integer width:
+    pair add-one
+    where T: int
+    before [T] DIOpArg(0, T)
+    after  [T] DIOpArg(0, T), DIOpConstant(T 1), DIOpAdd()
+    arg0 := DIOpArg(0, T), DIOpConstant(T 1), DIOpAdd()";
 
-/// Parses a pair file. Diagnostics have spans into `text`.
-pub fn parse_pairs(text: &str) -> (Vec<Pair>, Vec<Diagnostic>) {
-    let mut pairs = Vec::new();
+/// One line of an entry as tokens (spans into the file's text), kept so
+/// that a generic entry can be read again at every binding of its type
+/// variables.
+#[derive(Clone, Debug)]
+pub struct Line {
+    /// The line's text as written (after the keyword for `before`/`after`).
+    pub text: String,
+    toks: Vec<Token>,
+    start: usize,
+    end: usize,
+}
+
+impl Line {
+    fn new(text: &str, start: usize, end: usize) -> Line {
+        let mut toks = lex(text, start, end);
+        toks.retain(|t| t.tok != Tok::Newline);
+        Line {
+            text: text[start..end].to_string(),
+            toks,
+            start,
+            end,
+        }
+    }
+
+    /// The tokens with every type variable of `b` replaced by the tokens
+    /// of its type, each spanning the variable (so that a diagnostic about
+    /// the type points at the variable).
+    fn tokens(&self, b: &[(String, Type)]) -> Vec<Token> {
+        let mut out = Vec::with_capacity(self.toks.len());
+        for t in &self.toks {
+            match &t.tok {
+                Tok::Ident(w) => match b.iter().find(|(v, _)| v == w) {
+                    Some((_, ty)) => {
+                        let s = ty.to_string();
+                        out.extend(lex(&s, 0, s.len()).into_iter().map(|x| Token {
+                            tok: x.tok,
+                            span: t.span,
+                        }));
+                    }
+                    None => out.push(t.clone()),
+                },
+                _ => out.push(t.clone()),
+            }
+        }
+        out
+    }
+
+    fn bare(&self, b: &[(String, Type)]) -> Result<Bare, Diagnostic> {
+        parse_bare_tokens_at(&self.tokens(b), self.end)
+    }
+
+    /// `argK := OPS` or `argK := undefined`.
+    fn mapping(&self, b: &[(String, Type)]) -> Result<(u64, MapRhs, Span), Diagnostic> {
+        let (start, end) = (self.start, self.end);
+        let line = self.text.as_str();
+        let span = Span { start, end };
+        let Some(eq) = line.find(":=") else {
+            return Err(Diagnostic::error(span, "expected `argK := ...`"));
+        };
+        let head = line[..eq].trim();
+        let k: u64 = match head.strip_prefix("arg").and_then(|d| d.parse().ok()) {
+            Some(k) => k,
+            None => {
+                return Err(Diagnostic::error(
+                    Span {
+                        start,
+                        end: start + eq,
+                    },
+                    format!("expected `argK` (K the old argument's index), found `{head}`"),
+                ))
+            }
+        };
+        let rhs_start = start + eq + 2;
+        if line[eq + 2..].trim() == "undefined" {
+            return Ok((k, MapRhs::Undefined, span));
+        }
+        // The one-line form wants an argument list first: an empty one,
+        // spanning the start of the line (where `argK` is).
+        let mut toks = vec![
+            Token {
+                tok: Tok::LBracket,
+                span: Span::new(start, start + 1),
+            },
+            Token {
+                tok: Tok::RBracket,
+                span: Span::new(start + 1, start + 2),
+            },
+        ];
+        toks.extend(
+            self.tokens(b)
+                .into_iter()
+                .filter(|t| t.span.start >= rhs_start),
+        );
+        let bare = parse_bare_tokens_at(&toks, end)?;
+        if bare.expr.ops.is_empty() {
+            return Err(Diagnostic::error(
+                span,
+                "an empty mapping (write `undefined`?)",
+            ));
+        }
+        Ok((k, MapRhs::Expr(bare.expr), span))
+    }
+
+    /// The first word that can only be a type variable (it starts with an
+    /// upper-case letter and is no DIOp) and is not one of `vars`.
+    fn undeclared(&self, vars: &[(String, Class)]) -> Option<Diagnostic> {
+        self.toks.iter().find_map(|t| match &t.tok {
+            Tok::Ident(w) if looks_like_var(w) && !vars.iter().any(|(v, _)| v == w) => {
+                Some(Diagnostic::error(
+                    t.span,
+                    format!(
+                        "type variable `{w}` is not declared: add `where {w}: CLASS` to the entry \
+                         (CLASS: int, float, num, ptr or any)"
+                    ),
+                ))
+            }
+            _ => None,
+        })
+    }
+
+    fn mentions(&self, var: &str) -> bool {
+        self.toks
+            .iter()
+            .any(|t| matches!(&t.tok, Tok::Ident(w) if w == var))
+    }
+}
+
+/// Whether a word of a line is a type variable's name: no type, keyword
+/// or literal of the one-line form starts with an upper-case letter, and
+/// operations start with `DIOp`.
+fn looks_like_var(w: &str) -> bool {
+    w.starts_with(|c: char| c.is_ascii_uppercase())
+        && !w.starts_with("DIOp")
+        && !w.starts_with("DW_")
+}
+
+/// An entry whose types are given by type variables (`where T: int`): a
+/// pair at each binding of them ([`Generic::instantiate`]).
+#[derive(Clone, Debug)]
+pub struct Generic {
+    pub name: String,
+    /// The variables and their classes, in order of declaration.
+    pub vars: Vec<(String, Class)>,
+    pub before: Line,
+    /// `None`: the after-expression is poisoned.
+    pub after: Option<Line>,
+    pub map: Vec<Line>,
+    pub dl: DataLayout,
+    pub notes: Vec<String>,
+    pub source: Option<String>,
+    pub span: Span,
+}
+
+/// One binding of a generic entry's type variables, in their order of
+/// declaration.
+pub type TypeBinding = Vec<(String, Type)>;
+
+/// `T = i8, U = ptr`.
+pub fn binding_label(b: &[(String, Type)]) -> String {
+    b.iter()
+        .map(|(v, t)| format!("{v} = {t}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl Generic {
+    /// `T: int, U: ptr`.
+    pub fn where_text(&self) -> String {
+        self.vars
+            .iter()
+            .map(|(v, c)| format!("{v}: {}", c.name()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Every binding of the variables: each over its class's samples at
+    /// `widths` (the types `diopter prove` instantiates rules at), the
+    /// first variable varying slowest.
+    pub fn bindings(&self, widths: &[u64]) -> Vec<TypeBinding> {
+        let mut out: Vec<TypeBinding> = vec![Vec::new()];
+        for (v, c) in &self.vars {
+            let samples = c.samples(Dialect::DiExpression, widths);
+            out = out
+                .into_iter()
+                .flat_map(|b| {
+                    samples.iter().map(move |t| {
+                        let mut b = b.clone();
+                        b.push((v.clone(), t.clone()));
+                        b
+                    })
+                })
+                .collect();
+        }
+        out
+    }
+
+    /// The pair at binding `b`, checked ([`check_pair`]) and with its
+    /// before-expression well-formed (a generic before-expression that is
+    /// ill-formed at some binding says nothing about the pass there); or
+    /// why there is none, with spans into the file.
+    pub fn instantiate(
+        &self,
+        b: &[(String, Type)],
+        types: &TypeTable,
+    ) -> Result<Pair, Vec<Diagnostic>> {
+        let before = self.before.bare(b).map_err(|d| vec![d])?;
+        let after = match &self.after {
+            Some(l) => Some(l.bare(b).map_err(|d| vec![d])?),
+            None => None,
+        };
+        let map = self
+            .map
+            .iter()
+            .map(|l| l.mapping(b))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|d| vec![d])?;
+        let pair = Pair {
+            name: format!("{} at {}", self.name, binding_label(b)),
+            before,
+            after,
+            map,
+            dl: self.dl.clone(),
+            notes: self.notes.clone(),
+            source: self.source.clone(),
+            span: self.span,
+        };
+        check_pair(&pair, types)?;
+        let old = arg_infos(pair.before.args.as_deref().unwrap_or_default());
+        check::check_expr(&pair.before.expr, &env(&pair.dl, types, &old))?;
+        Ok(pair)
+    }
+}
+
+/// One entry of a pair file.
+#[derive(Clone, Debug)]
+pub enum Entry {
+    /// Concrete types only: one pair.
+    Pair(Box<Pair>),
+    /// With type variables: a pair per binding.
+    Generic(Box<Generic>),
+}
+
+impl Entry {
+    pub fn name(&self) -> &str {
+        match self {
+            Entry::Pair(p) => &p.name,
+            Entry::Generic(g) => &g.name,
+        }
+    }
+}
+
+/// Parses a pair file. Diagnostics have spans into `text`. A generic
+/// entry's lines are read here only for their type variables; each
+/// binding reads them again ([`Generic::instantiate`]).
+pub fn parse_pairs(text: &str) -> (Vec<Entry>, Vec<Diagnostic>) {
+    let mut entries = Vec::new();
     let mut diags = Vec::new();
     let mut file_dl = DataLayout::llvm_default();
     let mut cur: Option<Partial> = None;
@@ -556,7 +870,7 @@ pub fn parse_pairs(text: &str) -> (Vec<Pair>, Vec<Diagnostic>) {
         };
         if word == "pair" {
             if let Some(c) = cur.take() {
-                finish(c, &mut pairs, &mut diags);
+                finish(c, &mut entries, &mut diags);
             }
             cur = Some(Partial::new(rest.to_string(), file_dl.clone(), line_span));
             continue;
@@ -581,36 +895,54 @@ pub fn parse_pairs(text: &str) -> (Vec<Pair>, Vec<Diagnostic>) {
         match word {
             "source" => c.source = Some(rest.to_string()),
             "note" => c.notes.push(rest.to_string()),
-            "before" => match parse_bare_at(text, rest_start, bend) {
-                Ok(b) => c.before = Some(b),
-                Err(d) => diags.push(d),
-            },
+            "where" => {
+                let kw = Span::new(bstart, bstart + word.len());
+                let toks = Line::new(text, rest_start, bend).toks;
+                let before = c.vars.len();
+                match parse_where(&toks, &mut c.vars, kw) {
+                    Err(d) => diags.push(d),
+                    Ok(()) => {
+                        for (v, _) in &c.vars[before..] {
+                            if !looks_like_var(v) {
+                                let at = toks
+                                    .iter()
+                                    .find(|t| matches!(&t.tok, Tok::Ident(w) if w == v))
+                                    .map_or(kw, |t| t.span);
+                                diags.push(Diagnostic::error(
+                                    at,
+                                    format!(
+                                        "`{v}`: a pair's type variable starts with an upper-case letter \
+                                         (and not with `DIOp`), so that it cannot be read as a type or \
+                                         an operation"
+                                    ),
+                                ));
+                            }
+                        }
+                        c.where_span.get_or_insert(kw);
+                    }
+                }
+            }
+            "before" => c.before = Some(Line::new(text, rest_start, bend)),
             "after" if rest == "poisoned" || rest == "DW_OP_LLVM_poisoned" => {
                 c.after = Some(None);
             }
-            "after" => match parse_bare_at(text, rest_start, bend) {
-                Ok(b) => c.after = Some(Some(b)),
-                Err(d) => diags.push(d),
-            },
-            w if w.starts_with("arg") => match parse_map_line(text, bstart, bend) {
-                Ok(m) => c.map.push(m),
-                Err(d) => diags.push(d),
-            },
+            "after" => c.after = Some(Some(Line::new(text, rest_start, bend))),
+            w if w.starts_with("arg") => c.map.push(Line::new(text, bstart, bend)),
             _ => diags.push(Diagnostic::error(
                 Span {
                     start: bstart,
                     end: bstart + word.len(),
                 },
                 format!(
-                    "unknown line `{word}` (known: pair, source, datalayout, before, after, argK :=, note)"
+                    "unknown line `{word}` (known: pair, source, datalayout, where, before, after, argK :=, note)"
                 ),
             )),
         }
     }
     if let Some(c) = cur.take() {
-        finish(c, &mut pairs, &mut diags);
+        finish(c, &mut entries, &mut diags);
     }
-    (pairs, diags)
+    (entries, diags)
 }
 
 /// `argK := OPS` or `argK := undefined`, at `start..end` of `text`.
@@ -619,45 +951,7 @@ pub fn parse_map_line(
     start: usize,
     end: usize,
 ) -> Result<(u64, MapRhs, Span), Diagnostic> {
-    let line = &text[start..end];
-    let span = Span { start, end };
-    let Some(eq) = line.find(":=") else {
-        return Err(Diagnostic::error(span, "expected `argK := ...`"));
-    };
-    let head = line[..eq].trim();
-    let k: u64 = match head.strip_prefix("arg").and_then(|d| d.parse().ok()) {
-        Some(k) => k,
-        None => {
-            return Err(Diagnostic::error(
-                Span {
-                    start,
-                    end: start + eq,
-                },
-                format!("expected `argK` (K the old argument's index), found `{head}`"),
-            ))
-        }
-    };
-    let rhs_start = start + eq + 2;
-    let rhs = text[rhs_start..end].trim();
-    if rhs == "undefined" {
-        return Ok((k, MapRhs::Undefined, span));
-    }
-    // The bare form wants an argument list first: parse `[] OPS` from a
-    // copy of the text in which `argK :=` is blanked out to `[]` and spaces,
-    // so that the spans stay those of `text`.
-    let mut shadow = String::with_capacity(text.len());
-    shadow.push_str(&text[..start]);
-    shadow.push_str("[]");
-    shadow.push_str(&" ".repeat(rhs_start - start - 2));
-    shadow.push_str(&text[rhs_start..]);
-    let b = parse_bare_at(&shadow, start, end)?;
-    if b.expr.ops.is_empty() {
-        return Err(Diagnostic::error(
-            span,
-            "an empty mapping (write `undefined`?)",
-        ));
-    }
-    Ok((k, MapRhs::Expr(b.expr), span))
+    Line::new(text, start, end).mapping(&[])
 }
 
 struct Partial {
@@ -666,9 +960,11 @@ struct Partial {
     span: Span,
     source: Option<String>,
     notes: Vec<String>,
-    before: Option<Bare>,
-    after: Option<Option<Bare>>,
-    map: Vec<(u64, MapRhs, Span)>,
+    vars: Vec<(String, Class)>,
+    where_span: Option<Span>,
+    before: Option<Line>,
+    after: Option<Option<Line>>,
+    map: Vec<Line>,
 }
 
 impl Partial {
@@ -679,6 +975,8 @@ impl Partial {
             span,
             source: None,
             notes: Vec::new(),
+            vars: Vec::new(),
+            where_span: None,
             before: None,
             after: None,
             map: Vec::new(),
@@ -686,7 +984,26 @@ impl Partial {
     }
 }
 
-fn finish(c: Partial, pairs: &mut Vec<Pair>, diags: &mut Vec<Diagnostic>) {
+fn finish(c: Partial, entries: &mut Vec<Entry>, diags: &mut Vec<Diagnostic>) {
+    let lines: Vec<&Line> = c
+        .before
+        .iter()
+        .chain(c.after.iter().flatten())
+        .chain(&c.map)
+        .collect();
+    let undeclared: Vec<Diagnostic> = lines.iter().filter_map(|l| l.undeclared(&c.vars)).collect();
+    if !undeclared.is_empty() {
+        diags.extend(undeclared);
+        return;
+    }
+    for (v, _) in &c.vars {
+        if !lines.iter().any(|l| l.mentions(v)) {
+            diags.push(Diagnostic::error(
+                c.where_span.unwrap_or(c.span),
+                format!("type variable `{v}` does not occur in the pair"),
+            ));
+        }
+    }
     let (Some(before), Some(after)) = (c.before, c.after) else {
         diags.push(Diagnostic::error(
             c.span,
@@ -694,16 +1011,45 @@ fn finish(c: Partial, pairs: &mut Vec<Pair>, diags: &mut Vec<Diagnostic>) {
         ));
         return;
     };
-    pairs.push(Pair {
+    if !c.vars.is_empty() {
+        entries.push(Entry::Generic(Box::new(Generic {
+            name: c.name,
+            vars: c.vars,
+            before,
+            after,
+            map: c.map,
+            dl: c.dl,
+            notes: c.notes,
+            source: c.source,
+            span: c.span,
+        })));
+        return;
+    }
+    let before = before.bare(&[]);
+    let after = after.map(|l| l.bare(&[])).transpose();
+    let map: Vec<_> = c.map.iter().map(|l| l.mapping(&[])).collect();
+    let mut ok = true;
+    for d in [before.as_ref().err(), after.as_ref().err()]
+        .into_iter()
+        .flatten()
+        .chain(map.iter().filter_map(|m| m.as_ref().err()))
+    {
+        diags.push(d.clone());
+        ok = false;
+    }
+    let (Ok(before), Ok(after), true) = (before, after, ok) else {
+        return;
+    };
+    entries.push(Entry::Pair(Box::new(Pair {
         name: c.name,
         before,
         after,
-        map: c.map,
+        map: map.into_iter().flatten().collect(),
         dl: c.dl,
         notes: c.notes,
         source: c.source,
         span: c.span,
-    });
+    })));
 }
 
 /// A type the pair's sides name, for callers that print it.

@@ -17,7 +17,7 @@
 //! definitions, `target datalayout = "..."`, and `#!` directives that attach
 //! expectations to the next expression (see [`Directive`]).
 
-use super::lexer::{lex, Tok};
+use super::lexer::{lex, Tok, Token};
 use super::parser::Parser;
 use crate::ast::*;
 use crate::diag::{Diagnostic, Source};
@@ -57,8 +57,15 @@ pub struct ExprFile {
 /// Parses one line (or any text holding exactly one bare expression).
 /// `start..end` is the part of `text` to read; spans are offsets into `text`.
 pub fn parse_bare_at(text: &str, start: usize, end: usize) -> Result<Bare, Diagnostic> {
-    let toks = lex(text, start, end);
-    let mut p = Parser::new(&toks, end);
+    parse_bare_tokens_at(&lex(text, start, end), end)
+}
+
+/// [`parse_bare_at`] over tokens already lexed (their spans point into the
+/// text they came from; `end` is where an error at the end of the input
+/// points). `diopter validate` uses it to read a line whose type variables
+/// were replaced by the tokens of concrete types.
+pub fn parse_bare_tokens_at(toks: &[Token], end: usize) -> Result<Bare, Diagnostic> {
+    let mut p = Parser::new(toks, end);
     let bare = parse_bare_tokens(&mut p)?;
     if !p.at_end() {
         return Err(p.error_here("`,` or end of line after the operation"));

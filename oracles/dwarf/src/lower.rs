@@ -182,7 +182,8 @@ enum Form {
     /// On top of the DWARF stack (AMD's extensions): a location moved by an
     /// offset computed at run time, possibly outside its storage (see
     /// `Lowerer::runtime_offset_loc`); it may be read or be the result, not
-    /// offset again.
+    /// offset again, nor be a composite part (which a later offset into the
+    /// composite would move).
     LocMoved,
     /// An implicit value at a negative bit offset: a location the spec
     /// forms and fails to read (out of bounds) or write (implicit). DWARF
@@ -2485,6 +2486,16 @@ impl Lowerer<'_> {
                     );
                 }
                 0
+            }
+            // The guard of a run-time offset gives a location outside its
+            // storage one that fails every read; but a part starting before
+            // its storage reaches back into it, and a later offset into the
+            // composite reads those bits in the spec.
+            Form::LocMoved => {
+                return nl(
+                    Some(at),
+                    "a location moved by an offset computed at run time as a composite part: it may start before its storage and reach back into it, which the guard's outside branch cannot say",
+                )
             }
             _ => 0,
         };

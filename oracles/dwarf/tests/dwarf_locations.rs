@@ -447,3 +447,19 @@ fn a_composite_part_from_before_an_implicit_value_into_it_is_not_lowered() {
     let v = compare_with(&c, lower_ext, ext::evaluate_lowered);
     assert_eq!(v.label(), "agree", "{v:?}");
 }
+
+#[test]
+fn a_location_moved_at_run_time_is_not_a_composite_part() {
+    // Found by a dwarf_diff smoke: 80 moved one byte down at run time (the
+    // guard's outside branch, an empty implicit value), made the part of a
+    // composite and offset 4 bytes on: in the spec that reads the value's
+    // top byte (0x00), in DWARF the empty value failed.
+    let c = case(
+        "[i32] DIOpConstant(i32 80), DIOpArg(0, i32), DIOpByteOffset(i64), DIOpComposite(1, i64), DIOpConstant(i32 4), DIOpByteOffset(i8)\n--- context\n%o = i32 -1\narg 0 = %o\n",
+    );
+    let v = compare_with(&c, lower_ext, ext::evaluate_lowered);
+    assert!(
+        matches!(v, DwarfVerdict::NotLowerable(ref e) if e.reason.starts_with("a location moved by an offset computed at run time as a composite part")),
+        "{v:?}"
+    );
+}

@@ -1239,6 +1239,17 @@ impl Lowerer<'_> {
                 self.push_address(a);
                 self.load_generic(*space, p as u8 / 8, at);
             }
+            // DIOpDeref of DIOpAddrOf gives a computed float back under any
+            // type, a pointer too: its bits may not become an address.
+            Form::Val {
+                computed_float: true,
+                ..
+            } => {
+                return nl(
+                    Some(at),
+                    "the bits of a float computed by DWARF arithmetic as an address: NaN payloads are unspecified",
+                )
+            }
             Form::Val { .. } => {
                 let bt = BaseType::unsigned(p).expect("checked above");
                 // A pointer-typed value (DIOpConvert to a pointer): zero-extend.

@@ -463,3 +463,22 @@ fn a_location_moved_at_run_time_is_not_a_composite_part() {
         "{v:?}"
     );
 }
+
+#[test]
+fn a_computed_float_given_back_as_a_pointer_is_not_an_address() {
+    // Found by a dwarf_diff smoke: -inf / (-inf / -inf) is a NaN whose
+    // payload IEEE-754 leaves open; DIOpDeref(ptr) of its DIOpAddrOf gives
+    // it back as a pointer, and its bits would choose the memory read.
+    let inf = "DIOpConstant(double 0xFFF0000000000000)";
+    let c = case(&format!(
+        "[] {inf}, {inf}, {inf}, DIOpDiv(), DIOpDiv(), DIOpAddrOf(5), DIOpDeref(ptr), DIOpDeref(double)\n--- context\n"
+    ));
+    for low in [lower, lower_ext] {
+        let e = low(&c.bare, &c.types, &c.ctx).unwrap_err();
+        assert!(
+            e.reason
+                .starts_with("the bits of a float computed by DWARF arithmetic as an address"),
+            "{e}"
+        );
+    }
+}

@@ -2216,7 +2216,15 @@ impl Lowerer<'_> {
             Form::Reg { reg, bit } => (self.register_bits(*reg, at)?, *bit),
             Form::Const(v, k) => (v.width(), *k),
             Form::Val { bt, .. } => (bt.bits(), 0),
-            Form::Loc { size, bit } => (*size, *bit),
+            // A location on the stack does not say whether its storage is
+            // implicit, which the guard's outside branch must know (the
+            // spec refuses a write there as implicit, not out of bounds).
+            Form::Loc { .. } => {
+                return nl(
+                    Some(at),
+                    "a run-time offset into a location already on the stack: its storage may be implicit, which the guard's outside branch would have to know",
+                )
+            }
             Form::Composite(parts) => (parts.iter().map(|p| p.1).sum(), 0),
             Form::Deferred(id) => {
                 let t = self.nodes[*id].ty.clone();

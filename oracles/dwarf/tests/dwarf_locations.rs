@@ -482,3 +482,19 @@ fn a_computed_float_given_back_as_a_pointer_is_not_an_address() {
         );
     }
 }
+
+#[test]
+fn a_run_time_offset_into_a_location_on_the_stack_is_not_lowered() {
+    // Found by a dwarf_diff smoke: a computed i32 offset 0 bits (its
+    // implicit location on the stack), then 252 bits at run time: the spec
+    // refuses a write there as implicit storage; the guard, not knowing the
+    // storage was implicit, gave a location refusing it as out of bounds.
+    let c = case(
+        "[i32, i16] DIOpArg(0, i32), DIOpConstant(i32 0), DIOpShl(), DIOpConstant(i32 0), DIOpBitOffset(i32), DIOpArg(1, i16), DIOpBitOffset(i32)\n--- context\n%a = i32 5\n%o = i16 252\narg 0 = %a\narg 1 = %o\n",
+    );
+    let v = compare_with(&c, lower_ext, ext::evaluate_lowered);
+    assert!(
+        matches!(v, DwarfVerdict::NotLowerable(ref e) if e.reason.starts_with("a run-time offset into a location already on the stack")),
+        "{v:?}"
+    );
+}

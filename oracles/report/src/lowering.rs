@@ -61,6 +61,7 @@ pub const WHY: &[(&str, &str)] = &[
     ("the bits of a float computed by DWARF arithmetic", "the NaN payloads of DWARF float arithmetic are unspecified, so its bits may not be exposed"),
     ("an offset into a float computed by DWARF arithmetic", "the NaN payloads of DWARF float arithmetic are unspecified, so its bits may not be exposed"),
     ("a N-bit implicit value as a location", "`DW_OP_implicit_value` holds whole bytes: a value whose width is not a multiple of 8 would be padded, and reads past it would succeed"),
+    ("a run-time offset into a location already on the stack", "the guard's outside branch must fail as the storage does (a write to implicit storage is refused as implicit, elsewhere out of bounds), and a location on the stack does not say which storage it is"),
     ("a location moved by an offset computed at run time as a composite part", "the guard of a run-time offset makes a location outside its storage one that fails every read, but a part starting before its storage reaches back into it, which a later offset into the composite reads in the spec"),
     ("a composite part reaching from before the start of an implicit value", "a `DW_OP_bit_piece` offset is unsigned: a part starting before an implicit value cannot be a piece of it, and an empty one would fail reads the spec lets reach into the value"),
     ("a composite part reading past the end of a N-bit implicit value", "`DW_OP_implicit_value` holds whole bytes: the part would read padding bits where the reference fails"),

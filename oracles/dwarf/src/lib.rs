@@ -77,10 +77,14 @@
 //! pointer, or float) of any base type at a bit offset inside a register or
 //! a byte, as long as offset + width is at most 64 bits. A narrow result is
 //! `DW_OP_stack_value; DW_OP_bit_piece N 0`: exactly its N bits, the low
-//! ones of the container. Integers wider than 64 bits, `half`, `bfloat`,
-//! `fp128`, `x86_fp80`, vectors and structs as values are not lowerable:
-//! DWARF's typed values, gimli's `Value` (whose arithmetic the extension
-//! evaluator shares), stop at 64 bits and have no other float formats.
+//! ones of the container. Not lowerable as values: integers wider than 64
+//! bits (DWARF's typed values, gimli's `Value`, whose arithmetic the
+//! extension evaluator shares, stop at 64 bits; arithmetic would need
+//! multi-limb emulation, and even a wide result merely passed on would have
+//! to be pieces each recomputing its operand, because AMD's incomplete
+//! composite on top of the stack hides whatever lies below it), `half`,
+//! `bfloat`, `fp128` and `x86_fp80` (the evaluators compute IEEE single and
+//! double only), vectors, arrays and structs (no scalar base type).
 //!
 //! **Address spaces.** A read from address space `N ≠ 0` is
 //! `DW_OP_xderef_type`/`DW_OP_xderef_size` with `N` as the address-space

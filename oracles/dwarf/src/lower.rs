@@ -182,7 +182,8 @@ enum Form {
     /// On top of the DWARF stack (AMD's extensions): a location moved by an
     /// offset computed at run time, possibly outside its storage (see
     /// `Lowerer::runtime_offset_loc`); it may be read or be the result, not
-    /// offset again.
+    /// offset again, nor be a composite part (which a later offset into the
+    /// composite would move).
     LocMoved,
     /// An implicit value at a negative bit offset: a location the spec
     /// forms and fails to read (out of bounds) or write (implicit). DWARF
@@ -347,21 +348,25 @@ fn lower_with(
 fn base_type(t: &Type, bits: u64) -> Result<BaseType, String> {
     match t {
         Type::Int(_) if narrow_width(t).is_some() => Ok(NARROW_CONTAINER),
-        Type::Int(w) => {
-            BaseType::signed(*w).ok_or_else(|| format!("an i{w} value: DWARF's typed values are at most 64 bits (gimli's `Value`, whose arithmetic the extension evaluator shares, stops at 64 bits)"))
-        }
+        Type::Int(w) => BaseType::signed(*w).ok_or_else(|| {
+            format!("an i{w} value: DWARF's typed values stop at 64 bits (gimli's `Value`, whose arithmetic the extension evaluator shares), and a wider integer has no base type to compute in")
+        }),
         Type::Float(k) => match k.0 {
             FloatKind::Float => Ok(BaseType::F32),
             FloatKind::Double => Ok(BaseType::F64),
             other => Err(format!(
-                "a {} value: DWARF base types here are 8/16/32/64-bit integers, float and double",
+                "a {} value: the evaluators' floating-point values are IEEE single and double only (gimli's `Value` has F32 and F64), so DWARF arithmetic on it could not be checked",
                 other.name()
             )),
         },
-        Type::Ptr { .. } => BaseType::unsigned(bits)
-            .ok_or_else(|| format!("a {bits}-bit pointer value: DWARF base types here are 8/16/32/64 bits")),
+        Type::Ptr { .. } if bits > 64 => Err(format!(
+            "a {bits}-bit pointer value: DWARF's typed values stop at 64 bits"
+        )),
+        Type::Ptr { .. } => BaseType::unsigned(bits).ok_or_else(|| {
+            format!("a {bits}-bit pointer value: DWARF has no {bits}-bit base type (narrow pointers are not emulated, unlike narrow integers)")
+        }),
         other => Err(format!(
-            "a `{other}` value: DWARF base types here are 8/16/32/64-bit integers, float and double"
+            "a `{other}` value: a DWARF value has a scalar base type; vectors, arrays and structs are not lowered as values"
         )),
     }
 }
@@ -1097,6 +1102,13 @@ impl Lowerer<'_> {
         }
     }
 
+    /// The `int64_t` on top, a `p`-bit pointer sign-extended
+    /// ([`Self::extract_top`]), becomes its unsigned address as a generic value.
+    fn unsigned_address_top(&mut self, p: u64) {
+        self.zero_extend_top(p);
+        self.emit(DwOp::Convert(None));
+    }
+
     /// Pushes the unsigned constant `v` (a generic value, e.g. a shift amount).
     fn uconst(&mut self, v: u64) {
         if v < 32 {
@@ -1217,10 +1229,26 @@ impl Lowerer<'_> {
                 self.check_interval(*space, lo, hi, at)?;
                 self.load_generic(*space, p as u8 / 8, at);
             }
+            Form::Mem { space, bit } if mod8(bit) != 0 => {
+                // The bytes holding the pointer's bits, shifted into place.
+                self.read_memory_bits(*space, bit, p, at)?;
+                self.unsigned_address_top(p);
+            }
             Form::Mem { space, bit } => {
                 let a = self.static_address(*space, bit, at)?;
                 self.push_address(a);
                 self.load_generic(*space, p as u8 / 8, at);
+            }
+            // DIOpDeref of DIOpAddrOf gives a computed float back under any
+            // type, a pointer too: its bits may not become an address.
+            Form::Val {
+                computed_float: true,
+                ..
+            } => {
+                return nl(
+                    Some(at),
+                    "the bits of a float computed by DWARF arithmetic as an address: NaN payloads are unspecified",
+                )
             }
             Form::Val { .. } => {
                 let bt = BaseType::unsigned(p).expect("checked above");
@@ -1235,13 +1263,10 @@ impl Lowerer<'_> {
                 }
                 self.emit(DwOp::Convert(None));
             }
-            Form::Reg { bit, .. } => {
-                return nl(
-                    Some(at),
-                    format!(
-                    "a pointer read at bit offset {bit} of a register: DWARF reads whole registers"
-                ),
-                )
+            Form::Reg { reg, bit } => {
+                // The register's low bit + p bits, shifted into place.
+                self.read_register_bits(*reg, *bit, p, at)?;
+                self.unsigned_address_top(p);
             }
             Form::Multi(loc) => {
                 self.multi_loc(loc, 0, at)?;
@@ -2191,7 +2216,15 @@ impl Lowerer<'_> {
             Form::Reg { reg, bit } => (self.register_bits(*reg, at)?, *bit),
             Form::Const(v, k) => (v.width(), *k),
             Form::Val { bt, .. } => (bt.bits(), 0),
-            Form::Loc { size, bit } => (*size, *bit),
+            // A location on the stack does not say whether its storage is
+            // implicit, which the guard's outside branch must know (the
+            // spec refuses a write there as implicit, not out of bounds).
+            Form::Loc { .. } => {
+                return nl(
+                    Some(at),
+                    "a run-time offset into a location already on the stack: its storage may be implicit, which the guard's outside branch would have to know",
+                )
+            }
             Form::Composite(parts) => (parts.iter().map(|p| p.1).sum(), 0),
             Form::Deferred(id) => {
                 let t = self.nodes[*id].ty.clone();
@@ -2459,6 +2492,29 @@ impl Lowerer<'_> {
                     );
                 }
                 *k
+            }
+            Form::ConstBefore(_, k) => {
+                // The empty implicit value fails every read, right only for
+                // a part whose bits all lie before the value: one reaching
+                // into it reads those bits in the spec (through a later
+                // offset into the composite).
+                if k + BigInt::from(bits) > BigInt::zero() {
+                    return nl(
+                        Some(at),
+                        "a composite part reaching from before the start of an implicit value into it: DW_OP_bit_piece offsets are unsigned",
+                    );
+                }
+                0
+            }
+            // The guard of a run-time offset gives a location outside its
+            // storage one that fails every read; but a part starting before
+            // its storage reaches back into it, and a later offset into the
+            // composite reads those bits in the spec.
+            Form::LocMoved => {
+                return nl(
+                    Some(at),
+                    "a location moved by an offset computed at run time as a composite part: it may start before its storage and reach back into it, which the guard's outside branch cannot say",
+                )
             }
             _ => 0,
         };

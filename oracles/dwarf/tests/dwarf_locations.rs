@@ -419,3 +419,82 @@ fn an_offset_before_an_implicit_value_is_an_empty_implicit_value() {
     let v = compare_with(&c, lower_ext, ext::evaluate_lowered);
     assert!(matches!(v, DwarfVerdict::BothError { .. }), "{v:?}");
 }
+
+#[test]
+fn a_composite_part_from_before_an_implicit_value_into_it_is_not_lowered() {
+    // Found by a dwarf_diff smoke: the part at bit -1 of an i64 constant
+    // holds the constant's bits 0..63 from its bit 1 on, which a later offset
+    // into the composite reads (0xffffffff); an empty implicit value as the
+    // piece failed that read.
+    let c = case(
+        "diexpr [referrer: i64] -> i64 DIOpConstant(i64 -1), DIOpConstant(i8 -1), DIOpBitOffset(i64), DIOpComposite(1, i64), DIOpConstant(i8 6), DIOpBitOffset(i32)\n--- context\n",
+    );
+    let v = compare_with(&c, lower_ext, ext::evaluate_lowered);
+    assert!(
+        matches!(v, DwarfVerdict::NotLowerable(ref e) if e.reason.starts_with("a composite part reaching from before")),
+        "{v:?}"
+    );
+    // A part wholly before the value is empty in both: its reads fail.
+    let c = case(
+        "diexpr [referrer: i64] -> i64 DIOpConstant(i64 -1), DIOpConstant(i8 -64), DIOpBitOffset(i64), DIOpComposite(1, i64), DIOpConstant(i8 6), DIOpBitOffset(i32)\n--- context\n",
+    );
+    let l = lower_ext(&c.bare, &c.types, &c.ctx).expect("lowers with the extensions");
+    assert!(
+        print_ops(&l.ops).starts_with("DW_OP_implicit_value 0x0"),
+        "{}",
+        print_ops(&l.ops)
+    );
+    let v = compare_with(&c, lower_ext, ext::evaluate_lowered);
+    assert_eq!(v.label(), "agree", "{v:?}");
+}
+
+#[test]
+fn a_location_moved_at_run_time_is_not_a_composite_part() {
+    // Found by a dwarf_diff smoke: 80 moved one byte down at run time (the
+    // guard's outside branch, an empty implicit value), made the part of a
+    // composite and offset 4 bytes on: in the spec that reads the value's
+    // top byte (0x00), in DWARF the empty value failed.
+    let c = case(
+        "[i32] DIOpConstant(i32 80), DIOpArg(0, i32), DIOpByteOffset(i64), DIOpComposite(1, i64), DIOpConstant(i32 4), DIOpByteOffset(i8)\n--- context\n%o = i32 -1\narg 0 = %o\n",
+    );
+    let v = compare_with(&c, lower_ext, ext::evaluate_lowered);
+    assert!(
+        matches!(v, DwarfVerdict::NotLowerable(ref e) if e.reason.starts_with("a location moved by an offset computed at run time as a composite part")),
+        "{v:?}"
+    );
+}
+
+#[test]
+fn a_computed_float_given_back_as_a_pointer_is_not_an_address() {
+    // Found by a dwarf_diff smoke: -inf / (-inf / -inf) is a NaN whose
+    // payload IEEE-754 leaves open; DIOpDeref(ptr) of its DIOpAddrOf gives
+    // it back as a pointer, and its bits would choose the memory read.
+    let inf = "DIOpConstant(double 0xFFF0000000000000)";
+    let c = case(&format!(
+        "[] {inf}, {inf}, {inf}, DIOpDiv(), DIOpDiv(), DIOpAddrOf(5), DIOpDeref(ptr), DIOpDeref(double)\n--- context\n"
+    ));
+    for low in [lower, lower_ext] {
+        let e = low(&c.bare, &c.types, &c.ctx).unwrap_err();
+        assert!(
+            e.reason
+                .starts_with("the bits of a float computed by DWARF arithmetic as an address"),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn a_run_time_offset_into_a_location_on_the_stack_is_not_lowered() {
+    // Found by a dwarf_diff smoke: a computed i32 offset 0 bits (its
+    // implicit location on the stack), then 252 bits at run time: the spec
+    // refuses a write there as implicit storage; the guard, not knowing the
+    // storage was implicit, gave a location refusing it as out of bounds.
+    let c = case(
+        "[i32, i16] DIOpArg(0, i32), DIOpConstant(i32 0), DIOpShl(), DIOpConstant(i32 0), DIOpBitOffset(i32), DIOpArg(1, i16), DIOpBitOffset(i32)\n--- context\n%a = i32 5\n%o = i16 252\narg 0 = %a\narg 1 = %o\n",
+    );
+    let v = compare_with(&c, lower_ext, ext::evaluate_lowered);
+    assert!(
+        matches!(v, DwarfVerdict::NotLowerable(ref e) if e.reason.starts_with("a run-time offset into a location already on the stack")),
+        "{v:?}"
+    );
+}

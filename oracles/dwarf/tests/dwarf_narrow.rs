@@ -419,3 +419,23 @@ fn push_lane_says_why_it_does_not_lower() {
     let e = lower_ext(&c.bare, &c.types, &c.ctx).unwrap_err();
     assert_eq!(e.class(), "an i128 value");
 }
+
+const PTRS: &str = "datalayout amdgpu\n%r = i40 0x0000010000\n%s = i16 0x1234\n\
+                    mem 5 0x100 = 11 22 33 44\nmem 0 0x200 = 00 10 00 00 00\n\
+                    arg 0 = %r\narg 1 = mem(0, 0x200)\narg 2 = %s\n";
+
+#[test]
+fn pointers_at_bit_offsets_are_read_unsigned() {
+    // A 32-bit pointer to 0x100 of address space 5, at bit 8 of a register
+    // and at bit 4 of memory; dereferenced, the i32 there.
+    let e = |input: &str, bit: u8| {
+        format!(
+            "[i40, i64, i16] {input}, DIOpConstant(i8 {bit}), DIOpBitOffset(ptr addrspace(5)), \
+             DIOpDeref(i32), DIOpConstant(i32 0), DIOpAdd()"
+        )
+    };
+    reads(&e("DIOpArg(0, i40)", 8), PTRS, "0x44332211");
+    reads(&e("DIOpArg(1, i64)", 4), PTRS, "0x44332211");
+    // Bits 8..40 of a 16-bit entity.
+    fails(&e("DIOpArg(2, i16)", 8), PTRS, ErrorKind::OutOfBounds, 3);
+}

@@ -1321,11 +1321,7 @@ impl Lowerer<'_> {
     }
 
     fn push_address(&mut self, a: u64) {
-        if a < 32 {
-            self.emit(DwOp::Lit(a as u8));
-        } else {
-            self.emit(DwOp::Constu(a));
-        }
+        self.uconst(a);
     }
 
     /// The generic address on top becomes a memory location in `space`

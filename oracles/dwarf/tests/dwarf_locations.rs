@@ -120,6 +120,14 @@ fn a_composite_part_inside_an_implicit_value_is_a_bit_piece() {
     );
 }
 
+/// What the extension evaluator's location for `l` reads, `bits` wide.
+fn reads(c: &Case, l: &Lowered, bits: u64) -> String {
+    let r = ext::evaluate_lowered(l, &c.ctx).expect("evaluates");
+    diopter_semantics::access::read(&c.ctx, &r.loc, bits)
+        .expect("reads")
+        .to_hex()
+}
+
 /// Lowers with AMD's extensions only (DWARF 5 cannot say it) and checks the
 /// extension evaluator against the reference.
 fn agrees_ext(c: &Case) -> Lowered {
@@ -143,13 +151,7 @@ fn a_value_read_from_a_composite_reads_the_composite_location() {
         // The top operand first (the constant), then the composite, read.
         "DW_OP_const_type (0x00000003 \"int32_t\") 0x04 0x01 0x00 0x00 0x00, DW_OP_regx 0x0, DW_OP_piece 0x2, DW_OP_regx 0x1, DW_OP_piece 0x2, DW_OP_LLVM_user DW_OP_LLVM_piece_end, DW_OP_deref_type 0x4 (0x00000003 \"int32_t\"), DW_OP_swap, DW_OP_plus, DW_OP_stack_value"
     );
-    let r = ext::evaluate_lowered(&l, &c.ctx).expect("evaluates");
-    assert_eq!(
-        diopter_semantics::access::read(&c.ctx, &r.loc, 32)
-            .unwrap()
-            .to_hex(),
-        "0x22221113"
-    );
+    assert_eq!(reads(&c, &l, 32), "0x22221113");
 }
 
 #[test]
@@ -166,13 +168,7 @@ fn an_offset_into_a_computed_value_is_an_offset_of_its_implicit_location() {
         "{}",
         print_ops(&l.ops)
     );
-    let r = ext::evaluate_lowered(&l, &c.ctx).expect("evaluates");
-    assert_eq!(
-        diopter_semantics::access::read(&c.ctx, &r.loc, 8)
-            .unwrap()
-            .to_hex(),
-        "0x03"
-    );
+    assert_eq!(reads(&c, &l, 8), "0x03");
     // Onto the end of the 32-bit value: AMD's DW_OP_LLVM_offset fails there
     // at once, the spec only when it is read: not lowered.
     let c = case(
@@ -214,13 +210,7 @@ fn select_is_select_bit_piece_of_the_two_locations() {
         print_ops(&l.ops),
         "DW_OP_regx 0x0, DW_OP_regx 0x1, DW_OP_const_type (0x00000001 \"int8_t\") 0x01 0x01, DW_OP_LLVM_user DW_OP_LLVM_select_bit_piece 0x20 0x2"
     );
-    let r = ext::evaluate_lowered(&l, &c.ctx).expect("evaluates");
-    assert_eq!(
-        diopter_semantics::access::read(&c.ctx, &r.loc, 64)
-            .unwrap()
-            .to_hex(),
-        "0x2222222233333333"
-    );
+    assert_eq!(reads(&c, &l, 64), "0x2222222233333333");
     // A mask computed at run time lies below both locations: rotated up.
     let c = case(
         "[<2 x i32>, <2 x i32>, i8] DIOpArg(2, i8), DIOpConstant(i8 1), DIOpXor(), DIOpArg(0, <2 x i32>), DIOpArg(1, <2 x i32>), DIOpSelect()\n--- context\n%a = i64 0x2222222211111111\n%b = i64 0x4444444433333333\n%m = i8 3\narg 0 = %a\narg 1 = %b\narg 2 = %m\n",
@@ -232,13 +222,7 @@ fn select_is_select_bit_piece_of_the_two_locations() {
         print_ops(&l.ops)
     );
     // 3 ^ 1 = 0b10: lane 0 from %a, lane 1 from %b.
-    let r = ext::evaluate_lowered(&l, &c.ctx).expect("evaluates");
-    assert_eq!(
-        diopter_semantics::access::read(&c.ctx, &r.loc, 64)
-            .unwrap()
-            .to_hex(),
-        "0x4444444411111111"
-    );
+    assert_eq!(reads(&c, &l, 64), "0x4444444411111111");
 }
 
 #[test]
@@ -261,13 +245,7 @@ fn a_run_time_offset_into_a_register_is_guarded() {
         ops.ends_with("DW_OP_dup, DW_OP_const_type (0x00000004 \"int64_t\") 0x08 0x00 0x00 0x00 0x00 0x00 0x00 0x00 0x00, DW_OP_ge, DW_OP_over, DW_OP_const_type (0x00000004 \"int64_t\") 0x08 0x10 0x00 0x00 0x00 0x00 0x00 0x00 0x00, DW_OP_lt, DW_OP_and, DW_OP_bra 10, DW_OP_drop, DW_OP_bit_piece 0x20 0x80, DW_OP_LLVM_user DW_OP_LLVM_piece_end, DW_OP_skip 2, DW_OP_LLVM_user DW_OP_LLVM_offset"),
         "{ops}"
     );
-    let r = ext::evaluate_lowered(&l, &c.ctx).expect("evaluates");
-    assert_eq!(
-        diopter_semantics::access::read(&c.ctx, &r.loc, 32)
-            .unwrap()
-            .to_hex(),
-        "0x33333333"
-    );
+    assert_eq!(reads(&c, &l, 32), "0x33333333");
     // Lane 4 is bytes 16..20: outside the 16-byte register. The reference
     // forms the location and fails when reading or writing it; so does the
     // guarded DWARF (the verdict compares both).
@@ -320,13 +298,7 @@ fn extend_of_a_computed_value_is_dw_op_llvm_extend() {
         "{}",
         print_ops(&l.ops)
     );
-    let r = ext::evaluate_lowered(&l, &c.ctx).expect("evaluates");
-    assert_eq!(
-        diopter_semantics::access::read(&c.ctx, &r.loc, 64)
-            .unwrap()
-            .to_hex(),
-        "0x0000004200000042"
-    );
+    assert_eq!(reads(&c, &l, 64), "0x0000004200000042");
 }
 
 #[test]
@@ -340,13 +312,7 @@ fn an_input_in_two_places_is_a_call_of_a_location_list_die() {
     assert_eq!(print_ops(&l.ops), "DW_OP_call4 0x01000000");
     assert_eq!(l.location_lists.len(), 1);
     assert_eq!(l.location_lists[0].singles.len(), 2);
-    let r = ext::evaluate_lowered(&l, &c.ctx).expect("evaluates");
-    assert_eq!(
-        diopter_semantics::access::read(&c.ctx, &r.loc, 8)
-            .unwrap()
-            .to_hex(),
-        "0x22"
-    );
+    assert_eq!(reads(&c, &l, 8), "0x22");
     // Places that disagree: the reference calls the context inconsistent
     // when the value is read, and so does the DWARF.
     let c = case(

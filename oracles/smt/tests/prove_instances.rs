@@ -4,16 +4,13 @@
 //! look at what the counterexample says).
 
 use diopter_rules::instance::{BinOp, Hole, HoleKind, Instance, Relation, Term};
-use diopter_semantics::ast::{Dialect, Expr};
+use diopter_semantics::ast::Dialect;
 use diopter_semantics::syntax::parse_bare;
 use diopter_semantics::types::{Type, TypeTable};
 use diopter_smt::prove::{prove_instance, ProveConfig, Verdict};
 
-fn expr(ops: &str) -> Expr {
-    parse_bare(&format!("[?] {ops}"))
-        .unwrap_or_else(|d| panic!("{ops}: {}", d.message))
-        .expr
-}
+mod support;
+use support::expr;
 
 fn ty(s: &str) -> Type {
     // The type of a one-argument expression's argument.

@@ -4,22 +4,13 @@
 //! input that breaks the rule.
 
 use diopter_rules::instance::{Hole, HoleKind, Instance, Relation};
-use diopter_semantics::ast::{Dialect, Expr};
-use diopter_semantics::syntax::parse_bare;
-use diopter_semantics::types::{Type, TypeTable};
+use diopter_semantics::ast::Dialect;
+use diopter_semantics::types::TypeTable;
 use diopter_semantics::value::{self, Bits, FloatKind};
 use diopter_smt::prove::{prove_instance, Counterexample, ProveConfig, Verdict};
 
-fn expr(ops: &str) -> Expr {
-    parse_bare(&format!("[?] {ops}"))
-        .unwrap_or_else(|d| panic!("{ops}: {}", d.message))
-        .expr
-}
-
-fn ty(s: &str) -> Type {
-    let b = parse_bare(&format!("[{s}] DIOpArg(0, {s})")).expect("a type");
-    b.args.expect("args")[0].ty.clone()
-}
+mod support;
+use support::{expr, ty};
 
 /// `?x:t, lhs => ?x, rhs`, in the live dialect.
 fn instance(name: &str, t: &str, lhs: &str, rhs: &str) -> Instance {

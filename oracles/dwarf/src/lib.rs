@@ -82,9 +82,14 @@
 //! extension evaluator shares, stop at 64 bits; arithmetic would need
 //! multi-limb emulation, and even a wide result merely passed on would have
 //! to be pieces each recomputing its operand, because AMD's incomplete
-//! composite on top of the stack hides whatever lies below it), `half`,
-//! `bfloat`, `fp128` and `x86_fp80` (the evaluators compute IEEE single and
-//! double only), vectors, arrays and structs (no scalar base type).
+//! composite on top of the stack hides whatever lies below it), `fp128`
+//! and `x86_fp80` (the evaluators compute IEEE single and double only).
+//! `half`, `bfloat`, and vectors, arrays and structs of 8, 16, 32 or 64
+//! bits are held as their bits in an unsigned base type of their size: they
+//! may be read, reinterpreted and be the result, but no operation computes
+//! with them (arithmetic and `DIOpConvert` on them are not lowerable: the
+//! bits' arithmetic is not the type's, and the evaluators have no half,
+//! bfloat or vector arithmetic).
 //!
 //! **Address spaces.** A read from address space `N ≠ 0` is
 //! `DW_OP_xderef_type`/`DW_OP_xderef_size` with `N` as the address-space

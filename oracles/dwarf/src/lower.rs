@@ -354,6 +354,8 @@ fn base_type(t: &Type, bits: u64) -> Result<BaseType, String> {
         Type::Float(k) => match k.0 {
             FloatKind::Float => Ok(BaseType::F32),
             FloatKind::Double => Ok(BaseType::F64),
+            // Moved, never computed with (see `raw_bits`).
+            FloatKind::Half | FloatKind::BFloat => Ok(BaseType::U16),
             other => Err(format!(
                 "a {} value: the evaluators' floating-point values are IEEE single and double only (gimli's `Value` has F32 and F64), so DWARF arithmetic on it could not be checked",
                 other.name()
@@ -365,9 +367,27 @@ fn base_type(t: &Type, bits: u64) -> Result<BaseType, String> {
         Type::Ptr { .. } => BaseType::unsigned(bits).ok_or_else(|| {
             format!("a {bits}-bit pointer value: DWARF has no {bits}-bit base type (narrow pointers are not emulated, unlike narrow integers)")
         }),
+        // A vector, array or struct of a base type's size: its bits, moved
+        // and never computed with (see `raw_bits`).
+        _ if raw_bits(t) => BaseType::unsigned(bits).ok_or_else(|| {
+            format!("a `{t}` value of {bits} bits: no base type of that size holds its bits")
+        }),
         other => Err(format!(
             "a `{other}` value: a DWARF value has a scalar base type; vectors, arrays and structs are not lowered as values"
         )),
+    }
+}
+
+/// Whether values of `t` are held as their bits in an unsigned base type
+/// (half and bfloat, which the evaluators cannot compute with, vectors,
+/// arrays and structs): such a value may be read, reinterpreted and be the
+/// result, but no operation may compute with it (`lower_binary` and
+/// `lower_convert` refuse), since the bits' arithmetic is not the type's.
+fn raw_bits(t: &Type) -> bool {
+    match t {
+        Type::Float(k) => matches!(k.0, FloatKind::Half | FloatKind::BFloat),
+        Type::Int(_) | Type::Ptr { .. } => false,
+        _ => true,
     }
 }
 
@@ -1563,6 +1583,12 @@ impl Lowerer<'_> {
     }
 
     fn lower_convert(&mut self, f: &Form, from: &Type, to: &Type, at: usize) -> R<Form> {
+        if raw_bits(from) || raw_bits(to) {
+            return nl(
+                Some(at),
+                format!("DIOpConvert from `{from}` to `{to}`: the evaluators convert 64-bit integers and IEEE single and double only (its bits are only moved)"),
+            );
+        }
         let a = self.read(f, from, at, 0)?;
         let computed_in = matches!(
             f,
@@ -1620,6 +1646,14 @@ impl Lowerer<'_> {
 
     fn lower_binary(&mut self, op: &Op, c2: usize, c1: usize, ty: &Type, at: usize) -> R<Form> {
         // c2 was pushed first (V2, the deeper), c1 is the top (V1).
+        for t in [&self.nodes[c1].ty, &self.nodes[c2].ty, ty] {
+            if raw_bits(t) {
+                return nl(
+                    Some(at),
+                    format!("arithmetic on `{t}`: the evaluators compute with 64-bit integers and IEEE single and double only (its bits are only moved)"),
+                );
+            }
+        }
         let f2 = self.lower_node(c2)?;
         let f1 = self.lower_node(c1)?;
         let t1 = self.nodes[c1].ty.clone();

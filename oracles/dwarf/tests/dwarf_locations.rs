@@ -464,3 +464,33 @@ fn a_run_time_offset_into_a_location_on_the_stack_is_not_lowered() {
         "{v:?}"
     );
 }
+
+#[test]
+fn half_and_vector_values_are_moved_as_their_bits() {
+    // A half read from memory (0x3c00 = 1.0) is the result: its 16 bits, in
+    // an unsigned 16-bit base type (no arithmetic on it).
+    let c = case(
+        "[ptr] DIOpArg(0, ptr), DIOpDeref(half), DIOpRead()\n--- context\n%p = i64 0x10\nmem 0 0x10 = 00 3c\narg 0 = %p\n",
+    );
+    let l = agrees(&c);
+    assert_eq!(
+        print_ops(&l.ops),
+        "DW_OP_bregx 0x0 +0, DW_OP_deref_type 0x2 (0x00000006 \"uint16_t\"), DW_OP_stack_value"
+    );
+    // A <2 x i16> value reinterpreted as an i32: the same bits.
+    let c = case(
+        "[<2 x i16>] DIOpArg(0, <2 x i16>), DIOpRead(), DIOpReinterpret(i32), DIOpConstant(i32 1), DIOpAdd()\n--- context\n%v = i32 0x00020001\narg 0 = %v\n",
+    );
+    agrees(&c);
+    // Computing with them is not lowered.
+    let c = case(
+        "[half] DIOpArg(0, half), DIOpArg(0, half), DIOpAdd()\n--- context\n%h = i16 0x3c00\narg 0 = %h\n",
+    );
+    let e = lower_ext(&c.bare, &c.types, &c.ctx).unwrap_err();
+    assert!(e.reason.starts_with("arithmetic on `half`"), "{e}");
+    let c = case(
+        "[half] DIOpArg(0, half), DIOpConvert(float)\n--- context\n%h = i16 0x3c00\narg 0 = %h\n",
+    );
+    let e = lower_ext(&c.bare, &c.types, &c.ctx).unwrap_err();
+    assert!(e.reason.starts_with("DIOpConvert from `half`"), "{e}");
+}

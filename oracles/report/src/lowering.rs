@@ -53,6 +53,8 @@ pub const WHY: &[(&str, &str)] = &[
     ("a pointer read", "DWARF 5 reads only memory and registers (AMD's extensions read any location)"),
     ("a memory location in address space", "DWARF 5 memory locations have no address space (AMD's DW_OP_LLVM_form_aspace_address)"),
     ("an input with", "DWARF 5 describes one location per expression (AMD's extensions: a location list of all the places)"),
+    ("arithmetic on `", "arithmetic on vectors (element by element), half or bfloat: DWARF's typed values are scalars and the evaluators compute with 64-bit integers and IEEE single and double only, so these values' bits are only moved (read, reinterpreted, the result)"),
+    ("DIOpConvert from `", "a conversion from or to half, bfloat or an aggregate: the evaluators convert 64-bit integers and IEEE single and double only"),
     ("a N-bit value computed in a N-bit base type, as a location", "a narrow integer lives in a wider base type: its implicit location (`DW_OP_stack_value`) would have the base type's size, so reads past the value would succeed; cut to its bits by a one-piece composite, a write wider than the value fails as out of bounds where the spec refuses it as implicit storage"),
     ("address space N has N-bit pointers", "pointers wider than 64 bits: DWARF addresses are 64 bits here"),
     ("a composite part of another size than its parts", "the pieces of a composite input's part would not add up to the part's size"),

@@ -1046,12 +1046,14 @@ impl Lowerer<'_> {
     /// bits as a generic value (the read site's width, so that an entity
     /// narrower than that fails as `OutOfBounds`, as the reference's read).
     fn read_register_bits(&mut self, reg: u16, bit: u64, w: u64, at: usize) -> R<()> {
-        if bit + w > 64 {
+        // A bit offset near 2^64 (an offset applied to a register) must not
+        // overflow here: saturate, it is refused either way.
+        let end = bit.saturating_add(w);
+        if end > 64 {
             return nl(
                 Some(at),
                 format!(
-                    "a value read at bits {bit}..{} of a register: a DWARF 5 register read (DW_OP_bregx) yields at most 64 bits",
-                    bit + w
+                    "a value read at bits {bit}..{end} of a register: a DWARF 5 register read (DW_OP_bregx) yields at most 64 bits"
                 ),
             );
         }

@@ -16,7 +16,7 @@ use diopter_semantics::diag::Source;
 use diopter_semantics::interp::eval_bare;
 use diopter_semantics::location::LocDesc;
 use diopter_semantics::show::LocatedView;
-use diopter_semantics::syntax::{parse_expr_file, print_bare, Expect};
+use diopter_semantics::syntax::{parse_expr_file, print_bare};
 use diopter_semantics::types::{DataLayout, TypeTable};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -217,7 +217,7 @@ pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
         for e in &file.entries {
             // Parse-only lines and those meant to be ill-formed (AMD's
             // verifier's rejects) describe no location to lower.
-            if e.parse_only || matches!(e.expect, Some(Expect::Invalid(_))) {
+            if !e.describes_a_location() {
                 continue;
             }
             let (result, location) = lower_one(&e.bare, &file.types, &dl, ctx.as_ref(), a.ext);

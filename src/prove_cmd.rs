@@ -66,6 +66,10 @@ SHARDS (CI)
   timeout, writes reports/proofs.{md,json} as an unsharded run would, and
   exits with the unsharded run's status.";
 
+/// `--widths`' default as the command line writes it (`prove` and
+/// `validate`): `diopter_rules::DEFAULT_WIDTHS`, which a test holds it to.
+pub const DEFAULT_WIDTHS: &str = "1,2,3,4,7,8,16,32,33,64";
+
 #[derive(clap::Args)]
 pub struct Args {
     /// Rule files or directories (read recursively for *.rules). Default:
@@ -75,7 +79,7 @@ pub struct Args {
     #[arg(
         long,
         value_name = "LIST",
-        default_value = "1,2,3,4,7,8,16,32,33,64",
+        default_value = DEFAULT_WIDTHS,
         value_delimiter = ','
     )]
     pub widths: Vec<u64>,
@@ -788,4 +792,16 @@ fn write_reports(dir: &Path, doc: &Value) -> std::io::Result<()> {
         );
     }
     std::fs::write(dir.join("proofs.md"), md)
+}
+
+#[cfg(test)]
+mod default_widths_tests {
+    #[test]
+    fn the_command_lines_default_widths_are_the_rules_ones() {
+        let parsed: Vec<u64> = super::DEFAULT_WIDTHS
+            .split(',')
+            .map(|w| w.parse().expect("a width"))
+            .collect();
+        assert_eq!(parsed, diopter_rules::DEFAULT_WIDTHS);
+    }
 }

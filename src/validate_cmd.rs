@@ -91,7 +91,7 @@ pub struct Args {
     #[arg(
         long,
         value_name = "LIST",
-        default_value = "1,2,3,4,7,8,16,32,33,64",
+        default_value = crate::prove_cmd::DEFAULT_WIDTHS,
         value_delimiter = ','
     )]
     pub widths: Vec<u64>,

@@ -11,7 +11,7 @@ use diopter_semantics::ast::{Bare, Op};
 use diopter_semantics::context::Context;
 use diopter_semantics::diag::Source;
 use diopter_semantics::location::LocDesc;
-use diopter_semantics::syntax::{parse_expr_file, Expect};
+use diopter_semantics::syntax::parse_expr_file;
 use diopter_semantics::types::DataLayout;
 use std::collections::BTreeMap;
 
@@ -92,7 +92,7 @@ pub fn corpus(sources: &[(String, String)], ext: bool) -> Coverage {
             .map(|(d, _)| d.clone())
             .unwrap_or_default();
         for e in &file.entries {
-            if e.parse_only || matches!(e.expect, Some(Expect::Invalid(_))) {
+            if !e.describes_a_location() {
                 continue;
             }
             let ctx = register_context(&e.bare, &dl, ext);

@@ -1835,7 +1835,7 @@ impl Lowerer<'_> {
                 }
                 Ok(())
             }
-            Form::Const(v, k) => self.implicit_terminal(&v, k, bits, at, true),
+            Form::Const(v, k) => self.implicit_terminal(&v, k, bits, at),
             Form::Val { bt, .. } if bt.bits() > bits => {
                 // A narrow integer: the container's low `bits` bits are the
                 // value, the rest its sign extension; the result presents
@@ -1848,12 +1848,12 @@ impl Lowerer<'_> {
         }
     }
 
-    /// An implicit value `v` at bit offset `k`, read as `n` bits:
-    /// `DW_OP_implicit_value` of its bytes, and (at the root) a bit piece
-    /// selecting the `n` bits at `k` when that is not all of them. The bytes
-    /// must be exactly the value's bits unless the read stays inside them
-    /// (padding bits would be read where the reference fails).
-    fn implicit_terminal(&mut self, v: &Bits, k: u64, n: u64, at: usize, root: bool) -> R<()> {
+    /// The result `v` at bit offset `k`, read as `n` bits:
+    /// `DW_OP_implicit_value` of its bytes, and a bit piece selecting the
+    /// `n` bits at `k` when that is not all of them. The bytes must be
+    /// exactly the value's bits unless the read stays inside them (padding
+    /// bits would be read where the reference fails).
+    fn implicit_terminal(&mut self, v: &Bits, k: u64, n: u64, at: usize) -> R<()> {
         let w = v.width();
         if !w.is_multiple_of(8) && k.saturating_add(n) > w {
             return nl(
@@ -1861,14 +1861,8 @@ impl Lowerer<'_> {
                 format!("reading past the end of a {w}-bit implicit value: DW_OP_implicit_value holds whole bytes"),
             );
         }
-        if !root && (k != 0 || !w.is_multiple_of(8)) {
-            return nl(
-                Some(at),
-                "a composite part inside an implicit value: a DWARF piece holds one offset",
-            );
-        }
         self.emit(DwOp::ImplicitValue(v.to_le_bytes()));
-        if root && (k != 0 || n != w) {
+        if k != 0 || n != w {
             self.emit(DwOp::BitPiece(n, k));
         }
         Ok(())

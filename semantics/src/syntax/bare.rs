@@ -44,6 +44,14 @@ pub struct Entry {
     pub note: Option<String>,
 }
 
+impl Entry {
+    /// Whether the entry describes a location to evaluate or lower: not a
+    /// parse-only line, nor one meant to be ill-formed (a verifier reject).
+    pub fn describes_a_location(&self) -> bool {
+        !self.parse_only && !matches!(self.expect, Some(Expect::Invalid(_)))
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct ExprFile {
     pub types: TypeTable,

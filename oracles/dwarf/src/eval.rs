@@ -126,7 +126,7 @@ fn base_value_type(off: UnitOffset<usize>) -> Option<ValueType> {
     if off.0 == 0 {
         return Some(ValueType::Generic);
     }
-    BaseType::from_die_offset(off.0 as u64).map(BaseType::value_type)
+    BaseType::from_die_offset(off.0 as u64).and_then(BaseType::value_type)
 }
 
 fn read_fail(kind: ErrorKind, request: usize, message: String) -> Stop {

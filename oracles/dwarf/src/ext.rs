@@ -385,7 +385,7 @@ fn base_value_type(off: UnitOffset<usize>) -> Option<ValueType> {
     if off.0 == 0 {
         return Some(ValueType::Generic);
     }
-    BaseType::from_die_offset(off.0 as u64).map(BaseType::value_type)
+    BaseType::from_die_offset(off.0 as u64).and_then(BaseType::value_type)
 }
 
 fn type_bits(vt: ValueType) -> u64 {

@@ -1115,7 +1115,9 @@ impl Lowerer<'_> {
             | BaseType::U8
             | BaseType::U16
             | BaseType::U32
-            | BaseType::U64 => self.emit(DwOp::Convert(Some(want))),
+            | BaseType::U64
+            | BaseType::IW(_)
+            | BaseType::UW(_) => self.emit(DwOp::Convert(Some(want))),
             BaseType::F32 => {
                 self.emit(DwOp::Convert(Some(BaseType::I32)));
                 self.emit(DwOp::Reinterpret(BaseType::F32));

@@ -9,15 +9,29 @@
 //! gimli's reader (`gimli::read::Operation::parse`).
 //!
 //! Base types are referred to by a fixed, synthetic compilation unit: the
-//! unit offsets in [`BaseType::die_offset`] (1..=10). The evaluator answers
-//! gimli's `RequiresBaseType` from the same table.
+//! unit offsets in [`BaseType::die_offset`] (1..=10 for the ten scalar
+//! types, [`WIDE_DIE_BASE`] up for the wide integers). The evaluators answer
+//! gimli's `RequiresBaseType` from the same table; gimli's own evaluator
+//! knows no wide integer (its `Value` stops at 64 bits), so only AMD's
+//! extension evaluator ([`super::ext`]) reads them.
 
 use gimli::constants as c;
 use std::fmt;
 
+/// The first unit offset of the wide integer base types: `IW(n)` is at
+/// `WIDE_DIE_BASE + 2n`, `UW(n)` at `WIDE_DIE_BASE + 2n + 1` (above the
+/// lowering's implicit-pointer and location-list DIEs).
+pub const WIDE_DIE_BASE: u64 = 0x0200_0000;
+
+/// The widest wide integer, in bytes: `DW_OP_const_type` gives its
+/// constant's length and `DW_OP_deref_type` its size in one byte.
+pub const WIDE_MAX_BYTES: u8 = 255;
+
 /// The base types the lowering uses: DWARF's `DW_ATE_signed`,
 /// `DW_ATE_unsigned` and `DW_ATE_float` of 1, 2, 4 and 8 bytes (float and
-/// double only for floats).
+/// double only for floats), and signed and unsigned integers of 9 to 255
+/// bytes (DWARF 5 puts no bound on a base type's size; these are what an
+/// `iN` wider than 64 bits is computed in, with AMD's extensions only).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BaseType {
     I8,
@@ -30,6 +44,10 @@ pub enum BaseType {
     U64,
     F32,
     F64,
+    /// A signed integer of `n` bytes, 9 ≤ `n` ≤ [`WIDE_MAX_BYTES`].
+    IW(u8),
+    /// An unsigned integer of `n` bytes, 9 ≤ `n` ≤ [`WIDE_MAX_BYTES`].
+    UW(u8),
 }
 
 impl BaseType {
@@ -48,14 +66,28 @@ impl BaseType {
 
     /// The unit offset of this base type's DIE in the synthetic unit.
     pub fn die_offset(self) -> u64 {
-        BaseType::ALL
-            .iter()
-            .position(|b| *b == self)
-            .expect("in ALL") as u64
-            + 1
+        match self {
+            BaseType::IW(n) => WIDE_DIE_BASE + 2 * u64::from(n),
+            BaseType::UW(n) => WIDE_DIE_BASE + 2 * u64::from(n) + 1,
+            _ => {
+                BaseType::ALL
+                    .iter()
+                    .position(|b| *b == self)
+                    .expect("in ALL") as u64
+                    + 1
+            }
+        }
     }
 
     pub fn from_die_offset(off: u64) -> Option<BaseType> {
+        if let Some(rel) = off.checked_sub(WIDE_DIE_BASE) {
+            let n = u8::try_from(rel / 2).ok().filter(|n| *n > 8)?;
+            return Some(if rel % 2 == 0 {
+                BaseType::IW(n)
+            } else {
+                BaseType::UW(n)
+            });
+        }
         usize::try_from(off)
             .ok()
             .and_then(|o| o.checked_sub(1))
@@ -68,6 +100,30 @@ impl BaseType {
             BaseType::I16 | BaseType::U16 => 2,
             BaseType::I32 | BaseType::U32 | BaseType::F32 => 4,
             BaseType::I64 | BaseType::U64 | BaseType::F64 => 8,
+            BaseType::IW(n) | BaseType::UW(n) => n,
+        }
+    }
+
+    /// A wide integer (more than 8 bytes): no gimli value type.
+    pub fn is_wide(self) -> bool {
+        matches!(self, BaseType::IW(_) | BaseType::UW(_))
+    }
+
+    /// A signed integer type.
+    pub fn is_signed(self) -> bool {
+        matches!(
+            self,
+            BaseType::I8 | BaseType::I16 | BaseType::I32 | BaseType::I64 | BaseType::IW(_)
+        )
+    }
+
+    /// The integer type of `bytes` bytes (1, 2, 4, 8 or 9..=255), signed or not.
+    pub fn int(bytes: u64, signed: bool) -> Option<BaseType> {
+        match bytes {
+            9..=255 if signed => Some(BaseType::IW(bytes as u8)),
+            9..=255 => Some(BaseType::UW(bytes as u8)),
+            _ if signed => BaseType::signed(bytes * 8),
+            _ => BaseType::unsigned(bytes * 8),
         }
     }
 
@@ -101,10 +157,10 @@ impl BaseType {
         }
     }
 
-    /// gimli's value type for this base type.
-    pub fn value_type(self) -> gimli::read::ValueType {
+    /// gimli's value type for this base type (none for a wide integer).
+    pub fn value_type(self) -> Option<gimli::read::ValueType> {
         use gimli::read::ValueType as V;
-        match self {
+        Some(match self {
             BaseType::I8 => V::I8,
             BaseType::I16 => V::I16,
             BaseType::I32 => V::I32,
@@ -115,22 +171,17 @@ impl BaseType {
             BaseType::U64 => V::U64,
             BaseType::F32 => V::F32,
             BaseType::F64 => V::F64,
-        }
+            BaseType::IW(_) | BaseType::UW(_) => return None,
+        })
     }
 
     /// A C-like name, as `llvm-dwarfdump` shows a base type's `DW_AT_name`.
-    pub fn name(self) -> &'static str {
+    pub fn name(self) -> String {
         match self {
-            BaseType::I8 => "int8_t",
-            BaseType::I16 => "int16_t",
-            BaseType::I32 => "int32_t",
-            BaseType::I64 => "int64_t",
-            BaseType::U8 => "uint8_t",
-            BaseType::U16 => "uint16_t",
-            BaseType::U32 => "uint32_t",
-            BaseType::U64 => "uint64_t",
-            BaseType::F32 => "float",
-            BaseType::F64 => "double",
+            BaseType::F32 => "float".into(),
+            BaseType::F64 => "double".into(),
+            b if b.is_signed() => format!("int{}_t", b.bits()),
+            b => format!("uint{}_t", b.bits()),
         }
     }
 }

@@ -16,7 +16,9 @@
 //! result needs no mapping back: memory per address space and entities come
 //! from the [`Context`], as for the gimli oracle ([`super::eval`]). Values
 //! are gimli's [`Value`]s, and every arithmetic, logical, comparison and
-//! conversion operation is gimli's own `Value` method: "standard DWARF 5
+//! conversion operation on them is gimli's own `Value` method (values of a
+//! base type wider than 64 bits, which gimli has no `Value` for, are
+//! [`super::wide`]'s: decision 13): "standard DWARF 5
 //! operations behave as gimli evaluates them" holds by construction for the
 //! arithmetic, and the property test `oracles/dwarf/tests/dwarf_ext.rs` checks the
 //! rest (locations, pieces, reads) against gimli's evaluator on the plain
@@ -118,11 +120,44 @@
 //!     such lists with every entry matching the current program location;
 //!     `DW_OP_call4` of one pushes their single locations together. Any other
 //!     `DW_OP_call*` is still an error (decision 6).
+//! 13. **Wide integer base types.** DWARF 5 bounds no base type's size
+//!     (§2.5.1: a value has a base type; §5.1's `DW_AT_byte_size` has no
+//!     limit) and GDB evaluates wide ones, but gimli's `Value` stops at 64
+//!     bits. Values of the wide base types of [`super::ops`]
+//!     (`BaseType::IW(n)`/`UW(n)`, signed and unsigned integers of 9 to 255
+//!     bytes) are integers kept reduced into their type's range
+//!     ([`super::wide::ExtValue`], arithmetic written with `num-bigint`),
+//!     with gimli's conventions for its typed integers so that a wide type
+//!     behaves as an `I64`/`U64` with more bits: operands of one type (else
+//!     `TypeMismatch`, so `DW_OP_plus_uconst`, which adds a generic value,
+//!     is an error on a wide value as on an `I64`); results modulo `2^(8n)`;
+//!     `div` truncating, `mod` with the dividend's sign, a zero divisor
+//!     `DivisionByZero`; comparisons push a generic 0/1 (signed for `IW`);
+//!     `neg` of `UW`, `shr` of `IW` and `shra` of `UW` are errors; a shift
+//!     count is any non-negative integral value (narrow or wide), a count
+//!     of `8n` or more gives 0 or the sign fill. `DW_OP_convert` into a wide
+//!     type takes the source's mathematical value (signed types
+//!     sign-extend, the generic type and unsigned types zero-extend) modulo
+//!     `2^(8n)`; out of one, the low 64 bits then gimli's `from_u64`
+//!     (truncation). `DW_OP_reinterpret` needs equal sizes. Floats to or from
+//!     wide types, wide addresses and address spaces
+//!     (`form_aspace_address`, `xderef`, `aspace_bregx`) are errors, never
+//!     guesses. `DW_OP_const_type` takes `n` bytes;
+//!     `DW_OP_regval_type`/`deref_type`/`xderef_type` read `8n` bits (the
+//!     deref size operand is not checked, as for narrow types);
+//!     `DW_OP_stack_value` gives an `8n`-bit implicit location;
+//!     `DW_OP_bra` branches on a nonzero wide value;
+//!     `DW_OP_LLVM_offset`/`bit_offset` take a wide displacement as its
+//!     signed (`IW`) or unsigned (`UW`) value (decision 1's two's complement
+//!     needs no 64-bit wrap there); `select_bit_piece`'s mask may be wide.
+//!     Two narrow operands still go to gimli's methods, so no narrow result
+//!     changes.
 
 use super::lower::{
     ImplicitTarget, IMPLICIT_DIE_BASE, IMPLICIT_POINTER_REG, LOCLIST_DIE_BASE, UNDEF_REG,
 };
 use super::ops::BaseType;
+use super::wide::{binary, value_bits, BinOp, ExtType, ExtValue, ValueError};
 use diopter_semantics::access;
 use diopter_semantics::context::Context;
 use diopter_semantics::interp::ErrorKind;
@@ -320,60 +355,13 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<Decoded<'_>>, (usize, String)> {
 /// A stack entry.
 #[derive(Clone, Debug)]
 enum Entry {
-    Val(Value),
+    Val(ExtValue),
     Loc(LocDesc),
     /// An incomplete composite location description: its parts so far.
     Incomplete(Vec<Part>),
 }
 
-fn value_of(vt: ValueType, raw: u64) -> Value {
-    match vt {
-        ValueType::Generic => Value::Generic(raw),
-        ValueType::I8 => Value::I8(raw as u8 as i8),
-        ValueType::U8 => Value::U8(raw as u8),
-        ValueType::I16 => Value::I16(raw as u16 as i16),
-        ValueType::U16 => Value::U16(raw as u16),
-        ValueType::I32 => Value::I32(raw as u32 as i32),
-        ValueType::U32 => Value::U32(raw as u32),
-        ValueType::I64 => Value::I64(raw as i64),
-        ValueType::U64 => Value::U64(raw),
-        ValueType::F32 => Value::F32(f32::from_bits(raw as u32)),
-        ValueType::F64 => Value::F64(f64::from_bits(raw)),
-    }
-}
-
-/// The bits of a value, as wide as its type (generic: 64).
-fn value_bits(v: Value) -> Bits {
-    match v {
-        Value::Generic(x) | Value::U64(x) => Bits::from_u64(64, x),
-        Value::I64(x) => Bits::from_u64(64, x as u64),
-        Value::I8(x) => Bits::from_u64(8, x as u8 as u64),
-        Value::U8(x) => Bits::from_u64(8, u64::from(x)),
-        Value::I16(x) => Bits::from_u64(16, x as u16 as u64),
-        Value::U16(x) => Bits::from_u64(16, u64::from(x)),
-        Value::I32(x) => Bits::from_u64(32, x as u32 as u64),
-        Value::U32(x) => Bits::from_u64(32, u64::from(x)),
-        Value::F32(x) => Bits::from_u64(32, u64::from(x.to_bits())),
-        Value::F64(x) => Bits::from_u64(64, x.to_bits()),
-    }
-}
-
-/// An integral value as a two's-complement integer of its type (decision 1).
-fn integral_i64(v: Value) -> Option<i64> {
-    Some(match v {
-        Value::Generic(x) | Value::U64(x) => x as i64,
-        Value::I64(x) => x,
-        Value::I8(x) => i64::from(x),
-        Value::U8(x) => i64::from(x),
-        Value::I16(x) => i64::from(x),
-        Value::U16(x) => i64::from(x),
-        Value::I32(x) => i64::from(x),
-        Value::U32(x) => i64::from(x),
-        Value::F32(_) | Value::F64(_) => return None,
-    })
-}
-
-/// An integral value as an unsigned integer of its type's width.
+/// An integral narrow value as an unsigned integer of its type's width.
 fn integral_u64(v: Value) -> Option<u64> {
     if matches!(v, Value::F32(_) | Value::F64(_)) {
         return None;
@@ -381,18 +369,11 @@ fn integral_u64(v: Value) -> Option<u64> {
     value_bits(v).to_u64()
 }
 
-fn base_value_type(off: UnitOffset<usize>) -> Option<ValueType> {
+fn base_type_of(off: UnitOffset<usize>) -> Option<ExtType> {
     if off.0 == 0 {
-        return Some(ValueType::Generic);
+        return Some(ExtType::Narrow(ValueType::Generic));
     }
-    BaseType::from_die_offset(off.0 as u64).and_then(BaseType::value_type)
-}
-
-fn type_bits(vt: ValueType) -> u64 {
-    match vt {
-        ValueType::Generic => 64,
-        t => u64::from(t.bit_size(u64::MAX)),
-    }
+    BaseType::from_die_offset(off.0 as u64).and_then(ExtType::of_base)
 }
 
 /// The evaluator's state while running one expression.
@@ -432,10 +413,10 @@ impl Run<'_, '_> {
     }
 
     /// Pops a value, converting a default-address-space memory location.
-    fn pop_value(&mut self) -> Step<Value> {
+    fn pop_value(&mut self) -> Step<ExtValue> {
         match self.pop()? {
             Entry::Val(v) => Ok(v),
-            Entry::Loc(l) => self.loc_to_value(&l),
+            Entry::Loc(l) => self.loc_to_value(&l).map(ExtValue::Narrow),
             Entry::Incomplete(_) => Err(self.ill("an incomplete composite is not a value")),
         }
     }
@@ -457,9 +438,9 @@ impl Run<'_, '_> {
         ))
     }
 
-    fn pop_integral(&mut self, what: &str) -> Step<Value> {
+    fn pop_integral(&mut self, what: &str) -> Step<ExtValue> {
         let v = self.pop_value()?;
-        if matches!(v, Value::F32(_) | Value::F64(_)) {
+        if !v.is_integral() {
             return Err(self.ill(format!("{what} must be an integral value")));
         }
         Ok(v)
@@ -474,9 +455,11 @@ impl Run<'_, '_> {
         }
     }
 
-    fn value_to_loc(&self, v: Value) -> Step<LocDesc> {
+    fn value_to_loc(&self, v: ExtValue) -> Step<LocDesc> {
         match v {
-            Value::Generic(a) => Ok(LocDesc::memory(self.m.aspaces.default_space(), a)),
+            ExtValue::Narrow(Value::Generic(a)) => {
+                Ok(LocDesc::memory(self.m.aspaces.default_space(), a))
+            }
             _ => Err(self.ill(
                 "a typed value where a location description is required (only generic values convert)",
             )),
@@ -520,8 +503,8 @@ impl Run<'_, '_> {
         }
     }
 
-    /// Reads `bits` bits of register `r` as an unsigned number (one request).
-    fn read_register(&mut self, r: u64, bits: u64) -> Step<u64> {
+    /// Reads `bits` bits of register `r` (one request).
+    fn read_register(&mut self, r: u64, bits: u64) -> Step<Bits> {
         if r == u64::from(IMPLICIT_POINTER_REG) {
             return Err(self.stop(
                 ErrorKind::ImplicitAddressRead,
@@ -541,8 +524,7 @@ impl Run<'_, '_> {
             ));
         };
         let loc = LocDesc::entity(&name, 0);
-        let raw = self.read(&loc, bits)?;
-        Ok(raw.to_u64().unwrap_or(0))
+        self.read(&loc, bits)
     }
 
     /// Reads `bits` bits from a location (one request).
@@ -560,10 +542,11 @@ impl Run<'_, '_> {
         r
     }
 
-    /// `DW_OP_deref_type`-like: `bits` bits of the location as a value of `vt`.
-    fn deref(&mut self, loc: &LocDesc, vt: ValueType, bits: u64) -> Step<Value> {
+    /// `DW_OP_deref_type`-like: `bits` bits of the location as a value of
+    /// `ty` (a wide type takes all of them).
+    fn deref(&mut self, loc: &LocDesc, ty: ExtType, bits: u64) -> Step<ExtValue> {
         let raw = self.read(loc, bits)?;
-        Ok(value_of(vt, raw.to_u64().unwrap_or(0)))
+        Ok(ExtValue::from_bits(ty, &raw))
     }
 
     /// Adds `delta` bits to every single location (the offset operations).
@@ -593,11 +576,13 @@ impl Run<'_, '_> {
         Ok(out)
     }
 
-    fn form_aspace_address(&self, address: Value, aspace: Value) -> Step<LocDesc> {
-        let id = integral_u64(aspace)
-            .ok_or_else(|| self.ill("the address space must be an integral value"))?;
-        let a = integral_u64(address)
-            .ok_or_else(|| self.ill("the address must be an integral value"))?;
+    fn form_aspace_address(&self, address: ExtValue, aspace: ExtValue) -> Step<LocDesc> {
+        let id = self.narrow(aspace, "the address space").and_then(|v| {
+            integral_u64(v).ok_or_else(|| self.ill("the address space must be an integral value"))
+        })?;
+        let a = self.narrow(address, "the address").and_then(|v| {
+            integral_u64(v).ok_or_else(|| self.ill("the address must be an integral value"))
+        })?;
         let space = self
             .m
             .aspaces
@@ -640,7 +625,7 @@ impl Run<'_, '_> {
                 }
                 return Ok(());
             }
-            Some(Entry::Val(v)) if !matches!(v, Value::Generic(_)) => {
+            Some(Entry::Val(v)) if !matches!(v, ExtValue::Narrow(Value::Generic(_))) => {
                 return Err(self
                     .ill("DW_OP_piece of a typed value (DW_OP_stack_value makes it a location)"));
             }
@@ -672,32 +657,46 @@ impl Run<'_, '_> {
         Ok(())
     }
 
-    fn binary(&mut self, f: impl Fn(Value, Value) -> gimli::read::Result<Value>) -> Step<()> {
+    /// A binary operation: gimli's method on two narrow values, the wide
+    /// arithmetic of [`super::wide`] otherwise (decision 13).
+    fn binary(&mut self, op: BinOp) -> Step<()> {
         let b = self.pop_value()?;
         let a = self.pop_value()?;
-        let v = f(a, b).map_err(|e| self.gimli_error(e))?;
+        let v = binary(op, a, b).map_err(|e| self.value_error(e))?;
         self.stack.push(Entry::Val(v));
         Ok(())
     }
 
-    fn unary(&mut self, f: impl Fn(Value) -> gimli::read::Result<Value>) -> Step<()> {
+    fn unary(&mut self, f: impl Fn(ExtValue) -> Result<ExtValue, ValueError>) -> Step<()> {
         let a = self.pop_value()?;
-        let v = f(a).map_err(|e| self.gimli_error(e))?;
+        let v = f(a).map_err(|e| self.value_error(e))?;
         self.stack.push(Entry::Val(v));
         Ok(())
     }
 
-    fn gimli_error(&self, e: gimli::read::Error) -> ExtStop {
+    fn value_error(&self, e: ValueError) -> ExtStop {
         match e {
-            gimli::read::Error::DivisionByZero => {
+            ValueError::DivisionByZero => {
                 self.stop(ErrorKind::DivisionByZero, "DW_OP_div/DW_OP_mod by zero")
             }
-            e => self.ill(format!("{e:?}")),
+            ValueError::Ill(m) => self.ill(m),
         }
     }
 
-    fn base_type(&self, off: UnitOffset<usize>) -> Step<ValueType> {
-        base_value_type(off)
+    /// A narrow value where a wide one is not accepted (addresses and
+    /// address spaces: decision 13).
+    fn narrow(&self, v: ExtValue, what: &str) -> Step<Value> {
+        match v {
+            ExtValue::Narrow(v) => Ok(v),
+            ExtValue::Wide(w) => Err(self.ill(format!(
+                "{what} is the wide {}: wide integers are not addresses or address spaces",
+                w.ty().name()
+            ))),
+        }
+    }
+
+    fn base_type(&self, off: UnitOffset<usize>) -> Step<ExtType> {
+        base_type_of(off)
             .ok_or_else(|| self.ill(format!("unknown base type at unit offset {}", off.0)))
     }
 }
@@ -760,7 +759,7 @@ impl ExtMachine<'_> {
                 Op::Std(o) => match o {
                     Operation::Bra { target } => {
                         let v = run.pop_integral("DW_OP_bra's operand")?;
-                        if integral_u64(v) != Some(0) {
+                        if v.is_nonzero_integral() {
                             pc = branch(&run, *target)?;
                         }
                     }
@@ -795,17 +794,13 @@ impl ExtMachine<'_> {
                         "DW_OP_LLVM_push_lane: the context gives no lane",
                     ));
                 };
-                run.stack.push(Entry::Val(Value::Generic(lane)));
+                run.stack.push(Entry::Val(Value::Generic(lane).into()));
             }
             LlvmOp::Offset | LlvmOp::BitOffset => {
                 let b = run.pop_integral("the displacement")?;
-                let b = integral_i64(b).unwrap_or(0);
+                let b = b.displacement().unwrap_or_default();
                 let l = run.pop_loc()?;
-                let delta = if *op == LlvmOp::Offset {
-                    BigInt::from(b) * 8
-                } else {
-                    BigInt::from(b)
-                };
+                let delta = if *op == LlvmOp::Offset { b * 8 } else { b };
                 let l = run.offset(&l, &delta)?;
                 run.push_loc(l)?;
             }
@@ -821,13 +816,14 @@ impl ExtMachine<'_> {
             LlvmOp::Undefined => run.push_loc(LocDesc::undefined())?,
             LlvmOp::AspaceBregx(r, b) => {
                 let aspace = run.pop_integral("the address space")?;
+                let aspace = run.narrow(aspace, "the address space")?;
                 let id = integral_u64(aspace).unwrap_or(u64::MAX);
                 let space = self
                     .aspaces
                     .space(id, self.ctx.lane)
                     .map_err(|m| run.ill(m))?;
                 let size = self.ctx.datalayout.pointer_bits(space).min(64);
-                let raw = run.read_register(*r, size)?;
+                let raw = run.read_register(*r, size)?.to_u64().unwrap_or(0);
                 let a = raw.wrapping_add(*b as u64);
                 let a = if size >= 64 {
                     a
@@ -870,7 +866,7 @@ impl ExtMachine<'_> {
                 let m = run.pop_integral("the mask")?;
                 let l1 = run.pop_loc()?;
                 let l0 = run.pop_loc()?;
-                let mask = value_bits(m);
+                let mask = m.bits();
                 if mask.width() < *c {
                     return Err(run.ill(format!(
                         "DW_OP_LLVM_select_bit_piece: a {}-bit mask for {c} parts",
@@ -905,7 +901,6 @@ impl ExtMachine<'_> {
         op: &Operation<EndianSlice<'_, LittleEndian>>,
         generic_register_bits: &dyn Fn(usize) -> u64,
     ) -> Step<()> {
-        const MASK: u64 = u64::MAX;
         match op {
             Operation::Deref {
                 base_type,
@@ -922,8 +917,9 @@ impl ExtMachine<'_> {
                 };
                 let bits = match vt {
                     // DW_OP_deref_size: min(S·8, 64) bits, zero-extended.
-                    ValueType::Generic => (u64::from(*size) * 8).min(64),
-                    t => type_bits(t),
+                    ExtType::Narrow(ValueType::Generic) => (u64::from(*size) * 8).min(64),
+                    // DW_OP_deref_type: the type's size (a wide type's 8n bits).
+                    t => t.bits(),
                 };
                 let v = run.deref(&loc, vt, bits)?;
                 run.stack.push(Entry::Val(v));
@@ -961,55 +957,54 @@ impl ExtMachine<'_> {
                 run.stack.push(c);
                 run.stack.push(b);
             }
-            Operation::Abs => run.unary(|a| a.abs(MASK))?,
-            Operation::Neg => run.unary(|a| a.neg(MASK))?,
-            Operation::Not => run.unary(|a| a.not(MASK))?,
-            Operation::And => run.binary(|a, b| a.and(b, MASK))?,
-            Operation::Or => run.binary(|a, b| a.or(b, MASK))?,
-            Operation::Xor => run.binary(|a, b| a.xor(b, MASK))?,
-            Operation::Div => run.binary(|a, b| a.div(b, MASK))?,
-            Operation::Mod => run.binary(|a, b| a.rem(b, MASK))?,
-            Operation::Minus => run.binary(|a, b| a.sub(b, MASK))?,
-            Operation::Mul => run.binary(|a, b| a.mul(b, MASK))?,
-            Operation::Plus => run.binary(|a, b| a.add(b, MASK))?,
-            Operation::Shl => run.binary(|a, b| a.shl(b, MASK))?,
-            Operation::Shr => run.binary(|a, b| a.shr(b, MASK))?,
-            Operation::Shra => run.binary(|a, b| a.shra(b, MASK))?,
-            Operation::Eq => run.binary(|a, b| a.eq(b, MASK))?,
-            Operation::Ge => run.binary(|a, b| a.ge(b, MASK))?,
-            Operation::Gt => run.binary(|a, b| a.gt(b, MASK))?,
-            Operation::Le => run.binary(|a, b| a.le(b, MASK))?,
-            Operation::Lt => run.binary(|a, b| a.lt(b, MASK))?,
-            Operation::Ne => run.binary(|a, b| a.ne(b, MASK))?,
+            Operation::Abs => run.unary(ExtValue::abs)?,
+            Operation::Neg => run.unary(ExtValue::negate)?,
+            Operation::Not => run.unary(ExtValue::complement)?,
+            Operation::And => run.binary(BinOp::And)?,
+            Operation::Or => run.binary(BinOp::Or)?,
+            Operation::Xor => run.binary(BinOp::Xor)?,
+            Operation::Div => run.binary(BinOp::Div)?,
+            Operation::Mod => run.binary(BinOp::Mod)?,
+            Operation::Minus => run.binary(BinOp::Minus)?,
+            Operation::Mul => run.binary(BinOp::Mul)?,
+            Operation::Plus => run.binary(BinOp::Plus)?,
+            Operation::Shl => run.binary(BinOp::Shl)?,
+            Operation::Shr => run.binary(BinOp::Shr)?,
+            Operation::Shra => run.binary(BinOp::Shra)?,
+            Operation::Eq => run.binary(BinOp::Eq)?,
+            Operation::Ge => run.binary(BinOp::Ge)?,
+            Operation::Gt => run.binary(BinOp::Gt)?,
+            Operation::Le => run.binary(BinOp::Le)?,
+            Operation::Lt => run.binary(BinOp::Lt)?,
+            Operation::Ne => run.binary(BinOp::Ne)?,
             Operation::PlusConstant { value } => {
-                let c = *value;
-                run.unary(move |a| a.add(Value::Generic(c), MASK))?
+                // gimli adds a generic value: a mismatch for typed values,
+                // wide ones included.
+                let c = ExtValue::Narrow(Value::Generic(*value));
+                run.unary(move |a| binary(BinOp::Plus, a, c.clone()))?
             }
             Operation::UnsignedConstant { value } => {
-                run.stack.push(Entry::Val(Value::Generic(*value)))
+                run.stack.push(Entry::Val(Value::Generic(*value).into()))
             }
-            Operation::SignedConstant { value } => {
-                run.stack.push(Entry::Val(Value::Generic(*value as u64)))
-            }
+            Operation::SignedConstant { value } => run
+                .stack
+                .push(Entry::Val(Value::Generic(*value as u64).into())),
             Operation::TypedLiteral { base_type, value } => {
-                let vt = run.base_type(*base_type)?;
+                let ty = run.base_type(*base_type)?;
                 let bytes = value.slice();
-                if bytes.len() as u64 * 8 != type_bits(vt) {
+                if bytes.len() as u64 * 8 != ty.bits() {
                     return Err(run.ill("DW_OP_const_type: the byte count does not match the type"));
                 }
-                let mut raw = 0u64;
-                for b in bytes.iter().rev() {
-                    raw = (raw << 8) | u64::from(*b);
-                }
-                run.stack.push(Entry::Val(value_of(vt, raw)));
+                let raw = Bits::from_le_bytes(ty.bits(), bytes);
+                run.stack.push(Entry::Val(ExtValue::from_bits(ty, &raw)));
             }
             Operation::Convert { base_type } => {
-                let vt = run.base_type(*base_type)?;
-                run.unary(|a| a.convert(vt, MASK))?
+                let ty = run.base_type(*base_type)?;
+                run.unary(|a| a.convert(ty))?
             }
             Operation::Reinterpret { base_type } => {
-                let vt = run.base_type(*base_type)?;
-                run.unary(|a| a.reinterpret(vt, MASK))?
+                let ty = run.base_type(*base_type)?;
+                run.unary(|a| a.reinterpret(ty))?
             }
             Operation::Register { register } => {
                 let l = run.register_loc(u64::from(register.0))?;
@@ -1025,14 +1020,14 @@ impl ExtMachine<'_> {
                     // DW_OP_breg*/DW_OP_bregx: a memory location in the
                     // default address space at register + B.
                     let bits = generic_register_bits(run.requests);
-                    let raw = run.read_register(r, bits)?;
+                    let raw = run.read_register(r, bits)?.to_u64().unwrap_or(0);
                     let a = raw.wrapping_add(*offset as u64);
                     run.push_loc(LocDesc::memory(self.aspaces.default_space(), a))?;
                 } else {
                     // DW_OP_regval_type ≡ DW_OP_regx R; DW_OP_deref_type T.
-                    let vt = run.base_type(*base_type)?;
-                    let raw = run.read_register(r, type_bits(vt))?;
-                    run.stack.push(Entry::Val(value_of(vt, raw)));
+                    let ty = run.base_type(*base_type)?;
+                    let raw = run.read_register(r, ty.bits())?;
+                    run.stack.push(Entry::Val(ExtValue::from_bits(ty, &raw)));
                 }
             }
             Operation::Nop => {}
@@ -1049,7 +1044,7 @@ impl ExtMachine<'_> {
             }
             Operation::StackValue => {
                 let v = run.pop_value()?;
-                run.push_loc(LocDesc::implicit(value_bits(v)))?;
+                run.push_loc(LocDesc::implicit(v.bits()))?;
             }
             Operation::ImplicitPointer { value, byte_offset } => {
                 let die = value.0 as u64;
@@ -1082,7 +1077,7 @@ impl ExtMachine<'_> {
                 if matches!(op, Operation::AddressIndex { .. }) {
                     run.push_loc(LocDesc::memory(self.aspaces.default_space(), *a))?;
                 } else {
-                    run.stack.push(Entry::Val(Value::Generic(*a)));
+                    run.stack.push(Entry::Val(Value::Generic(*a).into()));
                 }
             }
             Operation::Bra { .. } | Operation::Skip { .. } => {
@@ -1255,6 +1250,11 @@ pub const DECISIONS: &[(&str, &str, &str)] = &[
         "DW_OP_call* of a location list",
         "`DW_OP_call4` of one of the lowering's location-list DIEs (an artificial variable whose location list has one entry per place, every entry matching the current program location) pushes a location description of all those single locations, as the document's DW_OP_call* rule for loclist attributes says; other calls are errors",
         "an_input_in_two_places_is_a_call_of_a_location_list_die (dwarf_locations.rs)",
+    ),
+    (
+        "Wide integer base types",
+        "DWARF 5 bounds no base type's size and gimli's `Value` stops at 64 bits, so values of the wide base types (signed/unsigned integers of 9 to 255 bytes) are computed here with gimli's conventions for its typed integers: operands of one type (else TypeMismatch, so plus_uconst of a wide value is an error as of an I64), results modulo 2^(8n), div truncating, mod with the dividend's sign, comparisons pushing a generic 0/1, neg of unsigned and shr of signed/shra of unsigned refused, counts of 8n or more giving 0 or the sign fill; DW_OP_convert extends the source's mathematical value into a wide type (signed sign-extends, generic zero-extends) and keeps the low 64 bits out of one; floats to or from wide types and wide addresses are errors; const_type/regval_type/deref_type take all 8n bits, stack_value gives 8n bits, offsets take the signed (IW) or unsigned (UW) value",
+        "wide_values_compute_modulo_2_to_the_n (ext_wide.rs)",
     ),
     (
         "Older unprefixed encodings",

@@ -128,6 +128,7 @@ pub fn parse_dwarfdump(
             "DW_OP_over" => Some(DwOp::Over),
             "DW_OP_ge" => Some(DwOp::Ge),
             "DW_OP_lt" => Some(DwOp::Lt),
+            "DW_OP_neg" => Some(DwOp::Neg),
             "DW_OP_drop" => Some(DwOp::Drop),
             "DW_OP_dup" => Some(DwOp::Dup),
             "DW_OP_deref" => Some(DwOp::Deref),

@@ -77,19 +77,38 @@
 //! pointer, or float) of any base type at a bit offset inside a register or
 //! a byte, as long as offset + width is at most 64 bits. A narrow result is
 //! `DW_OP_stack_value; DW_OP_bit_piece N 0`: exactly its N bits, the low
-//! ones of the container. Not lowerable as values: integers wider than 64
-//! bits (DWARF's typed values, gimli's `Value`, whose arithmetic the
-//! extension evaluator shares, stop at 64 bits; arithmetic would need
-//! multi-limb emulation, and even a wide result merely passed on would have
-//! to be pieces each recomputing its operand, because AMD's incomplete
-//! composite on top of the stack hides whatever lies below it), `fp128`
-//! and `x86_fp80` (the evaluators compute IEEE single and double only).
-//! `half`, `bfloat`, and vectors, arrays and structs of 8, 16, 32 or 64
-//! bits are held as their bits in an unsigned base type of their size: they
-//! may be read, reinterpreted and be the result, but no operation computes
-//! with them (arithmetic and `DIOpConvert` on them are not lowerable: the
-//! bits' arithmetic is not the type's, and the evaluators have no half,
-//! bfloat or vector arithmetic).
+//! ones of the container; as a location mid-expression (AMD's extensions)
+//! it is the composite of those N bits and a long empty implicit value, so
+//! that reads past the value fail as out of bounds and writes fail as to
+//! implicit storage, as the spec's implicit location of N bits does.
+//!
+//! **Integers wider than 64 bits** (AMD's extensions only): computed in the
+//! signed integer base type of their ⌈N/8⌉ bytes (sign-extended there when
+//! N is not whole bytes, the same emulation as above in a wider container),
+//! which the extension evaluator computes with (its decision 13: DWARF 5
+//! puts no bound on a base type's size; gimli's `Value`, and so the DWARF 5
+//! form here, stops at 64 bits). At most 255 bytes: `DW_OP_const_type`
+//! gives its constant's length and `DW_OP_deref_type` its size in one
+//! byte. A wide value not on whole bytes of a register or a location is
+//! read through a composite of its bits and zero padding; one at a bit
+//! offset into memory as the whole bytes holding it, shifted down.
+//!
+//! **Integer vectors** are held as their bits in an unsigned base type of
+//! their size (a wide one past 64 bits, with the extensions) and computed
+//! lane by lane, lane 0 first as the reference does: each lane shifted out
+//! into its element's container, the element's operation, the result's
+//! bits shifted back and OR-ed in. **Signed integers convert to floats**
+//! around gimli's `DW_OP_convert`, which reads every integer as an unsigned
+//! 64-bit number: a negative one is negated, converted and negated back.
+//!
+//! Not lowerable as values: `fp128` and `x86_fp80` (the evaluators compute
+//! IEEE single and double only). `half`, `bfloat`, float vectors, arrays
+//! and structs are held as their bits in an unsigned base type of their
+//! size: they may be read, reinterpreted and be the result, but no
+//! operation computes with them (arithmetic and `DIOpConvert` on them are
+//! not lowerable: the evaluators have no half or bfloat arithmetic, and a
+//! float lane computed by DWARF arithmetic would expose a NaN payload DWARF
+//! leaves unspecified).
 //!
 //! **Address spaces.** A read from address space `N ≠ 0` is
 //! `DW_OP_xderef_type`/`DW_OP_xderef_size` with `N` as the address-space

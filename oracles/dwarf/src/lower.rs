@@ -16,7 +16,7 @@
 //! [`ReadSite`] so that the evaluator can say which operation a failed read
 //! belongs to.
 
-use super::ops::{encode, BaseType, DwOp, LlvmDwOp};
+use super::ops::{encode, BaseType, DwOp, LlvmDwOp, WIDE_MAX_BYTES};
 use diopter_semantics::ast::{Bare, Dialect, Op};
 use diopter_semantics::check::{self, check_bare};
 use diopter_semantics::context::Context;
@@ -344,12 +344,21 @@ fn lower_with(
 /// of another width below 64 bits ([`narrow_width`]) is kept sign-extended
 /// in the 64-bit signed container [`NARROW_CONTAINER`]: whoever makes such a
 /// value must leave it sign-extended from its width (see
-/// [`Lowerer::sign_extend_top`]).
-fn base_type(t: &Type, bits: u64) -> Result<BaseType, String> {
+/// [`Lowerer::sign_extend_top`]). With AMD's extensions (`ext`), an integer
+/// wider than 64 bits is computed in the wide signed base type of its whole
+/// bytes (sign-extended there too when its width is not whole bytes), and a
+/// vector, array or struct wider than 64 bits is moved as its bits in the
+/// wide unsigned one: the extension evaluator computes with base types of
+/// any size up to 255 bytes ([`super::ext`]'s decision 13), gimli's `Value`
+/// stops at 64 bits.
+fn base_type(t: &Type, bits: u64, ext: bool) -> Result<BaseType, String> {
     match t {
-        Type::Int(_) if narrow_width(t).is_some() => Ok(NARROW_CONTAINER),
+        Type::Int(_) if narrow_width(t).is_some_and(|w| w < 64) => Ok(NARROW_CONTAINER),
+        Type::Int(w) if *w > 64 && ext => wide_int(*w, true).ok_or_else(|| {
+            format!("an i{w} value: wider than {WIDE_MAX_BYTES} bytes, the most a DW_OP_const_type constant or a DW_OP_deref_type read holds")
+        }),
         Type::Int(w) => BaseType::signed(*w).ok_or_else(|| {
-            format!("an i{w} value: DWARF's typed values stop at 64 bits (gimli's `Value`, whose arithmetic the extension evaluator shares), and a wider integer has no base type to compute in")
+            format!("an i{w} value: DWARF's typed values stop at 64 bits as gimli evaluates them (`Value`), and a wider integer has no base type to compute in without AMD's extensions")
         }),
         Type::Float(k) => match k.0 {
             FloatKind::Float => Ok(BaseType::F32),
@@ -369,13 +378,41 @@ fn base_type(t: &Type, bits: u64) -> Result<BaseType, String> {
         }),
         // A vector, array or struct of a base type's size: its bits, moved
         // and never computed with (see `raw_bits`).
-        _ if raw_bits(t) => BaseType::unsigned(bits).ok_or_else(|| {
-            format!("a `{t}` value of {bits} bits: no base type of that size holds its bits")
-        }),
+        _ if raw_bits(t) => {
+            let wide = (ext && bits > 64 && bits.is_multiple_of(8))
+                .then(|| wide_int(bits, false))
+                .flatten();
+            wide.or_else(|| BaseType::unsigned(bits)).ok_or_else(|| {
+                format!("a `{t}` value of {bits} bits: no base type of that size holds its bits")
+            })
+        }
         other => Err(format!(
             "a `{other}` value: a DWARF value has a scalar base type; vectors, arrays and structs are not lowered as values"
         )),
     }
+}
+
+/// The bits of empty implicit value after a narrow integer's bits in its
+/// location ([`Lowerer::value_loc`]): more than any read or offset of the
+/// generated cases reaches (an offset beyond is refused when lowering).
+const VALUE_LOC_GAP: u64 = 1 << 20;
+
+/// `Some((N, E))` when `t` is a vector of `N` integers `E`: computed lane
+/// by lane ([`Lowerer::lanewise_binary`]).
+fn int_vector(t: &Type) -> Option<(u64, Type)> {
+    match t {
+        Type::Vector { len, elem } if elem.is_int() => Some((*len, (**elem).clone())),
+        _ => None,
+    }
+}
+
+/// The wide integer base type of `w` (> 64) bits' whole bytes, if
+/// [`WIDE_MAX_BYTES`] holds them.
+fn wide_int(w: u64, signed: bool) -> Option<BaseType> {
+    let bytes = w.div_ceil(8);
+    (bytes <= u64::from(WIDE_MAX_BYTES))
+        .then(|| BaseType::int(bytes, signed))
+        .flatten()
 }
 
 /// Whether values of `t` are held as their bits in an unsigned base type
@@ -397,22 +434,27 @@ fn raw_bits(t: &Type) -> bool {
 /// integer type (see the module doc of [`super`]).
 const NARROW_CONTAINER: BaseType = BaseType::I64;
 
-/// `Some(N)` when `t` is an `iN` kept in [`NARROW_CONTAINER`]: N < 64 and
-/// not 8, 16 or 32.
+/// `Some(N)` when `t` is an `iN` kept in a wider container: N < 64 and not
+/// 8, 16 or 32 ([`NARROW_CONTAINER`]), or N > 64 and not whole bytes (the
+/// wide signed integer of its whole bytes, with AMD's extensions only).
 fn narrow_width(t: &Type) -> Option<u64> {
     match t {
         Type::Int(w) if *w < 64 && BaseType::signed(*w).is_none() => Some(*w),
+        Type::Int(w) if *w > 64 && !w.is_multiple_of(8) => Some(*w),
         _ => None,
     }
 }
 
-/// The low `n` bits set (`n` ≤ 64).
-fn low_mask(n: u64) -> u64 {
-    if n >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << n) - 1
-    }
+/// The little-endian bytes of an integer of `bytes` bytes whose low `n`
+/// bits are set.
+fn mask_bytes(n: u64, bytes: u8) -> Vec<u8> {
+    (0..u64::from(bytes))
+        .map(|i| match n.saturating_sub(8 * i) {
+            0 => 0,
+            k if k >= 8 => 0xff,
+            k => (1u8 << k) - 1,
+        })
+        .collect()
 }
 
 /// `bit mod 8`, in 0..8.
@@ -445,7 +487,7 @@ impl Lowerer<'_> {
 
     fn bt(&self, t: &Type, at: usize) -> R<BaseType> {
         let bits = self.bitsizeof(t, Some(at))?;
-        base_type(t, bits).or_else(|m| nl(Some(at), m))
+        base_type(t, bits, self.ext).or_else(|m| nl(Some(at), m))
     }
 
     fn emit(&mut self, op: DwOp) {
@@ -852,8 +894,8 @@ impl Lowerer<'_> {
                 let Some(lane) = self.ctx.lane else {
                     return nl(Some(at), "DIOpPushLane: the context gives no lane");
                 };
-                // An integer of at most 64 bits (wider ones are not DWARF
-                // values: `bt` says so), holding the lane unsigned.
+                // An integer (wider than 64 bits with AMD's extensions
+                // only: `bt` says so), holding the lane unsigned.
                 let bt = self.bt(&ty, at)?;
                 if !ty.is_int() || (bits < 64 && lane >> bits != 0) {
                     return nl(
@@ -866,7 +908,7 @@ impl Lowerer<'_> {
                 if let Some(w) = narrow_width(&ty) {
                     // The lane fits in w bits unsigned (checked above); as
                     // an iN it may be negative.
-                    self.sign_extend_top(w);
+                    self.sign_extend_top(bt, w);
                 }
                 Ok(Form::Val {
                     bt,
@@ -900,7 +942,13 @@ impl Lowerer<'_> {
         match f {
             Form::Addr { space, lo, hi } => {
                 self.check_interval(*space, lo, hi, at)?;
-                if narrow {
+                if want.is_wide() {
+                    // A wide container is the value's whole bytes: a byte
+                    // holding one of its bits is in bounds exactly when that
+                    // bit is.
+                    self.load(*space, want, at);
+                    self.sign_extend_top(want, w);
+                } else if narrow {
                     // The whole bytes holding the w bits: a byte holding one
                     // of them is in bounds exactly when that bit is.
                     self.load_generic(*space, w.div_ceil(8) as u8, at);
@@ -930,6 +978,9 @@ impl Lowerer<'_> {
                 if *bit == 0 && !narrow {
                     self.emit(DwOp::RegvalType(*reg, want));
                     self.site(at, n);
+                } else if want.is_wide() {
+                    self.emit(DwOp::Regx(*reg));
+                    self.read_wide_loc_bits(want, w, *bit, at)?;
                 } else {
                     self.read_register_bits(*reg, *bit, w, at)?;
                     self.leave_container(want);
@@ -940,6 +991,8 @@ impl Lowerer<'_> {
                     let a = self.static_address(*space, bit, at)?;
                     self.push_address(a);
                     self.load(*space, want, at);
+                } else if want.is_wide() {
+                    self.read_wide_memory_bits(*space, bit, want, w, at)?;
                 } else {
                     self.read_memory_bits(*space, bit, w, at)?;
                     self.leave_container(want);
@@ -994,7 +1047,9 @@ impl Lowerer<'_> {
                         self.composite_loc(f.clone(), at)?;
                     }
                 }
-                if narrow {
+                if want.is_wide() && narrow {
+                    self.read_wide_loc_bits(want, w, 0, at)?;
+                } else if narrow {
                     self.read_loc_bits(w, at)?;
                     self.leave_container(want);
                 } else {
@@ -1038,6 +1093,66 @@ impl Lowerer<'_> {
         self.emit(DwOp::DerefSize(8));
         self.site(at, 64);
         self.extract_top(0, w);
+        Ok(())
+    }
+
+    /// Replaces the location on top by its `w` bits at bit `bit` as a value
+    /// of the wide container `want`, sign-extended from `w` bits: a
+    /// composite of those bits and zero padding to the container's width,
+    /// read whole (the location's own bits past `w` may not exist). The
+    /// piece's offset is not checked where it is made: like the reference's
+    /// offset, it fails when read (the extension evaluator's decision 11).
+    fn read_wide_loc_bits(&mut self, want: BaseType, w: u64, bit: u64, at: usize) -> R<()> {
+        if self.incomplete_open {
+            return nl(
+                Some(at),
+                "a composite formed while another one's pieces are being added: its pieces would join that one",
+            );
+        }
+        let n = want.bits();
+        self.emit(DwOp::BitPiece(w, bit));
+        if n > w {
+            self.emit(DwOp::ImplicitValue(vec![0; (n - w).div_ceil(8) as usize]));
+            self.emit(DwOp::BitPiece(n - w, 0));
+        }
+        self.emit(DwOp::Llvm(LlvmDwOp::PieceEnd));
+        self.emit(DwOp::DerefType(want.bytes(), want));
+        self.site(at, n);
+        self.sign_extend_top(want, w);
+        Ok(())
+    }
+
+    /// Pushes the `w` (> 64) bits of memory at bit offset `bit` of `space`
+    /// as a value of the wide container `want`, sign-extended from `w`
+    /// bits: the whole bytes holding them read as one wide unsigned integer
+    /// (each holds one of the `w` bits, so the read is out of bounds exactly
+    /// when the reference's is), shifted down to the first bit, converted
+    /// (DW_OP_convert of an integer keeps its low bits).
+    fn read_wide_memory_bits(
+        &mut self,
+        space: u32,
+        bit: &BigInt,
+        want: BaseType,
+        w: u64,
+        at: usize,
+    ) -> R<()> {
+        let r = mod8(bit);
+        let Some(whole) = wide_int(r + w, false) else {
+            return nl(
+                Some(at),
+                format!("a {w}-bit value at bit {r} of a byte: it spans more than {WIDE_MAX_BYTES} bytes, the most DW_OP_deref_type reads"),
+            );
+        };
+        let a = floor8(bit);
+        self.check_interval(space, &a, &a, at)?;
+        self.push_address(wrap64(&a));
+        self.load(space, whole, at);
+        if r != 0 {
+            self.uconst(r);
+            self.emit(DwOp::Shr);
+        }
+        self.emit(DwOp::Convert(Some(want)));
+        self.sign_extend_top(want, w);
         Ok(())
     }
 
@@ -1129,7 +1244,7 @@ impl Lowerer<'_> {
     /// The `int64_t` on top, a `p`-bit pointer sign-extended
     /// ([`Self::extract_top`]), becomes its unsigned address as a generic value.
     fn unsigned_address_top(&mut self, p: u64) {
-        self.zero_extend_top(p);
+        self.zero_extend_top(BaseType::I64, p);
         self.emit(DwOp::Convert(None));
     }
 
@@ -1143,25 +1258,25 @@ impl Lowerer<'_> {
     }
 
     /// Re-establishes the container invariant of an `iN` after an operation
-    /// whose result may leave the N-bit range: the `int64_t` on top becomes
-    /// its low `n` bits sign-extended (`DW_OP_shl 64-n; DW_OP_shra 64-n`).
-    fn sign_extend_top(&mut self, n: u64) {
-        if n < 64 {
-            self.uconst(64 - n);
+    /// whose result may leave the N-bit range: the integer on top, of the
+    /// signed container `c`, becomes its low `n` bits sign-extended
+    /// (`DW_OP_shl C-n; DW_OP_shra C-n`, C the container's width).
+    fn sign_extend_top(&mut self, c: BaseType, n: u64) {
+        let cb = c.bits();
+        if n < cb {
+            self.uconst(cb - n);
             self.emit(DwOp::Shl);
-            self.uconst(64 - n);
+            self.uconst(cb - n);
             self.emit(DwOp::Shra);
         }
     }
 
-    /// The `int64_t` on top becomes its low `n` bits, zero-extended (an AND
-    /// with a typed mask: gimli's DW_OP_and wants both operands of one type).
-    fn zero_extend_top(&mut self, n: u64) {
-        if n < 64 {
-            self.emit(DwOp::ConstType(
-                BaseType::I64,
-                low_mask(n).to_le_bytes().to_vec(),
-            ));
+    /// The integer on top, of base type `c`, becomes its low `n` bits,
+    /// zero-extended (an AND with a mask of type `c`: DW_OP_and wants both
+    /// operands of one type).
+    fn zero_extend_top(&mut self, c: BaseType, n: u64) {
+        if n < c.bits() {
+            self.emit(DwOp::ConstType(c, mask_bytes(n, c.bytes())));
             self.emit(DwOp::And);
         }
     }
@@ -1176,13 +1291,10 @@ impl Lowerer<'_> {
             // wider container then holds as it is (also sign-extended from
             // m > n bits).
             let a = if a.bits() > n {
-                self.zero_extend_top(n);
+                self.zero_extend_top(a, n);
                 a
-            } else if matches!(
-                a,
-                BaseType::I8 | BaseType::I16 | BaseType::I32 | BaseType::I64
-            ) {
-                let u = BaseType::unsigned(a.bits()).expect("an integer width");
+            } else if a.is_signed() {
+                let u = BaseType::int(u64::from(a.bytes()), false).expect("an integer width");
                 self.emit(DwOp::Reinterpret(u));
                 u
             } else {
@@ -1199,7 +1311,7 @@ impl Lowerer<'_> {
                 self.emit(DwOp::Convert(Some(b)));
             }
             if m < n && b.bits() > m {
-                self.sign_extend_top(m);
+                self.sign_extend_top(b, m);
             }
         }
     }
@@ -1492,11 +1604,10 @@ impl Lowerer<'_> {
                 ),
                 Form::Val { bt, .. } if self.ext => {
                     // DW_OP_stack_value mid-expression: the value's implicit
-                    // location (AMD's extensions), as wide as its base type.
+                    // location (AMD's extensions).
                     let lty = self.nodes[l].ty.clone();
-                    self.same_width_as_container(&lty, bt, at)?;
-                    self.emit(DwOp::StackValue);
-                    self.offset_loc(bt.bits(), 0, &v, at)
+                    let size = self.value_loc(&lty, bt, at)?;
+                    self.offset_loc(size, 0, &v, at)
                 }
                 Form::Loc { size, bit } => self.offset_loc(size, bit, &v, at),
                 Form::Multi(loc) => Ok(Form::Multi(loc.with_bit_offset(&v))),
@@ -1607,11 +1718,15 @@ impl Lowerer<'_> {
                 self.emit(DwOp::Convert(Some(b)));
                 true
             }
-            (Type::Int(_), Type::Float(_)) => {
+            (Type::Int(_), Type::Float(_)) if a.is_wide() => {
                 return nl(
                     Some(at),
-                    "DIOpConvert from an integer to a float: gimli 0.31's DW_OP_convert reads a signed integer as unsigned (a gimli bug)",
+                    "DIOpConvert from an integer wider than 64 bits to a float: the extension evaluator converts no wide integer to a float",
                 )
+            }
+            (Type::Int(_), Type::Float(_)) => {
+                self.signed_to_float(a, b);
+                false
             }
             (Type::Float(_), _) => {
                 return nl(
@@ -1632,9 +1747,9 @@ impl Lowerer<'_> {
                 // zero-extended (pointers are unsigned; a widening integer
                 // conversion, diexpr only, zero-extends).
                 if a != b {
-                    if a.bits() < b.bits() && !matches!(a, BaseType::U8 | BaseType::U16 | BaseType::U32 | BaseType::U64) {
+                    if a.bits() < b.bits() && a.is_signed() {
                         self.emit(DwOp::Reinterpret(
-                            BaseType::unsigned(a.bits()).expect("an integer width"),
+                            BaseType::int(u64::from(a.bytes()), false).expect("an integer width"),
                         ));
                     }
                     self.emit(DwOp::Convert(Some(b)));
@@ -1648,13 +1763,39 @@ impl Lowerer<'_> {
         })
     }
 
+    /// The signed integer on top, of base type `a` (a narrow one
+    /// sign-extended in its container), becomes the float `b` nearest to it
+    /// (ties to even), as the reference's DIOpConvert. gimli's (and so the
+    /// extension evaluator's) DW_OP_convert reads every integer as an
+    /// unsigned 64-bit number, which is right for non-negative values only;
+    /// a negative one is negated first (as an int64_t: INT64_MIN stays
+    /// itself, whose unsigned reading 2^63 is its magnitude), converted and
+    /// negated back (round to nearest even is symmetric).
+    fn signed_to_float(&mut self, a: BaseType, b: BaseType) {
+        if a != BaseType::I64 {
+            self.emit(DwOp::Convert(Some(BaseType::I64)));
+        }
+        self.emit(DwOp::Dup);
+        self.emit(DwOp::ConstType(BaseType::I64, vec![0; 8]));
+        self.emit(DwOp::Lt);
+        let positive = [DwOp::Convert(Some(b))];
+        let negative = [DwOp::Neg, DwOp::Convert(Some(b)), DwOp::Neg];
+        let len = |ops: &[DwOp]| encode(ops).len() as i16;
+        let skip = DwOp::Skip(len(&negative));
+        self.emit(DwOp::Bra(len(&positive) + len(std::slice::from_ref(&skip))));
+        self.ops.extend(positive);
+        self.emit(skip);
+        self.ops.extend(negative);
+    }
+
     fn lower_binary(&mut self, op: &Op, c2: usize, c1: usize, ty: &Type, at: usize) -> R<Form> {
         // c2 was pushed first (V2, the deeper), c1 is the top (V1).
+        let lanes = int_vector(ty);
         for t in [&self.nodes[c1].ty, &self.nodes[c2].ty, ty] {
-            if raw_bits(t) {
+            if raw_bits(t) && lanes.is_none() {
                 return nl(
                     Some(at),
-                    format!("arithmetic on `{t}`: the evaluators compute with 64-bit integers and IEEE single and double only (its bits are only moved)"),
+                    format!("arithmetic on `{t}`: the evaluators compute with integers and IEEE single and double only (its bits are only moved; integer vectors are computed lane by lane)"),
                 );
             }
         }
@@ -1665,6 +1806,83 @@ impl Lowerer<'_> {
         // The reference reads V1 (the top) first, then V2.
         let b1 = self.read(&f1, &t1, at, 0)?;
         let b2 = self.read(&f2, &t2, at, 1)?;
+        if let Some((n, elem)) = lanes {
+            return self.lanewise_binary(op, n, &elem, b2, at);
+        }
+        self.scalar_binary(op, b1, b2, &t2, at)
+    }
+
+    /// An integer vector operation on two vectors of `n` lanes of `elem`,
+    /// held as their bits in the unsigned `u` (V1 on top, V2 below), lane
+    /// by lane as the reference computes (lane `i` in bits `i·E..(i+1)·E`,
+    /// lane 0 first, so a division by zero fails at the reference's lane):
+    /// each lane of V2 and V1 taken out into its element's container (a
+    /// logical shift down, DW_OP_convert keeping the low bits, the sign
+    /// extension of a narrow element), the element's operation
+    /// ([`Self::scalar_binary`]), the result's E bits put back in place and
+    /// OR-ed into the result.
+    fn lanewise_binary(&mut self, op: &Op, n: u64, elem: &Type, u: BaseType, at: usize) -> R<Form> {
+        let e = self.bitsizeof(elem, Some(at))?;
+        let c = self.bt(elem, at)?;
+        if n.saturating_mul(e) != u.bits() || n > 64 {
+            return nl(
+                Some(at),
+                format!("arithmetic on a vector of {n} lanes of {e} bits held in {} bits: lanes and container disagree, or too many lanes", u.bits()),
+            );
+        }
+        let cu = BaseType::int(u64::from(c.bytes()), false).expect("an integer width");
+        // [V2, V1] -> [V2, V1, 0]
+        self.emit(DwOp::ConstType(u, vec![0; usize::from(u.bytes())]));
+        for i in 0..n {
+            for _ in 0..2 {
+                // [.., acc] -> [.., acc, V2's lane] -> [.., acc, a, V1's lane]
+                self.emit(DwOp::Pick(2));
+                if i > 0 {
+                    self.uconst(i * e);
+                    self.emit(DwOp::Shr);
+                }
+                if c != u {
+                    self.emit(DwOp::Convert(Some(c)));
+                }
+                self.sign_extend_top(c, e);
+            }
+            let r = self.scalar_binary(op, c, c, elem, at)?;
+            let Form::Val { bt: rb, .. } = r else {
+                return nl(Some(at), "a lane's result is not a value");
+            };
+            self.zero_extend_top(rb, e);
+            if rb.is_signed() {
+                self.emit(DwOp::Reinterpret(cu));
+            }
+            if cu != u {
+                self.emit(DwOp::Convert(Some(u)));
+            }
+            if i > 0 {
+                self.uconst(i * e);
+                self.emit(DwOp::Shl);
+            }
+            self.emit(DwOp::Or);
+        }
+        // [V2, V1, acc] -> [acc]
+        self.emit(DwOp::Rot);
+        self.emit(DwOp::Drop);
+        self.emit(DwOp::Drop);
+        Ok(Form::Val {
+            bt: u,
+            computed_float: false,
+        })
+    }
+
+    /// The operation on the two values on top (V1, of base type `b1`, on
+    /// top; V2, of `b2` and type `t2`, below): their result.
+    fn scalar_binary(
+        &mut self,
+        op: &Op,
+        b1: BaseType,
+        b2: BaseType,
+        t2: &Type,
+        at: usize,
+    ) -> R<Form> {
         let is_float = b2.is_float();
         let computed_float = is_float;
         let int_only = |s: &Self| -> R<()> {
@@ -1674,9 +1892,8 @@ impl Lowerer<'_> {
             }
             Ok(())
         };
-        let _ = ty;
-        if let Some(w) = narrow_width(&t2) {
-            return self.narrow_binary(op, w, at);
+        if let Some(w) = narrow_width(t2) {
+            return self.narrow_binary(op, w, b2, at);
         }
         match op {
             Op::Add => self.emit(DwOp::Plus),
@@ -1708,14 +1925,15 @@ impl Lowerer<'_> {
             Op::Shl | Op::Shr | Op::LShr | Op::AShr => {
                 int_only(self)?;
                 // The amount is unsigned (gimli refuses negative signed amounts).
-                let u1 = BaseType::unsigned(b1.bits()).expect("an integer width");
+                let u1 = BaseType::int(u64::from(b1.bytes()), false).expect("an integer width");
                 self.emit(DwOp::Reinterpret(u1));
                 match op {
                     Op::Shl => self.emit(DwOp::Shl),
                     Op::AShr => self.emit(DwOp::Shra),
                     _ => {
                         // DW_OP_shr shifts unsigned values only.
-                        let u2 = BaseType::unsigned(b2.bits()).expect("an integer width");
+                        let u2 =
+                            BaseType::int(u64::from(b2.bytes()), false).expect("an integer width");
                         self.emit(DwOp::Swap);
                         self.emit(DwOp::Reinterpret(u2));
                         self.emit(DwOp::Swap);
@@ -1733,13 +1951,14 @@ impl Lowerer<'_> {
     }
 
     /// A binary operation on two `iN` values of a narrow width `w`, each
-    /// sign-extended in an `int64_t` (V1 on top, V2 below): the 64-bit
-    /// operation, then the sign extension from `w` bits where the result may
-    /// leave the w-bit range. Shift amounts are unsigned w-bit numbers
-    /// (DESIGN.md): zero-extended first, so that an amount of at least `w`
-    /// shifts every bit out (gimli's 64-bit shifts give 0, or the sign fill,
-    /// for amounts of 64 and more).
-    fn narrow_binary(&mut self, op: &Op, w: u64, at: usize) -> R<Form> {
+    /// sign-extended in the signed container `c` (V1 on top, V2 below): the
+    /// container's operation, then the sign extension from `w` bits where
+    /// the result may leave the w-bit range. Shift amounts are unsigned
+    /// w-bit numbers (DESIGN.md): zero-extended first, so that an amount of
+    /// at least `w` shifts every bit out (DWARF's shifts give 0, or the sign
+    /// fill, for amounts of the container's width and more).
+    fn narrow_binary(&mut self, op: &Op, w: u64, c: BaseType, at: usize) -> R<Form> {
+        let u = BaseType::int(u64::from(c.bytes()), false).expect("an integer width");
         match op {
             Op::Add | Op::Sub | Op::Mul => {
                 self.emit(match op {
@@ -1747,14 +1966,14 @@ impl Lowerer<'_> {
                     Op::Sub => DwOp::Minus,
                     _ => DwOp::Mul,
                 });
-                self.sign_extend_top(w);
+                self.sign_extend_top(c, w);
             }
             Op::Div => {
                 // Signed and truncating on the sign-extended values; only
                 // INT_MIN / -1 (2^(w-1)) leaves the range, and wraps back.
                 self.emit(DwOp::Div);
                 self.div_ops.push((self.ops.len() - 1, at));
-                self.sign_extend_top(w);
+                self.sign_extend_top(c, w);
             }
             Op::Mod => {
                 // |V2 mod V1| < |V1|: always in range.
@@ -1766,32 +1985,33 @@ impl Lowerer<'_> {
             Op::Or => self.emit(DwOp::Or),
             Op::Xor => self.emit(DwOp::Xor),
             Op::Shl => {
-                self.zero_extend_top(w);
+                self.zero_extend_top(c, w);
                 self.emit(DwOp::Shl);
-                self.sign_extend_top(w);
+                self.sign_extend_top(c, w);
             }
             Op::AShr => {
                 // The sign-extended V2 shifted arithmetically is V2's sign
                 // fill from bit w up: still sign-extended.
-                self.zero_extend_top(w);
+                self.zero_extend_top(c, w);
                 self.emit(DwOp::Shra);
             }
             Op::Shr | Op::LShr => {
                 // DW_OP_shr shifts unsigned values only: V2's w bits as an
-                // unsigned 64-bit number, shifted, back into the container.
-                self.zero_extend_top(w);
+                // unsigned number of the container's width, shifted, back
+                // into the container.
+                self.zero_extend_top(c, w);
                 self.emit(DwOp::Swap);
-                self.zero_extend_top(w);
-                self.emit(DwOp::Reinterpret(BaseType::U64));
+                self.zero_extend_top(c, w);
+                self.emit(DwOp::Reinterpret(u));
                 self.emit(DwOp::Swap);
                 self.emit(DwOp::Shr);
-                self.emit(DwOp::Reinterpret(BaseType::I64));
-                self.sign_extend_top(w);
+                self.emit(DwOp::Reinterpret(c));
+                self.sign_extend_top(c, w);
             }
             _ => return nl(Some(at), "not a binary operation"),
         }
         Ok(Form::Val {
-            bt: NARROW_CONTAINER,
+            bt: c,
             computed_float: false,
         })
     }
@@ -2067,9 +2287,8 @@ impl Lowerer<'_> {
                 "a float computed by DWARF arithmetic as a location: NaN payloads are unspecified",
             ),
             Form::Val { bt, .. } => {
-                self.same_width_as_container(t, *bt, at)?;
-                outside(self, &BigInt::from(bt.bits()), &BigInt::zero())?;
-                self.emit(DwOp::StackValue);
+                let size = self.value_loc(t, *bt, at)?;
+                outside(self, &BigInt::from(size), &BigInt::zero())?;
             }
             Form::Loc { size, bit } => outside(self, &BigInt::from(*size), &BigInt::from(*bit))?,
             Form::Addr { space, lo, hi } => {
@@ -2287,15 +2506,21 @@ impl Lowerer<'_> {
             }
             _ => put_loc(self)?,
         }
+        // The offset as an int64_t, or in its own wide signed container (a
+        // wider offset must be compared whole), on top.
         let ob = self.read(fb, bty, at, 0)?;
-        if ob != BaseType::I64 {
-            self.emit(DwOp::Convert(Some(BaseType::I64)));
+        let cmp = if ob.is_wide() { ob } else { BaseType::I64 };
+        if ob != cmp {
+            self.emit(DwOp::Convert(Some(cmp)));
         }
         // Inside exactly when lo <= v < hi (bit + scale·v in 0..size).
         let (b, sz, sc) = (bit as i64, size as i64, scale);
         let lo = -(b.div_euclid(sc));
         let hi = (sz - b - 1).div_euclid(sc) + 1;
-        let i64c = |v: i64| DwOp::ConstType(BaseType::I64, v.to_le_bytes().to_vec());
+        let i64c = |v: i64| {
+            let bits = Bits::from_bigint(cmp.bits(), &BigInt::from(v));
+            DwOp::ConstType(cmp, bits.to_le_bytes())
+        };
         self.emit(DwOp::Dup);
         self.emit(i64c(lo));
         self.emit(DwOp::Ge);
@@ -2331,6 +2556,40 @@ impl Lowerer<'_> {
         self.emit(skip);
         self.emit(inside);
         Ok(Form::LocMoved)
+    }
+
+    /// The value of type `t` on top, held in base type `bt`, becomes a
+    /// location on top (AMD's extensions) that reads and writes as the
+    /// spec's implicit location of its bits does; its size in bits. A value
+    /// as wide as `bt`: its implicit location (`DW_OP_stack_value`). A
+    /// narrow integer (`w` bits of a wider container): a composite of its
+    /// `w` bits and [`VALUE_LOC_GAP`] bits of an empty implicit value, so
+    /// that a read past the value fails as out of bounds (the empty value
+    /// has no bits) and a write anywhere fails as one to implicit storage,
+    /// as the spec's; an offset may move into the gap as the spec's may go
+    /// past the value's end (the reads there fail alike), and no further
+    /// (`Form::Loc`'s checked offsets).
+    fn value_loc(&mut self, t: &Type, bt: BaseType, at: usize) -> R<u64> {
+        let w = self.bitsizeof(t, Some(at))?;
+        if w == bt.bits() {
+            self.emit(DwOp::StackValue);
+            return Ok(w);
+        }
+        if !self.ext {
+            return self.same_width_as_container(t, bt, at).map(|_| w);
+        }
+        if self.incomplete_open {
+            return nl(
+                Some(at),
+                "a composite formed while another one's pieces are being added: its pieces would join that one",
+            );
+        }
+        self.emit(DwOp::StackValue);
+        self.emit(DwOp::BitPiece(w, 0));
+        self.emit(DwOp::ImplicitValue(Vec::new()));
+        self.emit(DwOp::BitPiece(VALUE_LOC_GAP, 0));
+        self.emit(DwOp::Llvm(LlvmDwOp::PieceEnd));
+        Ok(w + VALUE_LOC_GAP)
     }
 
     /// A value of type `t` held in base type `bt` becomes an implicit

@@ -227,6 +227,8 @@ pub enum DwOp {
     Plus,
     PlusUconst(u64),
     Minus,
+    /// `DW_OP_neg`.
+    Neg,
     Mul,
     Div,
     Mod,
@@ -411,6 +413,7 @@ impl DwOp {
             }
             DwOp::Ge => out.push(c::DW_OP_ge.0),
             DwOp::Lt => out.push(c::DW_OP_lt.0),
+            DwOp::Neg => out.push(c::DW_OP_neg.0),
             DwOp::Bra(d) => {
                 out.push(c::DW_OP_bra.0);
                 out.extend_from_slice(&d.to_le_bytes());
@@ -539,6 +542,7 @@ impl fmt::Display for DwOp {
             DwOp::Pick(i) => write!(f, "DW_OP_pick 0x{i:x}"),
             DwOp::Ge => f.write_str("DW_OP_ge"),
             DwOp::Lt => f.write_str("DW_OP_lt"),
+            DwOp::Neg => f.write_str("DW_OP_neg"),
             DwOp::Bra(d) => write!(f, "DW_OP_bra {d}"),
             DwOp::Skip(d) => write!(f, "DW_OP_skip {d}"),
             DwOp::Plus => f.write_str("DW_OP_plus"),

@@ -5,6 +5,12 @@
 //! lower, read the expected bits through both gimli ([`lower`],
 //! [`evaluate`]) and the extension evaluator ([`lower_ext`],
 //! [`ext::evaluate_lowered`]), and agree with the reference.
+//!
+//! Also what the same containers made possible: integers wider than 64
+//! bits (the extension evaluator's wide base types; expected values worked
+//! out by hand in two's complement), integer vectors computed lane by lane,
+//! signed integers converted to floats (around gimli's unsigned
+//! DW_OP_convert), and a narrow value's implicit location.
 
 use diopter_dwarf::ext;
 use diopter_dwarf::ops::DwOp;
@@ -57,8 +63,12 @@ fn reads_in(line: &str, ctx: &str, want: &str, dwarf5: bool) {
 
 /// Lowers `line` and fails as the reference does: `kind` at `op_index`.
 fn fails(line: &str, ctx: &str, kind: ErrorKind, op_index: usize) {
+    fails_in(line, ctx, kind, op_index, true);
+}
+
+fn fails_in(line: &str, ctx: &str, kind: ErrorKind, op_index: usize, dwarf5: bool) {
     let c = case(line, ctx);
-    for (name, low, eval) in oracles(true) {
+    for (name, low, eval) in oracles(dwarf5) {
         let v = compare_with(&c, low, eval);
         assert_eq!(
             v,
@@ -289,14 +299,30 @@ fn push_lane_into_a_narrow_type() {
 }
 
 #[test]
-fn integers_wider_than_64_bits_do_not_lower_as_values() {
+fn integers_wider_than_64_bits_lower_with_the_extensions_only() {
+    // gimli's values stop at 64 bits: DWARF 5 as gimli evaluates it has no
+    // i65; the extension evaluator computes in a 9-byte base type (1 + 1).
     let c = case(
         "[i65, i65] DIOpArg(0, i65), DIOpArg(1, i65), DIOpAdd()",
         "%a = i65 1\narg 0 = %a\narg 1 = %a\n",
     );
-    let e = lower_ext(&c.bare, &c.types, &c.ctx).unwrap_err();
+    let e = lower(&c.bare, &c.types, &c.ctx).unwrap_err();
     assert_eq!(e.class(), "an i65 value");
     assert!(e.reason.contains("64 bits"), "{e}");
+    reads_in(
+        "[i65, i65] DIOpArg(0, i65), DIOpArg(1, i65), DIOpAdd()",
+        "%a = i65 1\narg 0 = %a\narg 1 = %a\n",
+        "0x00000000000000002",
+        false,
+    );
+    // Past 255 bytes no DW_OP_const_type or DW_OP_deref_type holds it.
+    let c = case(
+        "[] DIOpConstant(i4096 1), DIOpConstant(i4096 1), DIOpAdd()",
+        "",
+    );
+    let e = lower_ext(&c.bare, &c.types, &c.ctx).unwrap_err();
+    assert_eq!(e.class(), "an i4096 value");
+    assert!(e.reason.contains("255 bytes"), "{e}");
 }
 
 #[test]
@@ -411,13 +437,16 @@ fn a_shift_amount_with_its_top_bit_set_is_unsigned() {
 #[test]
 fn push_lane_says_why_it_does_not_lower() {
     // Lane 5 does not fit in an i2 (the reference's ConvertOutOfRange, which
-    // DWARF cannot say); an i128 lane is not a DWARF value.
+    // DWARF cannot say); an i128 lane is a wide value (extensions only).
     let c = case("[] DIOpPushLane(i2)", "lane 5\n");
     let e = lower_ext(&c.bare, &c.types, &c.ctx).unwrap_err();
     assert!(e.reason.contains("lane 5 does not fit in `i2`"), "{e}");
-    let c = case("[] DIOpPushLane(i128)", "lane 5\n");
-    let e = lower_ext(&c.bare, &c.types, &c.ctx).unwrap_err();
-    assert_eq!(e.class(), "an i128 value");
+    reads_in(
+        "[] DIOpPushLane(i128)",
+        "lane 5\n",
+        "0x00000000000000000000000000000005",
+        false,
+    );
 }
 
 const PTRS: &str = "datalayout amdgpu\n%r = i40 0x0000010000\n%s = i16 0x1234\n\
@@ -438,4 +467,189 @@ fn pointers_at_bit_offsets_are_read_unsigned() {
     reads(&e("DIOpArg(1, i64)", 4), PTRS, "0x44332211");
     // Bits 8..40 of a 16-bit entity.
     fails(&e("DIOpArg(2, i16)", 8), PTRS, ErrorKind::OutOfBounds, 3);
+}
+
+/// %a = -1 and %b = 2, as i128.
+const W128: &str =
+    "%a = i128 0xffffffffffffffffffffffffffffffff\n%b = i128 0x2\narg 0 = %a\narg 1 = %b\n";
+
+#[test]
+fn i128_operations_wrap_modulo_2_to_the_128() {
+    // V2 op V1 with V2 = -1 (arg 0), V1 = 2 (arg 1).
+    for (op, want) in [
+        ("DIOpAdd", "0x00000000000000000000000000000001"),
+        ("DIOpSub", "0xfffffffffffffffffffffffffffffffd"),
+        ("DIOpMul", "0xfffffffffffffffffffffffffffffffe"),
+        // Signed, truncating toward zero: -1 / 2 = 0.
+        ("DIOpDiv", "0x00000000000000000000000000000000"),
+        // The sign of the dividend: -1 mod 2 = -1.
+        ("DIOpMod", "0xffffffffffffffffffffffffffffffff"),
+        ("DIOpShl", "0xfffffffffffffffffffffffffffffffc"),
+        ("DIOpLShr", "0x3fffffffffffffffffffffffffffffff"),
+        ("DIOpAShr", "0xffffffffffffffffffffffffffffffff"),
+        ("DIOpAnd", "0x00000000000000000000000000000002"),
+        ("DIOpOr", "0xffffffffffffffffffffffffffffffff"),
+        ("DIOpXor", "0xfffffffffffffffffffffffffffffffd"),
+    ] {
+        reads_in(
+            &format!("[i128, i128] DIOpArg(0, i128), DIOpArg(1, i128), {op}()"),
+            W128,
+            want,
+            false,
+        );
+    }
+    fails_in(
+        "[i128, i128] DIOpArg(0, i128), DIOpConstant(i128 0), DIOpDiv()",
+        W128,
+        ErrorKind::DivisionByZero,
+        2,
+        false,
+    );
+}
+
+/// %a = 2^64, the i65 minimum -2^64, and %b = 1.
+const W65: &str = "%a = i65 0x10000000000000000\n%b = i65 0x1\narg 0 = %a\narg 1 = %b\n";
+
+#[test]
+fn i65_values_stay_sign_extended_in_their_nine_bytes() {
+    for (line, want) in [
+        // -2^64 - 1 wraps to 2^64 - 1.
+        (
+            "DIOpArg(0, i65), DIOpArg(1, i65), DIOpSub()",
+            "0x0ffffffffffffffff",
+        ),
+        // -2^64 + -2^64 = -2^65 wraps to 0.
+        (
+            "DIOpArg(0, i65), DIOpArg(0, i65), DIOpAdd()",
+            "0x00000000000000000",
+        ),
+        // -2^64 >> 1 = -2^63: 2^65 - 2^63.
+        (
+            "DIOpArg(0, i65), DIOpArg(1, i65), DIOpAShr()",
+            "0x18000000000000000",
+        ),
+        // 2^64 >>> 1 = 2^63.
+        (
+            "DIOpArg(0, i65), DIOpArg(1, i65), DIOpLShr()",
+            "0x08000000000000000",
+        ),
+        // -2^64 / 1.
+        (
+            "DIOpArg(0, i65), DIOpArg(1, i65), DIOpDiv()",
+            "0x10000000000000000",
+        ),
+        // Sign- and zero-extended to 128 bits, and cut to 32.
+        (
+            "DIOpArg(0, i65), DIOpSExt(i128)",
+            "0xffffffffffffffff0000000000000000",
+        ),
+        (
+            "DIOpArg(0, i65), DIOpZExt(i128)",
+            "0x00000000000000010000000000000000",
+        ),
+        (
+            "DIOpArg(0, i65), DIOpArg(1, i65), DIOpSub(), DIOpConvert(i32)",
+            "0xffffffff",
+        ),
+    ] {
+        reads_in(&format!("[i65, i65] {line}"), W65, want, false);
+    }
+}
+
+#[test]
+fn a_wide_value_is_read_from_memory() {
+    // The 16 bytes at 0x10 are 2^127 + 1 (the i128 minimum + 1); + 1.
+    reads_in(
+        "[ptr] DIOpArg(0, ptr), DIOpDeref(i128), DIOpRead(), DIOpConstant(i128 1), DIOpAdd()",
+        "%p = i64 0x10\nmem 0 0x10 = 01 00 00 00 00 00 00 00 00 00 00 00 00 00 00 80\narg 0 = %p\n",
+        "0x80000000000000000000000000000002",
+        false,
+    );
+}
+
+#[test]
+fn integer_vectors_are_computed_lane_by_lane() {
+    // Lanes (lane 0 in the low bits): [4, 3, 2, 1] + [1, 1, 1, 0xff].
+    reads(
+        "[<4 x i8>, <4 x i8>] DIOpArg(0, <4 x i8>), DIOpArg(1, <4 x i8>), DIOpAdd()",
+        "%a = i32 0x01020304\n%b = i32 0xff010101\narg 0 = %a\narg 1 = %b\n",
+        "0x00030405",
+    );
+    // i1 lanes: 0b10110010 ^ 0b01100110.
+    reads(
+        "[<8 x i1>, <8 x i1>] DIOpArg(0, <8 x i1>), DIOpArg(1, <8 x i1>), DIOpXor()",
+        "%a = i8 0xb2\n%b = i8 0x66\narg 0 = %a\narg 1 = %b\n",
+        "0xd4",
+    );
+    // i4 lanes [-8, 7] >> [1, 3] (arithmetic): [-4, 0].
+    reads(
+        "[<2 x i4>, <2 x i4>] DIOpArg(0, <2 x i4>), DIOpArg(1, <2 x i4>), DIOpAShr()",
+        "%a = i8 0x78\n%b = i8 0x31\narg 0 = %a\narg 1 = %b\n",
+        "0x0c",
+    );
+    // 128 bits, with the extensions: [3, -1] * [5, 2] = [15, -2].
+    reads_in(
+        "[<2 x i64>, <2 x i64>] DIOpArg(0, <2 x i64>), DIOpArg(1, <2 x i64>), DIOpMul()",
+        "%a = i128 0xffffffffffffffff0000000000000003\n%b = i128 0x00000000000000020000000000000005\narg 0 = %a\narg 1 = %b\n",
+        "0xfffffffffffffffe000000000000000f",
+        false,
+    );
+    // Lane 2 divides by zero: the reference's error, at the division.
+    fails(
+        "[<4 x i8>, <4 x i8>] DIOpArg(0, <4 x i8>), DIOpArg(1, <4 x i8>), DIOpDiv()",
+        "%a = i32 0x01020304\n%b = i32 0x01000101\narg 0 = %a\narg 1 = %b\n",
+        ErrorKind::DivisionByZero,
+        2,
+    );
+}
+
+#[test]
+fn signed_integers_convert_to_the_nearest_float() {
+    for (ty, value, to, want) in [
+        // -7.0f
+        ("i32", "0xfffffff9", "float", "0xc0e00000"),
+        // INT64_MIN: -2^63
+        ("i64", "0x8000000000000000", "double", "0xc3e0000000000000"),
+        // 2^24 + 1 and its negation: ties to even, 2^24.
+        ("i32", "0x01000001", "float", "0x4b800000"),
+        ("i32", "0xfeffffff", "float", "0xcb800000"),
+        // A narrow -1.
+        ("i7", "0x7f", "float", "0xbf800000"),
+    ] {
+        reads(
+            &format!("[{ty}] DIOpArg(0, {ty}), DIOpConvert({to})"),
+            &format!("%a = {ty} {value}\narg 0 = %a\n"),
+            want,
+        );
+    }
+}
+
+#[test]
+fn a_narrow_value_is_a_location_of_its_own_bits() {
+    // 3 + 3 as an i7, its implicit location offset by 0 bits: 6.
+    reads_in(
+        "[i7] DIOpArg(0, i7), DIOpArg(0, i7), DIOpAdd(), DIOpConstant(i8 0), DIOpBitOffset(i7)",
+        "%a = i7 0x3\narg 0 = %a\n",
+        "0x06",
+        false,
+    );
+    // Offset 3 bits: a location still (the spec fails only when it is
+    // read), whose 7-bit read reaches past the value's bits and fails out
+    // of bounds, as the reference's does (`compare_with` reads and writes
+    // both locations).
+    let c = case(
+        "[i7] DIOpArg(0, i7), DIOpArg(0, i7), DIOpAdd(), DIOpConstant(i8 3), DIOpBitOffset(i7)",
+        "%a = i7 0x3\narg 0 = %a\n",
+    );
+    assert_eq!(
+        compare_with(&c, lower_ext, ext::evaluate_lowered),
+        DwarfVerdict::Agree
+    );
+    let l = lower_ext(&c.bare, &c.types, &c.ctx).expect("lowers");
+    let r = ext::evaluate_lowered(&l, &c.ctx).expect("a location");
+    let e = diopter_semantics::access::read(&c.ctx, &r.loc, 7).unwrap_err();
+    assert_eq!(
+        e.kind,
+        diopter_semantics::location::ReadErrorKind::OutOfBounds
+    );
 }

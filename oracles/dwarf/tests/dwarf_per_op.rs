@@ -145,16 +145,23 @@ fn the_extension_oracle_says_where_it_does_not_apply() {
         ext.not_applicable(&case("[i32] DIOpArg(0, i32)", REGS)),
         None
     );
-    // An i128 addition has no DWARF base type (values stop at 64 bits),
-    // with or without extensions.
-    let why = ext
-        .not_applicable(&case(
+    // An i128 addition lowers with the extensions (a 16-byte base type);
+    // an i4096 one has no base type DW_OP_const_type can make.
+    assert_eq!(
+        ext.not_applicable(&case(
             "[i128] DIOpArg(0, i128), DIOpArg(0, i128), DIOpAdd()",
             "%a = i128 1\narg 0 = %a\n",
+        )),
+        None
+    );
+    let why = ext
+        .not_applicable(&case(
+            "[] DIOpConstant(i4096 1), DIOpConstant(i4096 1), DIOpAdd()",
+            "",
         ))
-        .expect("an i128 addition does not lower");
+        .expect("an i4096 addition does not lower");
     assert!(why.starts_with("not lowerable: "), "{why}");
-    assert!(why.contains("i128"), "{why}");
+    assert!(why.contains("i4096"), "{why}");
 }
 
 #[test]
@@ -238,9 +245,15 @@ fn a_constant_offset_read_inside_an_implicit_value_is_folded() {
 }
 
 #[test]
-fn push_lane_lowers_up_to_64_bits_with_the_extensions() {
+fn push_lane_lowers_with_the_extensions_up_to_255_bytes() {
     let ctx = "lane 3\n";
-    for (ty, lowers) in [("i32", true), ("i64", true), ("i65", false)] {
+    for (ty, lowers) in [
+        ("i32", true),
+        ("i64", true),
+        ("i65", true),
+        ("i2040", true),
+        ("i2041", false),
+    ] {
         let c = case(&format!("[] DIOpPushLane({ty})"), ctx);
         let l = diopter_dwarf::lower_ext(&c.bare, &c.types, &c.ctx);
         assert_eq!(l.is_ok(), lowers, "{ty}: {:?}", l.err());

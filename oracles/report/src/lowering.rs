@@ -20,17 +20,17 @@ pub const GOALS: (f64, f64) = (95.0, 60.0);
 /// Why a reason class stays: (prefix of the class, why). The first
 /// matching prefix explains it.
 pub const WHY: &[(&str, &str)] = &[
-    ("an iN value", "integer values wider than 64 bits (or of no DWARF width): DWARF's typed stack values, as gimli evaluates them and as the extension evaluator (which shares gimli's arithmetic) does, stop at 64 bits; arithmetic would need multi-limb emulation, and a wide value merely passed on would have to be rebuilt piece by piece (an open composite hides what lies below it on the stack)"),
+    ("an iN value", "integer values wider than 255 bytes: the extension evaluator computes in integer base types of any size (its decision 13; gimli's values, and so DWARF 5 here, stop at 64 bits), but `DW_OP_const_type` gives its constant's length and `DW_OP_deref_type` its size in one byte, so no wider value can be made or read"),
     ("a half value", "half: the evaluators compute IEEE single and double only (gimli's `Value`), and DWARF's `DW_ATE_float` of 2 bytes does not say half or bfloat"),
     ("a bfloat value", "bfloat: as half; DWARF has no encoding telling bfloat from half"),
     ("a fpN value", "fp128: the evaluators compute IEEE single and double only"),
     ("a xN_fpN value", "x86_fp80: the evaluators compute IEEE single and double only"),
     ("a `", "aggregates and vectors as values: DWARF has no base type for them (their locations lower; their values are not scalars)"),
-    ("DIOpPushLane", "the lane does not fit the type (the spec's error `ConvertOutOfRange`, which no DWARF operation has), the type is wider than 64 bits, or the context has no lane"),
+    ("DIOpPushLane", "the lane does not fit the type (the spec's error `ConvertOutOfRange`, which no DWARF operation has), or the context has no lane"),
     ("a N-bit pointer", "pointers wider than 64 bits: DWARF addresses are 64 bits here"),
     ("an implicit pointer to a location computed at run time", "`DW_OP_implicit_pointer` names a DIE; a location computed at run time would need a DIE whose location is that computation, evaluated in the referring expression's context"),
     ("DIOpConvert from a float to an integer", "`DW_OP_convert` has no out-of-range error where the spec fails on NaN, infinities and values that do not fit"),
-    ("DIOpConvert from an integer to a float", "gimli 0.31's `DW_OP_convert` reads a signed integer as unsigned (a gimli bug), and the extension evaluator shares its arithmetic"),
+    ("DIOpConvert from an integer wider than N bits to a float", "the extension evaluator converts no wide integer to a float (its decision 13: gimli's conversion, which it shares for 64-bit values, has no wide side)"),
     ("a composite formed while another one's pieces are being added", "every piece joins the open composite on top of the stack: a second composite cannot be formed inside the first one's pieces"),
     ("a run-time offset while a composite's pieces are being added", "the guard of a run-time offset forms a composite outside the storage, which would join the open one"),
     ("a composite whose parts read or divide at run time", "a DIOpComposite read mid-expression is formed when read, after later operations: its parts' failures would come in another order than the spec's"),
@@ -53,9 +53,9 @@ pub const WHY: &[(&str, &str)] = &[
     ("a pointer read", "DWARF 5 reads only memory and registers (AMD's extensions read any location)"),
     ("a memory location in address space", "DWARF 5 memory locations have no address space (AMD's DW_OP_LLVM_form_aspace_address)"),
     ("an input with", "DWARF 5 describes one location per expression (AMD's extensions: a location list of all the places)"),
-    ("arithmetic on `", "arithmetic on vectors (element by element), half or bfloat: DWARF's typed values are scalars and the evaluators compute with 64-bit integers and IEEE single and double only, so these values' bits are only moved (read, reinterpreted, the result)"),
+    ("arithmetic on `", "arithmetic on half, bfloat, fp128 and x86_fp80 and on vectors of floats: the evaluators compute IEEE single and double only, so these values' bits are only moved (read, reinterpreted, the result); a float vector's lanes computed one by one would expose the NaN payloads DWARF leaves unspecified (integer vectors are computed lane by lane)"),
     ("DIOpConvert from `", "a conversion from or to half, bfloat or an aggregate: the evaluators convert 64-bit integers and IEEE single and double only"),
-    ("a N-bit value computed in a N-bit base type, as a location", "a narrow integer lives in a wider base type: its implicit location (`DW_OP_stack_value`) would have the base type's size, so reads past the value would succeed; cut to its bits by a one-piece composite, a write wider than the value fails as out of bounds where the spec refuses it as implicit storage"),
+    ("a N-bit value computed in a N-bit base type, as a location", "the object of `DIOpAddrOf`: a narrow integer (or a value moved in a wider base type) lives in a wider base type, so its implicit location (`DW_OP_stack_value`) has the base type's size and `DIOpDeref` may read past the value; elsewhere a narrow value's location is a composite of its bits and an empty implicit value"),
     ("address space N has N-bit pointers", "pointers wider than 64 bits: DWARF addresses are 64 bits here"),
     ("a composite part of another size than its parts", "the pieces of a composite input's part would not add up to the part's size"),
     ("a result of no bits", "DWARF has no empty piece list"),
@@ -235,7 +235,7 @@ mod tests {
     use super::*;
 
     /// Measured on this repository: every reason that stops a corpus
-    /// expression or a generated case is explained, the corpus goal holds,
+    /// expression or a generated case is explained, both goals hold,
     /// and the extensions lower at least what DWARF 5 does.
     #[test]
     fn the_lowering_report_explains_every_reason() {
@@ -244,6 +244,7 @@ mod tests {
         assert_eq!(r.json["unexplained"], json!([]), "{}", r.markdown);
         let pct = |set: &str, side: &str| r.json[set][side]["percent"].as_f64().unwrap();
         assert!(pct("corpus", "ext") >= GOALS.0, "{}", r.markdown);
+        assert!(pct("generated", "ext") >= GOALS.1, "{}", r.markdown);
         assert!(pct("corpus", "ext") >= pct("corpus", "dwarf5"));
         assert!(pct("generated", "ext") >= pct("generated", "dwarf5"));
         assert_eq!(r.json["generated"]["ext"]["total"], json!(GENERATED_SEEDS));

@@ -25,7 +25,7 @@ pub const WHY: &[(&str, &str)] = &[
     ("a bfloat value", "bfloat: as half; DWARF has no encoding telling bfloat from half"),
     ("a fpN value", "fp128: the evaluators compute IEEE single and double only"),
     ("a xN_fpN value", "x86_fp80: the evaluators compute IEEE single and double only"),
-    ("a `", "aggregates and vectors as values: DWARF has no base type for them (their locations lower; their values are not scalars)"),
+    ("a `", "aggregates and vectors as values, of a size no base type has (not whole bytes, more than 255 bytes, or more than 64 bits without the extensions): a vector, array or struct value is held as its bits in the unsigned base type of its size, and there is none for these (their locations lower)"),
     ("DIOpPushLane", "the lane does not fit the type (the spec's error `ConvertOutOfRange`, which no DWARF operation has), or the context has no lane"),
     ("a N-bit pointer", "pointers wider than 64 bits: DWARF addresses are 64 bits here"),
     ("an implicit pointer to a location computed at run time", "`DW_OP_implicit_pointer` names a DIE; a location computed at run time would need a DIE whose location is that computation, evaluated in the referring expression's context"),

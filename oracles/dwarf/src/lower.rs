@@ -2575,7 +2575,10 @@ impl Lowerer<'_> {
             self.emit(DwOp::StackValue);
             return Ok(w);
         }
-        if !self.ext {
+        // Only a narrow integer in its own container: a value retyped by
+        // DIOpAddrOf and DIOpDeref is its whole base type's bits.
+        let narrow = narrow_width(t).is_some() && self.bt(t, at).ok() == Some(bt);
+        if !self.ext || !narrow {
             return self.same_width_as_container(t, bt, at).map(|_| w);
         }
         if self.incomplete_open {

@@ -927,9 +927,10 @@ impl Lowerer<'_> {
     /// `depth`: 0, `f`'s slot is on top or `f` is static; 1, one value
     /// already materialised lies on top of `f`'s slot, or above where a
     /// static `f`'s value must go). An integer of a width without a base
-    /// type comes out sign-extended in [`NARROW_CONTAINER`]; so does one at a
-    /// bit offset that is not a whole register or byte, before it is
-    /// converted to its own base type ([`Self::extract_top`]).
+    /// type comes out sign-extended in its container ([`NARROW_CONTAINER`],
+    /// or a wide one past 64 bits); so does one of at most 64 bits at a bit
+    /// offset that is not a whole register or byte, before it is converted
+    /// to its own base type ([`Self::extract_top`]).
     fn read(&mut self, f: &Form, t: &Type, at: usize, depth: u8) -> R<BaseType> {
         let want = self.bt(t, at)?;
         let n = want.bits();
@@ -1305,8 +1306,8 @@ impl Lowerer<'_> {
             }
         } else {
             // Truncate: DW_OP_convert keeps the low bits of an integer (into
-            // the 64-bit container it extends, which the sign extension from
-            // m bits then corrects).
+            // a container wider than m bits it extends, which the sign
+            // extension from m bits then corrects).
             if a != b {
                 self.emit(DwOp::Convert(Some(b)));
             }
@@ -2492,7 +2493,7 @@ impl Lowerer<'_> {
                 "a run-time offset into an empty storage or from outside it",
             );
         }
-        // The location, then the offset as an int64_t, on top.
+        // The location, then the offset, on top.
         let put_loc = |s: &mut Self| s.loc_on_top(fl, lty, 0, at);
         match (fl.is_slot(), fb.is_slot()) {
             (false, true) => {

@@ -1239,6 +1239,14 @@ impl Lowerer<'_> {
                 self.emit(DwOp::Reinterpret(BaseType::F32));
             }
             BaseType::F64 => self.emit(DwOp::Reinterpret(BaseType::F64)),
+            BaseType::F16 | BaseType::BF16 => {
+                self.emit(DwOp::Convert(Some(BaseType::I16)));
+                self.emit(DwOp::Reinterpret(want));
+            }
+            BaseType::F128 => {
+                self.emit(DwOp::Convert(Some(BaseType::IW(16))));
+                self.emit(DwOp::Reinterpret(want));
+            }
         }
     }
 

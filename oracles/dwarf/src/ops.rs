@@ -9,11 +9,12 @@
 //! gimli's reader (`gimli::read::Operation::parse`).
 //!
 //! Base types are referred to by a fixed, synthetic compilation unit: the
-//! unit offsets in [`BaseType::die_offset`] (1..=10 for the ten scalar
+//! unit offsets in [`BaseType::die_offset`] (1..=13 for the thirteen scalar
 //! types, [`WIDE_DIE_BASE`] up for the wide integers). The evaluators answer
 //! gimli's `RequiresBaseType` from the same table; gimli's own evaluator
-//! knows no wide integer (its `Value` stops at 64 bits), so only AMD's
-//! extension evaluator ([`super::ext`]) reads them.
+//! knows no wide integer (its `Value` stops at 64 bits) and no half,
+//! bfloat or binary128 float, so only AMD's extension evaluator
+//! ([`super::ext`]) reads those.
 
 use gimli::constants as c;
 use std::fmt;
@@ -44,6 +45,14 @@ pub enum BaseType {
     U64,
     F32,
     F64,
+    /// `DW_ATE_float` of 2 bytes named `half`: IEEE binary16 (AMD's
+    /// extensions only: gimli's `Value` has no such float).
+    F16,
+    /// `DW_ATE_float` of 2 bytes named `__bf16` (bfloat16; DWARF has no
+    /// encoding telling it from half, so the name does, as GDB reads it).
+    BF16,
+    /// `DW_ATE_float` of 16 bytes named `__float128`: IEEE binary128.
+    F128,
     /// A signed integer of `n` bytes, 9 ≤ `n` ≤ [`WIDE_MAX_BYTES`].
     IW(u8),
     /// An unsigned integer of `n` bytes, 9 ≤ `n` ≤ [`WIDE_MAX_BYTES`].
@@ -51,7 +60,7 @@ pub enum BaseType {
 }
 
 impl BaseType {
-    pub const ALL: [BaseType; 10] = [
+    pub const ALL: [BaseType; 13] = [
         BaseType::I8,
         BaseType::I16,
         BaseType::I32,
@@ -62,6 +71,9 @@ impl BaseType {
         BaseType::U64,
         BaseType::F32,
         BaseType::F64,
+        BaseType::F16,
+        BaseType::BF16,
+        BaseType::F128,
     ];
 
     /// The unit offset of this base type's DIE in the synthetic unit.
@@ -97,10 +109,11 @@ impl BaseType {
     pub fn bytes(self) -> u8 {
         match self {
             BaseType::I8 | BaseType::U8 => 1,
-            BaseType::I16 | BaseType::U16 => 2,
+            BaseType::I16 | BaseType::U16 | BaseType::F16 | BaseType::BF16 => 2,
             BaseType::I32 | BaseType::U32 | BaseType::F32 => 4,
             BaseType::I64 | BaseType::U64 | BaseType::F64 => 8,
             BaseType::IW(n) | BaseType::UW(n) => n,
+            BaseType::F128 => 16,
         }
     }
 
@@ -132,7 +145,10 @@ impl BaseType {
     }
 
     pub fn is_float(self) -> bool {
-        matches!(self, BaseType::F32 | BaseType::F64)
+        matches!(
+            self,
+            BaseType::F32 | BaseType::F64 | BaseType::F16 | BaseType::BF16 | BaseType::F128
+        )
     }
 
     /// The signed integer type of `bits` bits (8, 16, 32, 64).
@@ -171,7 +187,9 @@ impl BaseType {
             BaseType::U64 => V::U64,
             BaseType::F32 => V::F32,
             BaseType::F64 => V::F64,
-            BaseType::IW(_) | BaseType::UW(_) => return None,
+            BaseType::IW(_) | BaseType::UW(_) | BaseType::F16 | BaseType::BF16 | BaseType::F128 => {
+                return None
+            }
         })
     }
 
@@ -180,6 +198,9 @@ impl BaseType {
         match self {
             BaseType::F32 => "float".into(),
             BaseType::F64 => "double".into(),
+            BaseType::F16 => "half".into(),
+            BaseType::BF16 => "__bf16".into(),
+            BaseType::F128 => "__float128".into(),
             b if b.is_signed() => format!("int{}_t", b.bits()),
             b => format!("uint{}_t", b.bits()),
         }

@@ -18,7 +18,8 @@
 //! are gimli's [`Value`]s, and every arithmetic, logical, comparison and
 //! conversion operation on them is gimli's own `Value` method (values of a
 //! base type wider than 64 bits, which gimli has no `Value` for, are
-//! [`super::wide`]'s: decision 13): "standard DWARF 5
+//! [`super::wide`]'s: decision 13; half, bfloat and binary128 values are
+//! [`super::softfloat`]'s: decision 14): "standard DWARF 5
 //! operations behave as gimli evaluates them" holds by construction for the
 //! arithmetic, and the property test `oracles/dwarf/tests/dwarf_ext.rs` checks the
 //! rest (locations, pieces, reads) against gimli's evaluator on the plain
@@ -152,6 +153,39 @@
 //!     needs no 64-bit wrap there); `select_bit_piece`'s mask may be wide.
 //!     Two narrow operands still go to gimli's methods, so no narrow result
 //!     changes.
+//! 14. **Half, bfloat and binary128 base types.** gimli's `Value` has only
+//!     `F32` and `F64`, but DWARF 5's `DW_ATE_float` has any size and GDB
+//!     evaluates `half` and `__float128`. Values of [`super::ops`]'s
+//!     `BaseType::F16` (2 bytes, `half`: IEEE binary16), `BaseType::BF16`
+//!     (2 bytes, `__bf16`: bfloat16 — DWARF has no encoding telling it from
+//!     half, so the base type's name does, as GDB reads it) and
+//!     `BaseType::F128` (16 bytes, `__float128`: IEEE binary128) are
+//!     [`super::softfloat::SoftFloat`]s, computed with `rustc_apfloat`
+//!     (LLVM's `APFloat`; not through the reference interpreter's code),
+//!     with gimli's conventions for `F32`/`F64`: `plus`, `minus`, `mul`,
+//!     `div` and the comparisons take two values of one kind (else
+//!     `TypeMismatch`); arithmetic is IEEE's, rounded to nearest, ties to
+//!     even, a NaN result's payload `APFloat`'s; comparisons push a generic
+//!     0/1 and a NaN makes all of them false but `ne`; `neg` flips the sign
+//!     bit; `abs` changes only a value that compares below zero (gimli's
+//!     `if value < 0. { -value }`, so `abs(-0.0)` and a negative NaN are
+//!     unchanged); `mod`, `and`, `or`, `xor`, `not` and shifts are
+//!     `IntegralTypeRequired` (a soft shift count `InvalidShiftExpression`),
+//!     and a soft value is no branch condition, displacement, mask, address
+//!     or address space. `DW_OP_convert` between soft kinds and to or from
+//!     `float`/`double` rounds to nearest, ties to even (`APFloat`'s
+//!     conversion, NaNs included); a narrow integer converts as gimli
+//!     converts one to a float: its `to_u64` (signed types sign-extended to
+//!     64 bits) read as an unsigned 64-bit number, rounded to nearest even
+//!     (a lowering negates negative values first, as for `float`). Wide
+//!     integers to soft floats and soft floats to any integer are not
+//!     modelled: errors. `DW_OP_reinterpret` needs equal sizes: half and
+//!     bfloat with each other and `I16`/`U16`, binary128 with the 16-byte
+//!     wide integers. `DW_OP_const_type` takes the type's 2 or 16 bytes,
+//!     `DW_OP_regval_type`/`deref_type`/`xderef_type` read 16 or 128 bits
+//!     as the encoding, `DW_OP_stack_value` gives an implicit location of
+//!     those bits. Narrow operands, `float` and `double` included, still go
+//!     to gimli's methods.
 
 use super::lower::{
     ImplicitTarget, IMPLICIT_DIE_BASE, IMPLICIT_POINTER_REG, LOCLIST_DIE_BASE, UNDEF_REG,
@@ -658,7 +692,8 @@ impl Run<'_, '_> {
     }
 
     /// A binary operation: gimli's method on two narrow values, the wide
-    /// arithmetic of [`super::wide`] otherwise (decision 13).
+    /// and soft-float arithmetic of [`super::wide`] otherwise (decisions 13
+    /// and 14).
     fn binary(&mut self, op: BinOp) -> Step<()> {
         let b = self.pop_value()?;
         let a = self.pop_value()?;
@@ -683,14 +718,18 @@ impl Run<'_, '_> {
         }
     }
 
-    /// A narrow value where a wide one is not accepted (addresses and
-    /// address spaces: decision 13).
+    /// A narrow value where a wide one or a soft float is not accepted
+    /// (addresses and address spaces: decisions 13 and 14).
     fn narrow(&self, v: ExtValue, what: &str) -> Step<Value> {
         match v {
             ExtValue::Narrow(v) => Ok(v),
             ExtValue::Wide(w) => Err(self.ill(format!(
                 "{what} is the wide {}: wide integers are not addresses or address spaces",
                 w.ty().name()
+            ))),
+            ExtValue::Soft(s) => Err(self.ill(format!(
+                "{what} is a {}: floats are not addresses or address spaces",
+                s.kind().name()
             ))),
         }
     }
@@ -1255,6 +1294,11 @@ pub const DECISIONS: &[(&str, &str, &str)] = &[
         "Wide integer base types",
         "DWARF 5 bounds no base type's size and gimli's `Value` stops at 64 bits, so values of the wide base types (signed/unsigned integers of 9 to 255 bytes) are computed here with gimli's conventions for its typed integers: operands of one type (else TypeMismatch, so plus_uconst of a wide value is an error as of an I64), results modulo 2^(8n), div truncating, mod with the dividend's sign, comparisons pushing a generic 0/1, neg of unsigned and shr of signed/shra of unsigned refused, counts of 8n or more giving 0 or the sign fill; DW_OP_convert extends the source's mathematical value into a wide type (signed sign-extends, generic zero-extends) and keeps the low 64 bits out of one; floats to or from wide types and wide addresses are errors; const_type/regval_type/deref_type take all 8n bits, stack_value gives 8n bits, offsets take the signed (IW) or unsigned (UW) value",
         "wide_values_compute_modulo_2_to_the_n (ext_wide.rs)",
+    ),
+    (
+        "Half, bfloat and binary128 base types",
+        "gimli's `Value` has only F32 and F64, so values of the 2-byte `half` (IEEE binary16), the 2-byte `__bf16` (bfloat16: DWARF has no encoding telling it from half, so the base type's name does, as GDB reads it) and the 16-byte `__float128` (IEEE binary128) base types are computed with rustc_apfloat (LLVM's APFloat, called directly, not through the reference's code) with gimli's conventions for F32/F64: operands of one kind (else TypeMismatch); IEEE arithmetic rounded to nearest, ties to even, NaN payloads APFloat's; comparisons push a generic 0/1, a NaN making all false but ne; neg flips the sign bit; abs changes only values comparing below zero (gimli's `if value < 0. { -value }`: abs(-0.0) and a negative NaN are unchanged); mod, and, or, xor, not and shifts are IntegralTypeRequired; convert between the soft kinds and float/double rounds to nearest even, a narrow integer converts by gimli's unsigned 64-bit to_u64 reading (signed types sign-extended), wide integer to soft float and soft float to integer are errors; reinterpret needs equal sizes (half/bfloat with each other and I16/U16, binary128 with 16-byte wide integers); const_type takes 2 or 16 bytes, regval_type/deref_type/xderef_type read 16 or 128 bits, stack_value gives those bits",
+        "soft_floats_compute_with_ieee_rounding (ext_soft.rs)",
     ),
     (
         "Older unprefixed encodings",

@@ -217,6 +217,7 @@ pub mod eval;
 pub mod ext;
 pub mod lower;
 pub mod ops;
+pub mod softfloat;
 pub mod wide;
 
 pub use lower::{lower, lower_ext, Lowered, NotLowerable, ReadSite};

@@ -1,7 +1,10 @@
 //! The values of AMD's DWARF extension evaluator ([`super::ext`]): gimli's
-//! [`Value`] for the base types gimli knows, and [`Wide`] integers for the
+//! [`Value`] for the base types gimli knows, [`Wide`] integers for the
 //! wide base types of [`super::ops`] (`BaseType::IW(n)`/`BaseType::UW(n)`,
-//! signed and unsigned integers of 9 to 255 bytes).
+//! signed and unsigned integers of 9 to 255 bytes), and [`SoftFloat`]s for
+//! its half, bfloat and binary128 base types (`BaseType::F16`/`BF16`/`F128`;
+//! their semantics are [`super::softfloat`]'s module doc, and how they meet
+//! the other values is the last section below).
 //!
 //! DWARF 5 puts no bound on a base type's size (§2.5.1 "Each general
 //! operation represents a … value of a base type"; §5.1 base types have any
@@ -52,18 +55,40 @@
 //!   size.
 //! * Any other operation on a wide value is an error ([`ValueError::Ill`]),
 //!   never a panic.
+//!
+//! # Soft floats among the other values
+//!
+//! A [`SoftFloat`] behaves as gimli's `F32`/`F64` do where gimli's
+//! conventions apply (decision 14 of [`super::ext`]):
+//!
+//! * `plus`, `minus`, `mul`, `div` and the comparisons need two values of
+//!   the same soft kind (else `TypeMismatch`); `mod`, `and`, `or`, `xor`
+//!   of two of them, `not` and shifting one are `IntegralTypeRequired`; a
+//!   soft shift count is `InvalidShiftExpression` (gimli checks the count
+//!   first). A zero integral divisor is still `DivisionByZero` before the
+//!   types are looked at.
+//! * `DW_OP_convert` between soft kinds and to or from `float`/`double`
+//!   rounds to nearest, ties to even; a narrow integral value converts as
+//!   gimli converts one to `F32`/`F64`: its `to_u64` (sign-extended for a
+//!   signed type) taken as an unsigned 64-bit number. A wide integer to a
+//!   soft float, and a soft float to any integer, are not modelled: errors.
+//! * `DW_OP_reinterpret` needs equal sizes: half and bfloat with each
+//!   other and with `I16`/`U16`, binary128 with the 16-byte wide integers.
 
 use super::ops::BaseType;
+use super::softfloat::{Arith, SoftFloat, SoftKind};
 use diopter_semantics::value::Bits;
 use gimli::read::{Value, ValueType};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{One, Signed, ToPrimitive, Zero};
+use std::cmp::Ordering;
 
 /// gimli's address mask: the generic type is 64 bits wide.
 const MASK: u64 = u64::MAX;
 
-/// The type of an [`ExtValue`]: one of gimli's, or a wide integer.
+/// The type of an [`ExtValue`]: one of gimli's, a wide integer or a soft
+/// float.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExtType {
     Narrow(ValueType),
@@ -72,6 +97,8 @@ pub enum ExtType {
         signed: bool,
         bytes: u8,
     },
+    /// Half, bfloat or binary128.
+    Soft(SoftKind),
 }
 
 impl ExtType {
@@ -84,6 +111,9 @@ impl ExtType {
                 bytes: n,
             }),
             BaseType::IW(_) | BaseType::UW(_) => None,
+            BaseType::F16 | BaseType::BF16 | BaseType::F128 => {
+                SoftKind::of_base(b).map(ExtType::Soft)
+            }
             b => b.value_type().map(ExtType::Narrow),
         }
     }
@@ -94,10 +124,12 @@ impl ExtType {
             ExtType::Narrow(ValueType::Generic) => 64,
             ExtType::Narrow(t) => u64::from(t.bit_size(MASK)),
             ExtType::Wide { bytes, .. } => 8 * u64::from(bytes),
+            ExtType::Soft(k) => k.bits(),
         }
     }
 
-    /// A name for messages (`generic`, `int32_t`, `uint128_t`, `float`).
+    /// A name for messages (`generic`, `int32_t`, `uint128_t`, `float`,
+    /// `half`).
     pub fn name(self) -> String {
         match self {
             ExtType::Narrow(ValueType::Generic) => "generic".into(),
@@ -115,6 +147,7 @@ impl ExtType {
                 let u = if signed { "" } else { "u" };
                 format!("{u}int{}_t", self.bits())
             }
+            ExtType::Soft(k) => k.name().into(),
         }
     }
 }
@@ -192,6 +225,8 @@ pub enum ExtValue {
     /// One of gimli's values; its operations are gimli's methods.
     Narrow(Value),
     Wide(Wide),
+    /// A half, bfloat or binary128 value ([`super::softfloat`]).
+    Soft(SoftFloat),
 }
 
 impl From<Value> for ExtValue {
@@ -299,16 +334,23 @@ impl ExtValue {
         match self {
             ExtValue::Narrow(v) => ExtType::Narrow(v.value_type()),
             ExtValue::Wide(w) => w.ty(),
+            ExtValue::Soft(s) => ExtType::Soft(s.kind()),
         }
     }
 
     /// A value of type `ty` from bits read from storage (or a constant's
     /// bytes): a narrow type takes them as gimli's value of that type, a
-    /// wide one its `n` low bits.
+    /// wide one its `n` low bits, a soft float its 16 or 128 low bits as
+    /// its encoding.
     pub fn from_bits(ty: ExtType, bits: &Bits) -> ExtValue {
         match ty {
             ExtType::Narrow(vt) => ExtValue::Narrow(value_of(vt, bits.to_u64().unwrap_or(0))),
             ExtType::Wide { signed, bytes } => ExtValue::Wide(Wide::from_bits(signed, bytes, bits)),
+            ExtType::Soft(k) => {
+                // The low 128 bits (the kind keeps its own 16 or 128).
+                let low = Bits::from_biguint(128, &bits.to_biguint());
+                ExtValue::Soft(SoftFloat::new(k, low.to_u128().unwrap_or(0)))
+            }
         }
     }
 
@@ -317,12 +359,16 @@ impl ExtValue {
         match self {
             ExtValue::Narrow(v) => value_bits(*v),
             ExtValue::Wide(w) => w.to_bits(),
+            ExtValue::Soft(s) => Bits::from_u128(s.kind().bits(), s.bits()),
         }
     }
 
     /// Not a float.
     pub fn is_integral(&self) -> bool {
-        !matches!(self, ExtValue::Narrow(Value::F32(_) | Value::F64(_)))
+        !matches!(
+            self,
+            ExtValue::Narrow(Value::F32(_) | Value::F64(_)) | ExtValue::Soft(_)
+        )
     }
 
     /// An integral value other than zero (`DW_OP_bra` branches).
@@ -330,6 +376,7 @@ impl ExtValue {
         match self {
             ExtValue::Narrow(v) => narrow_integer(*v).is_some_and(|x| !x.is_zero()),
             ExtValue::Wide(w) => !w.v.is_zero(),
+            ExtValue::Soft(_) => false,
         }
     }
 
@@ -338,6 +385,7 @@ impl ExtValue {
         match self {
             ExtValue::Narrow(v) => narrow_integer(*v).is_some_and(|x| x.is_zero()),
             ExtValue::Wide(w) => w.v.is_zero(),
+            ExtValue::Soft(_) => false,
         }
     }
 
@@ -347,16 +395,19 @@ impl ExtValue {
         match self {
             ExtValue::Narrow(v) => narrow_integer(*v),
             ExtValue::Wide(w) => Some(w.v.clone()),
+            ExtValue::Soft(_) => None,
         }
     }
 
     /// The displacement of `DW_OP_LLVM_offset`/`bit_offset`: a narrow value
     /// as a two's-complement integer of its type (the evaluator's decision
-    /// 1), a wide value as its signed or unsigned mathematical value.
+    /// 1), a wide value as its signed or unsigned mathematical value; `None`
+    /// for a float.
     pub fn displacement(&self) -> Option<BigInt> {
         match self {
             ExtValue::Narrow(v) => integral_i64(*v).map(BigInt::from),
             ExtValue::Wide(w) => Some(w.v.clone()),
+            ExtValue::Soft(_) => None,
         }
     }
 
@@ -369,6 +420,8 @@ impl ExtValue {
                 "UnsupportedTypeOperation: DW_OP_neg of the unsigned {} (gimli refuses it for unsigned types)",
                 w.ty().name()
             ))),
+            // gimli's `-value` for a float: the sign bit flipped.
+            ExtValue::Soft(s) => Ok(ExtValue::Soft(s.negate())),
         }
     }
 
@@ -378,6 +431,8 @@ impl ExtValue {
             ExtValue::Narrow(v) => Ok(ExtValue::Narrow(v.abs(MASK)?)),
             ExtValue::Wide(w) if w.signed => Ok(w.with(w.v.abs())),
             w @ ExtValue::Wide(_) => Ok(w),
+            // gimli's `if value < 0. { -value } else { value }`.
+            ExtValue::Soft(s) => Ok(ExtValue::Soft(s.abs())),
         }
     }
 
@@ -386,6 +441,10 @@ impl ExtValue {
         match self {
             ExtValue::Narrow(v) => Ok(ExtValue::Narrow(v.not(MASK)?)),
             ExtValue::Wide(w) => Ok(w.with(!&w.v)),
+            ExtValue::Soft(s) => Err(ValueError::Ill(format!(
+                "IntegralTypeRequired: DW_OP_not of a {} (gimli refuses it for floats)",
+                s.kind().name()
+            ))),
         }
     }
 
@@ -414,6 +473,38 @@ impl ExtValue {
             (ExtValue::Wide(w), ExtType::Wide { signed, bytes }) => {
                 Ok(ExtValue::Wide(Wide::new(signed, bytes, w.v)))
             }
+            // Soft floats (decision 14).
+            (ExtValue::Narrow(Value::F32(x)), ExtType::Soft(k)) => {
+                Ok(ExtValue::Soft(SoftFloat::from_single(k, x.to_bits())))
+            }
+            (ExtValue::Narrow(Value::F64(x)), ExtType::Soft(k)) => {
+                Ok(ExtValue::Soft(SoftFloat::from_double(k, x.to_bits())))
+            }
+            // gimli's integer to float: `to_u64 as f32`, the unsigned
+            // 64-bit reading (a signed type sign-extended first).
+            (ExtValue::Narrow(v), ExtType::Soft(k)) => Ok(ExtValue::Soft(SoftFloat::from_u64(
+                k,
+                v.to_u64(MASK)?,
+            ))),
+            (ExtValue::Wide(w), ExtType::Soft(k)) => Err(ValueError::Ill(format!(
+                "DW_OP_convert of the wide {} to {}: wide integer to float conversion is not modelled",
+                w.ty().name(),
+                k.name()
+            ))),
+            (ExtValue::Soft(s), ExtType::Soft(k)) => Ok(ExtValue::Soft(s.convert(k))),
+            (ExtValue::Soft(s), ExtType::Narrow(ValueType::F32)) => Ok(ExtValue::Narrow(
+                Value::F32(f32::from_bits(s.to_single())),
+            )),
+            (ExtValue::Soft(s), ExtType::Narrow(ValueType::F64)) => Ok(ExtValue::Narrow(
+                Value::F64(f64::from_bits(s.to_double())),
+            )),
+            (ExtValue::Soft(s), t @ (ExtType::Narrow(_) | ExtType::Wide { .. })) => {
+                Err(ValueError::Ill(format!(
+                    "DW_OP_convert of a {} to {}: float to integer conversion of half, bfloat and binary128 is not modelled",
+                    s.kind().name(),
+                    t.name()
+                )))
+            }
         }
     }
 
@@ -425,6 +516,15 @@ impl ExtValue {
             }
             (ExtValue::Wide(w), ExtType::Wide { signed, bytes }) if bytes == w.bytes => {
                 Ok(ExtValue::Wide(Wide::new(signed, bytes, w.v)))
+            }
+            // A soft float on either side (decision 14): the same bits, if
+            // the sizes are equal (half/bfloat with each other and
+            // I16/U16, binary128 with the 16-byte wide integers).
+            (a, t)
+                if (matches!(a, ExtValue::Soft(_)) || matches!(t, ExtType::Soft(_)))
+                    && a.ty().bits() == t.bits() =>
+            {
+                Ok(ExtValue::from_bits(t, &a.bits()))
             }
             (a, t) => Err(ValueError::Ill(format!(
                 "TypeMismatch: DW_OP_reinterpret of a {}-bit {} as the {}-bit {} (the sizes must be equal)",
@@ -523,11 +623,55 @@ pub fn binary(op: BinOp, a: ExtValue, b: ExtValue) -> Result<ExtValue, ValueErro
     }
     match (&a, &b) {
         (ExtValue::Wide(x), ExtValue::Wide(y)) if x.ty() == y.ty() => Ok(wide_binary(op, x, y)),
+        (ExtValue::Soft(x), ExtValue::Soft(y)) if x.kind() == y.kind() => soft_binary(op, *x, *y),
         _ => Err(ValueError::Ill(format!(
-            "TypeMismatch: {} of {} and {} (a wide integer combines only with its own type)",
+            "TypeMismatch: {} of {} and {} (a wide integer or a half, bfloat or binary128 float combines only with its own type)",
             op.name(),
             a.ty().name(),
             b.ty().name()
+        ))),
+    }
+}
+
+/// A non-shift binary operation on two soft floats of the same kind
+/// (decision 14): gimli's `F32`/`F64` cases, with `APFloat`'s IEEE
+/// arithmetic rounding to nearest, ties to even.
+fn soft_binary(op: BinOp, x: SoftFloat, y: SoftFloat) -> Result<ExtValue, ValueError> {
+    let flag = |c: bool| Ok(ExtValue::Narrow(Value::Generic(u64::from(c))));
+    let arith = |o: Arith| match x.arith(o, y) {
+        Some(r) => Ok(ExtValue::Soft(r)),
+        None => Err(ValueError::Ill(format!(
+            "TypeMismatch: {} of {} and {}",
+            op.name(),
+            x.kind().name(),
+            y.kind().name()
+        ))),
+    };
+    // IEEE's order; `None` when a NaN makes the operands unordered, which
+    // makes every comparison false but `ne` (Rust's `f32` operators, as
+    // gimli compares `F32`s).
+    let ord = x.compare(y);
+    match op {
+        BinOp::Plus => arith(Arith::Add),
+        BinOp::Minus => arith(Arith::Sub),
+        BinOp::Mul => arith(Arith::Mul),
+        BinOp::Div => arith(Arith::Div),
+        BinOp::Eq => flag(ord == Some(Ordering::Equal)),
+        BinOp::Ne => flag(ord != Some(Ordering::Equal)),
+        BinOp::Lt => flag(ord == Some(Ordering::Less)),
+        BinOp::Le => flag(matches!(ord, Some(Ordering::Less | Ordering::Equal))),
+        BinOp::Gt => flag(ord == Some(Ordering::Greater)),
+        BinOp::Ge => flag(matches!(ord, Some(Ordering::Greater | Ordering::Equal))),
+        BinOp::Mod
+        | BinOp::And
+        | BinOp::Or
+        | BinOp::Xor
+        | BinOp::Shl
+        | BinOp::Shr
+        | BinOp::Shra => Err(ValueError::Ill(format!(
+            "IntegralTypeRequired: {} of two {} values (gimli refuses it for floats)",
+            op.name(),
+            x.kind().name()
         ))),
     }
 }
@@ -583,6 +727,13 @@ fn shift(op: BinOp, a: ExtValue, count: &ExtValue) -> Result<ExtValue, ValueErro
             return Ok(ExtValue::Narrow(op.gimli(v, Value::Generic(c))?));
         }
         ExtValue::Wide(w) => w,
+        ExtValue::Soft(s) => {
+            return Err(ValueError::Ill(format!(
+                "IntegralTypeRequired: {} of a {} (gimli refuses shifting floats)",
+                op.name(),
+                s.kind().name()
+            )))
+        }
     };
     let n = w.bit_width();
     // `Some(k)` for a count below n.
@@ -950,6 +1101,109 @@ mod tests {
             ExtValue::Narrow(Value::U64(1)).reinterpret(I128),
             "TypeMismatch",
         );
+    }
+
+    /// Half values and the same values as floats: gimli's `F32` methods
+    /// and the soft float's operations agree on comparisons, `neg`, `abs`
+    /// and the refused operations (decision 14 mirrors gimli).
+    #[test]
+    fn soft_floats_mirror_gimlis_float_conventions() {
+        // (half, float) encodings of 1, 2, +0, -0, -1, +inf, -inf, a
+        // quiet NaN and its negation: the sign moves from bit 15 to bit
+        // 31, the exponent is rebiased (15 → 127), the fraction moves up
+        // 13 bits (0x200 → 0x400000 for the NaN).
+        let vals: [(u128, u32); 9] = [
+            (0x3c00, 0x3f80_0000),
+            (0x4000, 0x4000_0000),
+            (0x0000, 0x0000_0000),
+            (0x8000, 0x8000_0000),
+            (0xbc00, 0xbf80_0000),
+            (0x7c00, 0x7f80_0000),
+            (0xfc00, 0xff80_0000),
+            (0x7e00, 0x7fc0_0000),
+            (0xfe00, 0xffc0_0000),
+        ];
+        let soft = |h: u128| ExtValue::Soft(SoftFloat::new(SoftKind::Half, h));
+        let f32v = |f: u32| ExtValue::Narrow(Value::F32(f32::from_bits(f)));
+        // A soft result as float bits, to compare with gimli's.
+        let as_f32 = |v: ExtValue| match v {
+            ExtValue::Soft(s) => s.to_single(),
+            ExtValue::Narrow(Value::F32(x)) => x.to_bits(),
+            other => panic!("{other:?}"),
+        };
+        let cmps = [
+            BinOp::Eq,
+            BinOp::Ne,
+            BinOp::Lt,
+            BinOp::Le,
+            BinOp::Gt,
+            BinOp::Ge,
+        ];
+        for (ha, fa) in vals {
+            for (hb, fb) in vals {
+                for o in cmps {
+                    assert_eq!(
+                        binary(o, soft(ha), soft(hb)),
+                        binary(o, f32v(fa), f32v(fb)),
+                        "{o:?} {ha:#x} {hb:#x}"
+                    );
+                }
+            }
+            assert_eq!(
+                as_f32(soft(ha).negate().unwrap()),
+                as_f32(f32v(fa).negate().unwrap()),
+                "neg {ha:#x}"
+            );
+            assert_eq!(
+                as_f32(soft(ha).abs().unwrap()),
+                as_f32(f32v(fa).abs().unwrap()),
+                "abs {ha:#x}"
+            );
+            assert_eq!(
+                f32v(fa).convert(ExtType::Soft(SoftKind::Half)),
+                Ok(soft(ha)),
+                "float {fa:#x} to half"
+            );
+        }
+        // Refused as gimli refuses them for F32.
+        for o in [BinOp::Mod, BinOp::And, BinOp::Xor] {
+            ill(
+                binary(o, soft(0x3c00), soft(0x3c00)),
+                "IntegralTypeRequired",
+            );
+            assert_eq!(
+                binary(o, f32v(0x3f80_0000), f32v(0x3f80_0000)),
+                Err(ValueError::Ill("IntegralTypeRequired".into()))
+            );
+        }
+        ill(soft(0x3c00).complement(), "IntegralTypeRequired");
+        ill(
+            binary(BinOp::Plus, soft(0x3c00), f32v(0x3f80_0000)),
+            "TypeMismatch",
+        );
+        ill(
+            binary(BinOp::Shl, soft(0x3c00), Value::Generic(1).into()),
+            "IntegralTypeRequired",
+        );
+        ill(
+            binary(BinOp::Shl, Value::Generic(1).into(), soft(0x3c00)),
+            "InvalidShiftExpression",
+        );
+        // Generic 0 as the divisor: DivisionByZero first, as gimli's F32.
+        assert_eq!(
+            binary(BinOp::Div, soft(0x3c00), Value::Generic(0).into()),
+            Err(ValueError::DivisionByZero)
+        );
+        assert_eq!(
+            binary(BinOp::Div, f32v(0x3f80_0000), Value::Generic(0).into()),
+            Err(ValueError::DivisionByZero)
+        );
+        assert_eq!(
+            ExtType::of_base(BaseType::F128),
+            Some(ExtType::Soft(SoftKind::Quad))
+        );
+        assert_eq!(ExtType::Soft(SoftKind::BFloat).name(), "__bf16");
+        assert_eq!(ExtType::Soft(SoftKind::Quad).bits(), 128);
     }
 
     #[test]

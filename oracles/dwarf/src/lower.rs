@@ -363,7 +363,13 @@ fn base_type(t: &Type, bits: u64, ext: bool) -> Result<BaseType, String> {
         Type::Float(k) => match k.0 {
             FloatKind::Float => Ok(BaseType::F32),
             FloatKind::Double => Ok(BaseType::F64),
-            // Moved, never computed with (see `raw_bits`).
+            // With AMD's extensions, computed in the extension evaluator's
+            // half, bfloat and binary128 base types (its decision 14);
+            // without, half and bfloat are moved, never computed with (see
+            // `raw_bits`).
+            FloatKind::Half if ext => Ok(BaseType::F16),
+            FloatKind::BFloat if ext => Ok(BaseType::BF16),
+            FloatKind::Fp128 if ext => Ok(BaseType::F128),
             FloatKind::Half | FloatKind::BFloat => Ok(BaseType::U16),
             other => Err(format!(
                 "a {} value: the evaluators' floating-point values are IEEE single and double only (gimli's `Value` has F32 and F64), so DWARF arithmetic on it could not be checked",
@@ -378,7 +384,7 @@ fn base_type(t: &Type, bits: u64, ext: bool) -> Result<BaseType, String> {
         }),
         // A vector, array or struct of a base type's size: its bits, moved
         // and never computed with (see `raw_bits`).
-        _ if raw_bits(t) => {
+        _ if raw_bits(t, ext) => {
             let wide = (ext && bits > 64 && bits.is_multiple_of(8))
                 .then(|| wide_int(bits, false))
                 .flatten();
@@ -416,13 +422,14 @@ fn wide_int(w: u64, signed: bool) -> Option<BaseType> {
 }
 
 /// Whether values of `t` are held as their bits in an unsigned base type
-/// (half and bfloat, which the evaluators cannot compute with, vectors,
-/// arrays and structs): such a value may be read, reinterpreted and be the
-/// result, but no operation may compute with it (`lower_binary` and
-/// `lower_convert` refuse), since the bits' arithmetic is not the type's.
-fn raw_bits(t: &Type) -> bool {
+/// (half and bfloat without AMD's extensions, which gimli cannot compute
+/// with, vectors, arrays and structs): such a value may be read,
+/// reinterpreted and be the result, but no operation may compute with it
+/// (`lower_binary` and `lower_convert` refuse; integer vectors are computed
+/// lane by lane), since the bits' arithmetic is not the type's.
+fn raw_bits(t: &Type, ext: bool) -> bool {
     match t {
-        Type::Float(k) => matches!(k.0, FloatKind::Half | FloatKind::BFloat),
+        Type::Float(k) => !ext && matches!(k.0, FloatKind::Half | FloatKind::BFloat),
         Type::Int(_) | Type::Ptr { .. } => false,
         _ => true,
     }
@@ -1707,10 +1714,10 @@ impl Lowerer<'_> {
     }
 
     fn lower_convert(&mut self, f: &Form, from: &Type, to: &Type, at: usize) -> R<Form> {
-        if raw_bits(from) || raw_bits(to) {
+        if raw_bits(from, self.ext) || raw_bits(to, self.ext) {
             return nl(
                 Some(at),
-                format!("DIOpConvert from `{from}` to `{to}`: the evaluators convert 64-bit integers and IEEE single and double only (its bits are only moved)"),
+                format!("DIOpConvert from `{from}` to `{to}`: the evaluators convert integers and IEEE floats only (its bits are only moved; gimli has no half or bfloat)"),
             );
         }
         let a = self.read(f, from, at, 0)?;
@@ -1801,7 +1808,7 @@ impl Lowerer<'_> {
         // c2 was pushed first (V2, the deeper), c1 is the top (V1).
         let lanes = int_vector(ty);
         for t in [&self.nodes[c1].ty, &self.nodes[c2].ty, ty] {
-            if raw_bits(t) && lanes.is_none() {
+            if raw_bits(t, self.ext) && lanes.is_none() {
                 return nl(
                     Some(at),
                     format!("arithmetic on `{t}`: the evaluators compute with integers and IEEE single and double only (its bits are only moved; integer vectors are computed lane by lane)"),

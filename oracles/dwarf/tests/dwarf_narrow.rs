@@ -10,7 +10,9 @@
 //! bits (the extension evaluator's wide base types; expected values worked
 //! out by hand in two's complement), integer vectors computed lane by lane,
 //! signed integers converted to floats (around gimli's unsigned
-//! DW_OP_convert), and a narrow value's implicit location.
+//! DW_OP_convert), a narrow value's implicit location, and half, bfloat and
+//! fp128 arithmetic in the extension evaluator's float base types (IEEE
+//! results worked out by hand).
 
 use diopter_dwarf::ext;
 use diopter_dwarf::ops::DwOp;
@@ -652,4 +654,63 @@ fn a_narrow_value_is_a_location_of_its_own_bits() {
         e.kind,
         diopter_semantics::location::ReadErrorKind::OutOfBounds
     );
+}
+
+#[test]
+fn half_bfloat_and_fp128_are_computed_with_the_extensions() {
+    // half 1.0 + 2.0 = 3.0; DWARF 5 only moves a half's bits.
+    let line = "[half, half] DIOpArg(0, half), DIOpArg(1, half), DIOpAdd()";
+    let ctx = |a: &str, b: &str| format!("%a = i16 {a}\n%b = i16 {b}\narg 0 = %a\narg 1 = %b\n");
+    let c = case(line, &ctx("0x3c00", "0x4000"));
+    let e = lower(&c.bare, &c.types, &c.ctx).unwrap_err();
+    assert!(e.reason.starts_with("arithmetic on `half`"), "{e}");
+    reads_in(line, &ctx("0x3c00", "0x4000"), "0x4200", false);
+    // 2048 + 1 = 2049, halfway between 2048 and 2050: to even, 2048;
+    // 2048 + 3 = 2051: 2052 (exponent 26, fraction 2).
+    reads_in(line, &ctx("0x6800", "0x3c00"), "0x6800", false);
+    reads_in(line, &ctx("0x6800", "0x4200"), "0x6802", false);
+    // 65504 + 65504 overflows to +inf.
+    reads_in(line, &ctx("0x7bff", "0x7bff"), "0x7c00", false);
+    // bfloat 1.0 * 3.0 = 3.0.
+    reads_in(
+        "[bfloat, bfloat] DIOpArg(0, bfloat), DIOpArg(1, bfloat), DIOpMul()",
+        &ctx("0x3f80", "0x4040"),
+        "0x4040",
+        false,
+    );
+    // fp128 1.0 + 1.0 = 2.0 (exponent 0x3fff + 1).
+    reads_in(
+        "[fp128] DIOpArg(0, fp128), DIOpArg(0, fp128), DIOpAdd()",
+        "%a = i128 0x3fff0000000000000000000000000000\narg 0 = %a\n",
+        "0x40000000000000000000000000000000",
+        false,
+    );
+    // A half at bit 8 of a register (1.0), doubled.
+    reads_in(
+        "[i32] DIOpArg(0, i32), DIOpConstant(i8 8), DIOpBitOffset(half), \
+         DIOpArg(0, i32), DIOpConstant(i8 8), DIOpBitOffset(half), DIOpAdd()",
+        "%a = i32 0x003c0000\narg 0 = %a\n",
+        "0x4000",
+        false,
+    );
+}
+
+#[test]
+fn half_conversions_round_to_nearest_even() {
+    for (from, value, to, want) in [
+        // half 1.0 is float 1.0.
+        ("half", "i16 0x3c00", "float", "0x3f800000"),
+        // 65520 is halfway between 65504 (odd fraction) and 2^16: to
+        // even, which overflows to +inf.
+        ("float", "i32 0x477ff000", "half", "0x7c00"),
+        // The integer -3: half -3.0.
+        ("i32", "i32 0xfffffffd", "half", "0xc200"),
+    ] {
+        reads_in(
+            &format!("[{from}] DIOpArg(0, {from}), DIOpConvert({to})"),
+            &format!("%a = {value}\narg 0 = %a\n"),
+            want,
+            false,
+        );
+    }
 }

@@ -777,6 +777,15 @@ impl Lowerer<'_> {
                     return self.binding(&target, at, 0);
                 }
                 if let Form::AddrOfSlot(inner) = f {
+                    // Retyped as a narrow integer of the same container: the
+                    // location's low bits are the value, so it must be
+                    // sign-extended from its width (the container invariant
+                    // `read` relies on); the slot is on top.
+                    if let (Form::Val { bt, .. }, Some(w)) = (&*inner, narrow_width(&ty)) {
+                        if self.bt(&ty, at)? == *bt {
+                            self.sign_extend_top(*bt, w);
+                        }
+                    }
                     return Ok(*inner);
                 }
                 let pty = self.nodes[c].ty.clone();

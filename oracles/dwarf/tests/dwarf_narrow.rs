@@ -714,3 +714,22 @@ fn half_conversions_round_to_nearest_even() {
         );
     }
 }
+
+#[test]
+fn a_computed_value_retyped_as_a_narrow_integer_is_its_low_bits() {
+    // -2 (i2 0b10 sign-extended to i64) retyped as an i1 is its bit 0, 0;
+    // sign-extended to i64, 0. The container held -2, which is not the
+    // i1's sign extension (fuzz/regressions/dwarf_diff/
+    // narrow-retype-of-a-computed-value).
+    reads(
+        "[i2] DIOpArg(0, i2), DIOpSExt(i64), DIOpAddrOf(3), DIOpDeref(i1), DIOpSExt(i64)",
+        "%a = i16 0xe7be\narg 0 = %a\n",
+        "0x0000000000000000",
+    );
+    // -1 retyped: bit 0 is 1, so the i1 is -1.
+    reads(
+        "[i2] DIOpArg(0, i2), DIOpSExt(i64), DIOpAddrOf(3), DIOpDeref(i1), DIOpSExt(i64)",
+        "%a = i16 0xe7bf\narg 0 = %a\n",
+        "0xffffffffffffffff",
+    );
+}

@@ -18,8 +18,8 @@
 //! are gimli's [`Value`]s, and every arithmetic, logical, comparison and
 //! conversion operation on them is gimli's own `Value` method (values of a
 //! base type wider than 64 bits, which gimli has no `Value` for, are
-//! [`super::wide`]'s: decision 13; half, bfloat and binary128 values are
-//! [`super::softfloat`]'s: decision 14): "standard DWARF 5
+//! [`super::wide`]'s: decision 13; half, bfloat, binary128 and x86_fp80
+//! values are [`super::softfloat`]'s: decisions 14 and 15): "standard DWARF 5
 //! operations behave as gimli evaluates them" holds by construction for the
 //! arithmetic, and the property test `oracles/dwarf/tests/dwarf_ext.rs` checks the
 //! rest (locations, pieces, reads) against gimli's evaluator on the plain
@@ -186,6 +186,30 @@
 //!     as the encoding, `DW_OP_stack_value` gives an implicit location of
 //!     those bits. Narrow operands, `float` and `double` included, still go
 //!     to gimli's methods.
+//! 15. **The x87 80-bit base type.** `BaseType::F80` (10 bytes,
+//!     `__float80`: LLVM's `x86_fp80`, the x87 extended format with an
+//!     explicit integer bit; 10 bytes are the value's own 80 bits, LLVM's
+//!     `bitsizeof(x86_fp80)` — a debugger's `long double` DIE often says 16
+//!     with 6 of padding, but a lowering moves exactly the 80 bits) is a
+//!     fourth soft kind of decision 14, computed with `rustc_apfloat`'s
+//!     `X87DoubleExtended` under all of decision 14's rules;
+//!     `DW_OP_reinterpret` pairs it with the 10-byte wide integers,
+//!     `DW_OP_const_type` takes 10 bytes, `DW_OP_regval_type`/`deref_type`/
+//!     `xderef_type` read 80 bits and `DW_OP_stack_value` gives those 80.
+//!     Its encodings that are no IEEE value are `APFloat`'s, which agrees
+//!     with the reference interpreter's `X86_FP80_DECISIONS`
+//!     (`semantics/src/value.rs`): the pseudo-infinity, pseudo-NaNs and
+//!     unnormals are NaNs (unordered; `abs` leaves them as they are); a
+//!     pseudo-denormal is the normal number 2^-16382 · 1.f, and a result
+//!     written back from it has exponent 1; a NaN converted to x86_fp80
+//!     (from x86_fp80 too) has the integer and quiet bits set; arithmetic
+//!     on a pseudo-NaN, pseudo-infinity or unnormal gives a NaN whose
+//!     integer bit is still clear (`APFloat` sets the quiet bit alone; an
+//!     unnormal's exponent becomes all ones). A value holds the encoding it
+//!     was read with (a constant, a register, memory, a reinterpret):
+//!     reading, moving, `neg` and `abs` never canonicalize it (`neg` flips
+//!     bit 79 of those bits); the results of arithmetic and conversions are
+//!     `APFloat`'s encodings, which may.
 
 use super::lower::{
     ImplicitTarget, IMPLICIT_DIE_BASE, IMPLICIT_POINTER_REG, LOCLIST_DIE_BASE, UNDEF_REG,
@@ -1299,6 +1323,11 @@ pub const DECISIONS: &[(&str, &str, &str)] = &[
         "Half, bfloat and binary128 base types",
         "gimli's `Value` has only F32 and F64, so values of the 2-byte `half` (IEEE binary16), the 2-byte `__bf16` (bfloat16: DWARF has no encoding telling it from half, so the base type's name does, as GDB reads it) and the 16-byte `__float128` (IEEE binary128) base types are computed with rustc_apfloat (LLVM's APFloat, called directly, not through the reference's code) with gimli's conventions for F32/F64: operands of one kind (else TypeMismatch); IEEE arithmetic rounded to nearest, ties to even, NaN payloads APFloat's; comparisons push a generic 0/1, a NaN making all false but ne; neg flips the sign bit; abs changes only values comparing below zero (gimli's `if value < 0. { -value }`: abs(-0.0) and a negative NaN are unchanged); mod, and, or, xor, not and shifts are IntegralTypeRequired; convert between the soft kinds and float/double rounds to nearest even, a narrow integer converts by gimli's unsigned 64-bit to_u64 reading (signed types sign-extended), wide integer to soft float and soft float to integer are errors; reinterpret needs equal sizes (half/bfloat with each other and I16/U16, binary128 with 16-byte wide integers); const_type takes 2 or 16 bytes, regval_type/deref_type/xderef_type read 16 or 128 bits, stack_value gives those bits",
         "soft_floats_compute_with_ieee_rounding (ext_soft.rs)",
+    ),
+    (
+        "The x87 80-bit base type",
+        "the 10-byte `__float80` base type (LLVM's x86_fp80, explicit integer bit; 10 bytes are the value's own 80 bits, LLVM's bitsizeof(x86_fp80), where a debugger's `long double` DIE often says 16 with 6 of padding) is a fourth soft kind of the half/bfloat/binary128 decision, computed with rustc_apfloat's X87DoubleExtended under all of its rules; reinterpret pairs it with the 10-byte wide integers, const_type takes 10 bytes, regval_type/deref_type/xderef_type read 80 bits, stack_value gives those 80. Encodings that are no IEEE value are APFloat's, which agrees with the reference's x86_fp80 decisions: the pseudo-infinity, pseudo-NaNs and unnormals are NaNs (unordered; abs leaves them); a pseudo-denormal is the normal 2^-16382 · 1.f and a result written back from it has exponent 1; a NaN converted to x86_fp80 (from x86_fp80 too) has the integer and quiet bits set; arithmetic on a pseudo-NaN, pseudo-infinity or unnormal gives a NaN with the integer bit still clear (APFloat sets the quiet bit alone; an unnormal's exponent becomes all ones). A value holds the encoding it was read with (constant, register, memory, reinterpret): reading, moving, neg (bit 79 flipped) and abs never canonicalize it; arithmetic and conversion results are APFloat's encodings, which may",
+        "x87_floats_compute_in_80_bits (ext_soft.rs)",
     ),
     (
         "Older unprefixed encodings",

@@ -1263,6 +1263,10 @@ impl Lowerer<'_> {
                 self.emit(DwOp::Convert(Some(BaseType::IW(16))));
                 self.emit(DwOp::Reinterpret(want));
             }
+            BaseType::F80 => {
+                self.emit(DwOp::Convert(Some(BaseType::IW(10))));
+                self.emit(DwOp::Reinterpret(want));
+            }
         }
     }
 

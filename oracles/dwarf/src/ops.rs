@@ -9,12 +9,12 @@
 //! gimli's reader (`gimli::read::Operation::parse`).
 //!
 //! Base types are referred to by a fixed, synthetic compilation unit: the
-//! unit offsets in [`BaseType::die_offset`] (1..=13 for the thirteen scalar
+//! unit offsets in [`BaseType::die_offset`] (1..=14 for the fourteen scalar
 //! types, [`WIDE_DIE_BASE`] up for the wide integers). The evaluators answer
 //! gimli's `RequiresBaseType` from the same table; gimli's own evaluator
 //! knows no wide integer (its `Value` stops at 64 bits) and no half,
-//! bfloat or binary128 float, so only AMD's extension evaluator
-//! ([`super::ext`]) reads those.
+//! bfloat, binary128 or x87 80-bit float, so only AMD's extension
+//! evaluator ([`super::ext`]) reads those.
 
 use gimli::constants as c;
 use std::fmt;
@@ -53,6 +53,12 @@ pub enum BaseType {
     BF16,
     /// `DW_ATE_float` of 16 bytes named `__float128`: IEEE binary128.
     F128,
+    /// `DW_ATE_float` of 10 bytes named `__float80`: the x87 80-bit
+    /// extended float (LLVM's `x86_fp80`, explicit integer bit). 10 bytes
+    /// are the value's own 80 bits (LLVM's `bitsizeof(x86_fp80)`); a
+    /// debugger's `long double` DIE often says 16 with 6 of padding, but
+    /// the lowering moves exactly the 80 bits.
+    F80,
     /// A signed integer of `n` bytes, 9 ≤ `n` ≤ [`WIDE_MAX_BYTES`].
     IW(u8),
     /// An unsigned integer of `n` bytes, 9 ≤ `n` ≤ [`WIDE_MAX_BYTES`].
@@ -60,7 +66,7 @@ pub enum BaseType {
 }
 
 impl BaseType {
-    pub const ALL: [BaseType; 13] = [
+    pub const ALL: [BaseType; 14] = [
         BaseType::I8,
         BaseType::I16,
         BaseType::I32,
@@ -74,6 +80,7 @@ impl BaseType {
         BaseType::F16,
         BaseType::BF16,
         BaseType::F128,
+        BaseType::F80,
     ];
 
     /// The unit offset of this base type's DIE in the synthetic unit.
@@ -114,6 +121,7 @@ impl BaseType {
             BaseType::I64 | BaseType::U64 | BaseType::F64 => 8,
             BaseType::IW(n) | BaseType::UW(n) => n,
             BaseType::F128 => 16,
+            BaseType::F80 => 10,
         }
     }
 
@@ -147,7 +155,12 @@ impl BaseType {
     pub fn is_float(self) -> bool {
         matches!(
             self,
-            BaseType::F32 | BaseType::F64 | BaseType::F16 | BaseType::BF16 | BaseType::F128
+            BaseType::F32
+                | BaseType::F64
+                | BaseType::F16
+                | BaseType::BF16
+                | BaseType::F128
+                | BaseType::F80
         )
     }
 
@@ -187,9 +200,12 @@ impl BaseType {
             BaseType::U64 => V::U64,
             BaseType::F32 => V::F32,
             BaseType::F64 => V::F64,
-            BaseType::IW(_) | BaseType::UW(_) | BaseType::F16 | BaseType::BF16 | BaseType::F128 => {
-                return None
-            }
+            BaseType::IW(_)
+            | BaseType::UW(_)
+            | BaseType::F16
+            | BaseType::BF16
+            | BaseType::F128
+            | BaseType::F80 => return None,
         })
     }
 
@@ -201,6 +217,7 @@ impl BaseType {
             BaseType::F16 => "half".into(),
             BaseType::BF16 => "__bf16".into(),
             BaseType::F128 => "__float128".into(),
+            BaseType::F80 => "__float80".into(),
             b if b.is_signed() => format!("int{}_t", b.bits()),
             b => format!("uint{}_t", b.bits()),
         }

@@ -1,7 +1,8 @@
-//! Half, bfloat and binary128 values for AMD's DWARF extension evaluator
-//! ([`super::ext`], decision 14), the floats of [`super::ops`]'s base types
-//! `BaseType::F16` (`half`, IEEE binary16), `BaseType::BF16` (`__bf16`,
-//! bfloat16) and `BaseType::F128` (`__float128`, IEEE binary128).
+//! Half, bfloat, binary128 and x87 80-bit values for AMD's DWARF
+//! extension evaluator ([`super::ext`], decisions 14 and 15), the floats of
+//! [`super::ops`]'s base types `BaseType::F16` (`half`, IEEE binary16),
+//! `BaseType::BF16` (`__bf16`, bfloat16), `BaseType::F128` (`__float128`,
+//! IEEE binary128) and `BaseType::F80` (`__float80`, LLVM's `x86_fp80`).
 //!
 //! gimli's `Value` has `F32` and `F64` only, so that a lowering can compute
 //! with these floats the evaluator's stack holds a [`SoftFloat`] (a kind and
@@ -45,13 +46,48 @@
 //!   decides that reading.)
 //! * [`SoftFloat::reinterpret`] keeps the bits and needs equal sizes (half
 //!   and bfloat are both 16 bits).
+//!
+//! # x86_fp80
+//!
+//! [`SoftKind::X87`] is the x87 80-bit extended format (`rustc_apfloat`'s
+//! `X87DoubleExtended`): sign (bit 79), 15 exponent bits (bias 16383), an
+//! explicit integer bit (63) and 63 fraction bits, held in the low 80 bits
+//! of the `u128`. Some of its encodings are no IEEE value: the
+//! pseudo-infinity and pseudo-NaNs (exponent all ones, integer bit clear),
+//! unnormals (exponent neither 0 nor all ones, integer bit clear) and
+//! pseudo-denormals (exponent 0, integer bit set). This module does not
+//! treat them itself; they are whatever `APFloat`'s `from_bits`, `to_bits`
+//! and operations make of them, which agrees with the reference
+//! interpreter's documented `X86_FP80_DECISIONS`
+//! (`semantics/src/value.rs`; checked by the unit tests below on hand-worked
+//! encodings, without calling the reference's code):
+//!
+//! * the pseudo-infinity, pseudo-NaNs and unnormals read as NaNs (so they
+//!   compare unordered, and `abs` leaves them as they are);
+//! * a pseudo-denormal reads as the normal number 2^-16382 · 1.f, and a
+//!   result written back from it (a conversion, `x · 1`) has exponent 1;
+//! * a NaN made by a conversion to x86_fp80 (from another kind, or from
+//!   x86_fp80 itself) has the integer bit and the quiet bit set, its payload
+//!   shifted into the top of the fraction;
+//! * arithmetic on a pseudo-NaN, pseudo-infinity or unnormal gives a NaN
+//!   whose integer bit is still clear (`APFloat` quiets a NaN it reads with
+//!   the integer bit clear by setting the quiet bit alone, bug-compatible
+//!   with LLVM; an unnormal's exponent becomes all ones), which a
+//!   conversion to x86_fp80 then canonicalizes.
+//!
+//! A [`SoftFloat`] holds its encoding as it was read (from a constant, a
+//! register, memory or a reinterpret): reading and moving a value never
+//! canonicalizes it, `neg` flips the sign bit of those bits, and `abs`
+//! changes nothing but the sign bit. Only arithmetic and conversions go
+//! through `APFloat`, and their results are `APFloat`'s `to_bits`, which
+//! may canonicalize as above.
 
 use super::ops::BaseType;
-use rustc_apfloat::ieee::{BFloat, Double, Half, Quad, Single};
+use rustc_apfloat::ieee::{BFloat, Double, Half, Quad, Single, X87DoubleExtended};
 use rustc_apfloat::{Float, FloatConvert, Round};
 use std::cmp::Ordering;
 
-/// Which of the three floats.
+/// Which of the four floats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SoftKind {
     /// IEEE binary16 (`half`).
@@ -60,15 +96,19 @@ pub enum SoftKind {
     BFloat,
     /// IEEE binary128 (`__float128`).
     Quad,
+    /// The x87 80-bit extended float (`__float80`, LLVM's `x86_fp80`):
+    /// 15 exponent bits, an explicit integer bit, 63 fraction bits.
+    X87,
 }
 
 impl SoftKind {
-    /// The kind of a base type (`F16`, `BF16`, `F128`).
+    /// The kind of a base type (`F16`, `BF16`, `F128`, `F80`).
     pub fn of_base(b: BaseType) -> Option<SoftKind> {
         match b {
             BaseType::F16 => Some(SoftKind::Half),
             BaseType::BF16 => Some(SoftKind::BFloat),
             BaseType::F128 => Some(SoftKind::Quad),
+            BaseType::F80 => Some(SoftKind::X87),
             _ => None,
         }
     }
@@ -77,16 +117,18 @@ impl SoftKind {
     pub fn bits(self) -> u64 {
         match self {
             SoftKind::Half | SoftKind::BFloat => 16,
+            SoftKind::X87 => 80,
             SoftKind::Quad => 128,
         }
     }
 
-    /// The base type's name (`half`, `__bf16`, `__float128`).
+    /// The base type's name (`half`, `__bf16`, `__float128`, `__float80`).
     pub fn name(self) -> &'static str {
         match self {
             SoftKind::Half => "half",
             SoftKind::BFloat => "__bf16",
             SoftKind::Quad => "__float128",
+            SoftKind::X87 => "__float80",
         }
     }
 
@@ -94,6 +136,7 @@ impl SoftKind {
     fn mask(self) -> u128 {
         match self {
             SoftKind::Half | SoftKind::BFloat => 0xffff,
+            SoftKind::X87 => (1 << 80) - 1,
             SoftKind::Quad => u128::MAX,
         }
     }
@@ -107,6 +150,7 @@ impl SoftKind {
             SoftKind::Half => Format::Half,
             SoftKind::BFloat => Format::BFloat,
             SoftKind::Quad => Format::Quad,
+            SoftKind::X87 => Format::X87,
         }
     }
 }
@@ -120,6 +164,7 @@ enum Format {
     Single,
     Double,
     Quad,
+    X87,
 }
 
 /// Runs `$body` with `$F` naming the `rustc_apfloat` type of the [`Format`]
@@ -145,6 +190,10 @@ macro_rules! with_format {
             }
             Format::Quad => {
                 type $F = Quad;
+                $body
+            }
+            Format::X87 => {
+                type $F = X87DoubleExtended;
                 $body
             }
         }
@@ -194,7 +243,8 @@ fn compare_in<F: Float>(a: u128, b: u128) -> Option<Ordering> {
     F::from_bits(a).partial_cmp(&F::from_bits(b))
 }
 
-/// A half, bfloat or binary128 value: its kind and encoding. Equality
+/// A half, bfloat, binary128 or x86_fp80 value: its kind and encoding (as
+/// read: see the module doc's last section). Equality
 /// (`==` on the struct) is of the encodings, not IEEE's (see
 /// [`SoftFloat::compare`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -507,5 +557,317 @@ mod tests {
         assert_eq!(SoftKind::of_base(BaseType::F32), None);
         // Bits above the kind's size are dropped.
         assert_eq!(h(0x1_3c00).bits(), H1);
+    }
+
+    // x86_fp80: sign (bit 79), 15 exponent bits (64..79, bias 16383), the
+    // explicit integer bit (63), 63 fraction bits (0..63).
+    // 1.0 = exponent 0x3fff, integer bit: 0x3fff_8000_0000_0000_0000;
+    // 2.0 = exponent 0x4000: 0x4000_8000…; 3.0 = 1.5 · 2^1: exponent
+    // 0x4000, integer bit and the top fraction bit (62): 0x4000_c000….
+    const X1: u128 = 0x3fff_8000_0000_0000_0000;
+    const X2: u128 = 0x4000_8000_0000_0000_0000;
+    const X3: u128 = 0x4000_c000_0000_0000_0000;
+    const XINF: u128 = 0x7fff_8000_0000_0000_0000;
+    // The encodings that are no IEEE value (value.rs's X86_FP80_DECISIONS):
+    // pseudo-infinity (exponent all ones, integer bit and fraction clear),
+    // a pseudo-NaN (exponent all ones, integer bit clear, fraction set), an
+    // unnormal (exponent 0x3fff, integer bit clear: 0.1₂ · 2^0 read as
+    // written) and a pseudo-denormal (exponent 0, integer bit set).
+    const PSEUDO_INF: u128 = 0x7fff_0000_0000_0000_0000;
+    const PSEUDO_NAN: u128 = 0x7fff_4000_0000_0000_0001;
+    const UNNORMAL: u128 = 0x3fff_4000_0000_0000_0000;
+    const PSEUDO_DENORMAL: u128 = 0x0000_8000_0000_0000_0000;
+    // The smallest normal, 2^-16382: exponent 1, integer bit.
+    const XMIN_NORMAL: u128 = 0x0001_8000_0000_0000_0000;
+
+    fn x(bits: u128) -> SoftFloat {
+        SoftFloat::new(SoftKind::X87, bits)
+    }
+    fn op(o: Arith, a: u128, b: u128) -> u128 {
+        x(a).arith(o, x(b)).expect("same kind").bits()
+    }
+
+    #[test]
+    fn x87_arithmetic_rounds_to_nearest_even() {
+        assert_eq!(SoftKind::of_base(BaseType::F80), Some(SoftKind::X87));
+        assert_eq!(SoftKind::X87.bits(), 80);
+        assert_eq!(SoftKind::X87.name(), "__float80");
+        // Bits above 80 are dropped.
+        assert_eq!(x((1 << 80) | X1).bits(), X1);
+        // 1 + 1 = 2; 3 - 1 = 2; 3 · 2 = 6 = 1.5 · 2^2 (exponent 0x4001);
+        // 1 / 2 = 0.5 (exponent 0x3ffe).
+        assert_eq!(op(Arith::Add, X1, X1), X2);
+        assert_eq!(op(Arith::Sub, X3, X1), X2);
+        assert_eq!(op(Arith::Mul, X3, X2), 0x4001_c000_0000_0000_0000);
+        assert_eq!(op(Arith::Div, X1, X2), 0x3ffe_8000_0000_0000_0000);
+        // 1 / 3 = 1.0101…₂ · 2^-2: exponent 0x3ffd; the 64 significand
+        // bits (integer bit included) are 1010… = 0xaaaa_aaaa_aaaa_aaaa,
+        // and the bits after them 1010… are 2/3 of a unit in the last
+        // place, above half: rounded up to …aaab.
+        assert_eq!(op(Arith::Div, X1, X3), 0x3ffd_aaaa_aaaa_aaaa_aaab);
+        // 2^64 = exponent 0x3fff + 64 = 0x403f, integer bit. With 64 bits
+        // of precision the spacing at 2^64 is 2: 2^64 + 1 is halfway
+        // between 2^64 (last bit 0, even) and 2^64 + 2: → 2^64; 2^64 + 3
+        // halfway between 2^64 + 2 (odd) and 2^64 + 4 (even): → …0002.
+        let two64 = 0x403f_8000_0000_0000_0000;
+        assert_eq!(op(Arith::Add, two64, X1), two64);
+        assert_eq!(op(Arith::Add, two64, X3), two64 | 2);
+        // The largest finite (exponent 0x7ffe, all significand bits) twice
+        // overflows to +inf (exponent all ones, integer bit).
+        let max = 0x7ffe_ffff_ffff_ffff_ffff;
+        assert_eq!(op(Arith::Add, max, max), XINF);
+        // 1 / 0 = +inf; 0 / 0 a NaN.
+        assert_eq!(op(Arith::Div, X1, 0), XINF);
+        assert!(x(op(Arith::Div, 0, 0)).is_nan());
+        // The smallest normal / 2 = 2^-16383, a denormal: exponent 0,
+        // integer bit clear, significand 0.1₂ (bit 62).
+        assert_eq!(op(Arith::Div, XMIN_NORMAL, X2), 0x0000_4000_0000_0000_0000);
+        // A signalling NaN with the integer bit (fraction 1, quiet bit 62
+        // clear) comes out of arithmetic quiet: bit 62 set.
+        assert_eq!(
+            op(Arith::Add, 0x7fff_8000_0000_0000_0001, X1),
+            0x7fff_c000_0000_0000_0001
+        );
+        // Kinds must match.
+        assert_eq!(x(X1).arith(Arith::Add, q(Q1)), None);
+    }
+
+    #[test]
+    fn x87_comparisons_neg_abs() {
+        let c = |a: u128, b: u128| x(a).compare(x(b));
+        assert_eq!(c(X1, X2), Some(Ordering::Less));
+        assert_eq!(c(X3, X2), Some(Ordering::Greater));
+        // -0 (sign bit 79) == +0.
+        assert_eq!(c(1 << 79, 0), Some(Ordering::Equal));
+        let qnan = 0x7fff_c000_0000_0000_0000;
+        assert_eq!(c(qnan, qnan), None);
+        assert_eq!(c(XINF, 0x7ffe_ffff_ffff_ffff_ffff), Some(Ordering::Greater));
+        // neg flips bit 79; abs of -1 is 1, of -0 stays -0.
+        assert_eq!(x(X1).negate().bits(), 0xbfff_8000_0000_0000_0000);
+        assert_eq!(x(0xbfff_8000_0000_0000_0000).abs().bits(), X1);
+        assert_eq!(x(1 << 79).abs().bits(), 1 << 79);
+    }
+
+    #[test]
+    fn x87_conversions() {
+        // double 1.0 = 0x3ff0000000000000: exponent 0x3ff - 1023 = 0 →
+        // 0x3fff, the integer bit explicit, fraction 0; and back.
+        assert_eq!(
+            SoftFloat::from_double(SoftKind::X87, 0x3ff0_0000_0000_0000).bits(),
+            X1
+        );
+        assert_eq!(x(X1).to_double(), 0x3ff0_0000_0000_0000);
+        // float 1.0, half 1.0 → 1.0; 1.0 → binary128 1.0.
+        assert_eq!(
+            SoftFloat::from_single(SoftKind::X87, 0x3f80_0000).bits(),
+            X1
+        );
+        assert_eq!(h(H1).convert(SoftKind::X87).bits(), X1);
+        assert_eq!(x(X1).convert(SoftKind::Quad).bits(), Q1);
+        // double 0.1 = 0x3fb999999999999a: exponent -4 → 0x3ffb; the
+        // significand is the integer bit and the 52 fraction bits moved up
+        // by 63 - 52 = 11: 0x8000… | 0x999999999999a << 11 =
+        // 0xcccc_cccc_cccc_d000. Exact, and back.
+        let tenth = SoftFloat::from_double(SoftKind::X87, 0x3fb9_9999_9999_999a);
+        assert_eq!(tenth.bits(), 0x3ffb_cccc_cccc_cccc_d000);
+        assert_eq!(tenth.to_double(), 0x3fb9_9999_9999_999a);
+        // x87 1/3 (significand 0xaaaa_aaaa_aaaa_aaab) to double: 53 bits
+        // kept, the 11 dropped are 0x2ab < 0x400 (half): rounded down, the
+        // fraction 0101… = 0x5555555555555: 0x3fd5555555555555.
+        assert_eq!(
+            x(0x3ffd_aaaa_aaaa_aaaa_aaab).to_double(),
+            0x3fd5_5555_5555_5555
+        );
+        // binary128 1/3 (fraction 0x5555…5, 112 bits) to x87: the 64
+        // significand bits 1010… = 0xaaaa…aaaa, the 49 dropped bits 1010…1
+        // are above half: rounded up to …aaab.
+        assert_eq!(
+            q(0x3ffd_5555_5555_5555_5555_5555_5555_5555)
+                .convert(SoftKind::X87)
+                .bits(),
+            0x3ffd_aaaa_aaaa_aaaa_aaab
+        );
+        // The largest x87 overflows double to +inf.
+        assert_eq!(
+            x(0x7ffe_ffff_ffff_ffff_ffff).to_double(),
+            0x7ff0_0000_0000_0000
+        );
+        // Integers: 3 → 3.0; 2^64 - 1 is exact in 64 bits of precision:
+        // exponent 0x3fff + 63 = 0x403e, all 64 significand bits set.
+        assert_eq!(SoftFloat::from_u64(SoftKind::X87, 3).bits(), X3);
+        assert_eq!(
+            SoftFloat::from_u64(SoftKind::X87, u64::MAX).bits(),
+            0x403e_ffff_ffff_ffff_ffff
+        );
+        assert_eq!(SoftFloat::from_u64(SoftKind::X87, 0).bits(), 0);
+        // Reinterpret only to 80 bits.
+        assert_eq!(x(X1).reinterpret(SoftKind::X87), Some(x(X1)));
+        assert_eq!(x(X1).reinterpret(SoftKind::Quad), None);
+        assert_eq!(h(H1).reinterpret(SoftKind::X87), None);
+    }
+
+    /// value.rs's "x86_fp80: invalid encodings are NaNs".
+    #[test]
+    fn x87_invalid_encodings_are_nans() {
+        for bits in [PSEUDO_INF, PSEUDO_NAN, UNNORMAL] {
+            let v = x(bits);
+            assert!(v.is_nan(), "{bits:#x}");
+            // Unordered, with themselves too.
+            assert_eq!(v.compare(x(X1)), None, "{bits:#x}");
+            assert_eq!(v.compare(v), None, "{bits:#x}");
+            // Held as read; neg flips the sign bit of those bits; abs of
+            // the negated one (a NaN: not below zero) changes nothing.
+            assert_eq!(v.bits(), bits);
+            let neg = v.negate();
+            assert_eq!(neg.bits(), bits | (1 << 79));
+            assert_eq!(neg.abs(), neg);
+        }
+        // The same with the integer bit set: +inf, a quiet NaN, 1.5.
+        assert!(!x(XINF).is_nan());
+        assert!(x(0x7fff_c000_0000_0000_0001).is_nan());
+        assert!(!x(0x3fff_c000_0000_0000_0000).is_nan());
+    }
+
+    /// value.rs's "x86_fp80: pseudo-denormals are normal".
+    #[test]
+    fn x87_pseudo_denormal_reads_normal_and_is_written_back_normal() {
+        let pd = x(PSEUDO_DENORMAL);
+        // Held as read.
+        assert_eq!(pd.bits(), PSEUDO_DENORMAL);
+        assert!(!pd.is_nan());
+        // It is 2^-16382 · 1.0, the smallest normal.
+        assert_eq!(pd.compare(x(XMIN_NORMAL)), Some(Ordering::Equal));
+        // Written back (a conversion to x86_fp80, or x · 1) with exponent 1.
+        assert_eq!(pd.convert(SoftKind::X87).bits(), XMIN_NORMAL);
+        assert_eq!(op(Arith::Mul, PSEUDO_DENORMAL, X1), XMIN_NORMAL);
+        assert_eq!(op(Arith::Add, PSEUDO_DENORMAL, 0), XMIN_NORMAL);
+        // As binary128: 2^-16382 is exponent 16383 - 16382 = 1, fraction 0.
+        assert_eq!(pd.convert(SoftKind::Quad).bits(), 1 << 112);
+        // neg and abs only touch the sign bit (exponent 0 stays).
+        assert_eq!(pd.negate().bits(), PSEUDO_DENORMAL | (1 << 79));
+        assert_eq!(pd.negate().abs().bits(), PSEUDO_DENORMAL);
+    }
+
+    /// value.rs's "x86_fp80: NaNs made by conversion".
+    #[test]
+    fn x87_converted_nans_are_quiet_with_the_integer_bit() {
+        // double's quiet NaN 0x7ff8_0000_0000_0000 (no payload): exponent
+        // all ones, integer bit and quiet bit (62).
+        assert_eq!(
+            SoftFloat::from_double(SoftKind::X87, 0x7ff8_0000_0000_0000).bits(),
+            0x7fff_c000_0000_0000_0000
+        );
+        // A signalling double NaN with payload 1 comes out quiet, the
+        // payload shifted by the 11 more fraction bits: 1 << 11 = 0x800.
+        assert_eq!(
+            SoftFloat::from_double(SoftKind::X87, 0x7ff0_0000_0000_0001).bits(),
+            0x7fff_c000_0000_0000_0800
+        );
+        // The sign is kept: double 0xfff8… → 0xffff_c000….
+        assert_eq!(
+            SoftFloat::from_double(SoftKind::X87, 0xfff8_0000_0000_0000).bits(),
+            0xffff_c000_0000_0000_0000
+        );
+        // A signalling float NaN 0x7f800001 (payload 1): shifted by
+        // 63 - 23 = 40 → 1 << 40.
+        assert_eq!(
+            SoftFloat::from_single(SoftKind::X87, 0x7f80_0001).bits(),
+            0x7fff_c000_0100_0000_0000
+        );
+        // half's quiet NaN 0x7e00 (bit 9) moves up by 63 - 10 = 53 to the
+        // quiet bit 62.
+        assert_eq!(
+            h(HNAN).convert(SoftKind::X87).bits(),
+            0x7fff_c000_0000_0000_0000
+        );
+        // x86_fp80 to itself canonicalizes the invalid encodings: the
+        // integer and quiet bits set, the rest of the fraction kept (an
+        // unnormal's exponent becomes all ones).
+        assert_eq!(
+            x(PSEUDO_NAN).convert(SoftKind::X87).bits(),
+            0x7fff_c000_0000_0000_0001
+        );
+        assert_eq!(
+            x(PSEUDO_INF).convert(SoftKind::X87).bits(),
+            0x7fff_c000_0000_0000_0000
+        );
+        assert_eq!(
+            x(UNNORMAL).convert(SoftKind::X87).bits(),
+            0x7fff_c000_0000_0000_0000
+        );
+    }
+
+    /// value.rs's "x86_fp80: arithmetic keeps invalid operands' encodings".
+    #[test]
+    fn x87_arithmetic_keeps_the_clear_integer_bit() {
+        // APFloat quiets a NaN read with the integer bit clear by setting
+        // the quiet bit (62) alone: the pseudo-NaN already has it, so it
+        // comes back as it was, whichever side it is on.
+        assert_eq!(op(Arith::Add, PSEUDO_NAN, X1), PSEUDO_NAN);
+        assert_eq!(op(Arith::Add, X1, PSEUDO_NAN), PSEUDO_NAN);
+        assert_eq!(
+            op(Arith::Mul, PSEUDO_NAN, 0xbfff_8000_0000_0000_0000),
+            PSEUDO_NAN
+        );
+        // The unnormal reads as a NaN whose exponent is all ones: 0x7fff,
+        // integer bit clear, bit 62 as it was (set).
+        assert_eq!(op(Arith::Sub, UNNORMAL, X1), 0x7fff_4000_0000_0000_0000);
+        // The pseudo-infinity (fraction 0) gets the quiet bit alone.
+        assert_eq!(op(Arith::Div, PSEUDO_INF, X1), 0x7fff_4000_0000_0000_0000);
+        // An unnormal with fraction 1 and bit 62 clear: bit 62 added.
+        assert_eq!(
+            op(Arith::Add, 0x3fff_0000_0000_0000_0001, X1),
+            0x7fff_4000_0000_0000_0001
+        );
+        // A conversion to x86_fp80 then canonicalizes: integer bit set.
+        let r = x(PSEUDO_NAN).arith(Arith::Add, x(X1)).unwrap();
+        assert_eq!(r.convert(SoftKind::X87).bits(), 0x7fff_c000_0000_0000_0001);
+    }
+
+    /// Every operation on x86_fp80 encodings of each class (with either
+    /// sign) gives a value, never a panic.
+    #[test]
+    fn x87_operations_on_every_class_do_not_panic() {
+        let classes = [
+            0,
+            1,
+            X1,
+            XMIN_NORMAL,
+            0x0000_4000_0000_0000_0000,
+            XINF,
+            0x7fff_c000_0000_0000_0000,
+            0x7fff_8000_0000_0000_0001,
+            PSEUDO_INF,
+            PSEUDO_NAN,
+            UNNORMAL,
+            0x3fff_0000_0000_0000_0001,
+            PSEUDO_DENORMAL,
+            0x0000_ffff_ffff_ffff_ffff,
+            0x7ffe_ffff_ffff_ffff_ffff,
+        ];
+        let all: Vec<u128> = classes.iter().flat_map(|b| [*b, b | (1 << 79)]).collect();
+        let kinds = [
+            SoftKind::Half,
+            SoftKind::BFloat,
+            SoftKind::Quad,
+            SoftKind::X87,
+        ];
+        for &a in &all {
+            for &b in &all {
+                for o in [Arith::Add, Arith::Sub, Arith::Mul, Arith::Div] {
+                    let _ = op(o, a, b);
+                }
+                let _ = x(a).compare(x(b));
+            }
+            for k in kinds {
+                let _ = x(a).convert(k).convert(SoftKind::X87);
+            }
+            let _ = (
+                x(a).to_single(),
+                x(a).to_double(),
+                x(a).abs(),
+                x(a).is_nan(),
+            );
+        }
     }
 }

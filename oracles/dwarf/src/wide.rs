@@ -2,8 +2,8 @@
 //! [`Value`] for the base types gimli knows, [`Wide`] integers for the
 //! wide base types of [`super::ops`] (`BaseType::IW(n)`/`BaseType::UW(n)`,
 //! signed and unsigned integers of 9 to 255 bytes), and [`SoftFloat`]s for
-//! its half, bfloat and binary128 base types (`BaseType::F16`/`BF16`/`F128`;
-//! their semantics are [`super::softfloat`]'s module doc, and how they meet
+//! its half, bfloat, binary128 and x87 80-bit base types
+//! (`BaseType::F16`/`BF16`/`F128`/`F80`; their semantics are [`super::softfloat`]'s module doc, and how they meet
 //! the other values is the last section below).
 //!
 //! DWARF 5 puts no bound on a base type's size (§2.5.1 "Each general
@@ -73,7 +73,8 @@
 //!   signed type) taken as an unsigned 64-bit number. A wide integer to a
 //!   soft float, and a soft float to any integer, are not modelled: errors.
 //! * `DW_OP_reinterpret` needs equal sizes: half and bfloat with each
-//!   other and with `I16`/`U16`, binary128 with the 16-byte wide integers.
+//!   other and with `I16`/`U16`, binary128 with the 16-byte wide integers,
+//!   x86_fp80 with the 10-byte ones.
 
 use super::ops::BaseType;
 use super::softfloat::{Arith, SoftFloat, SoftKind};
@@ -97,7 +98,7 @@ pub enum ExtType {
         signed: bool,
         bytes: u8,
     },
-    /// Half, bfloat or binary128.
+    /// Half, bfloat, binary128 or x86_fp80.
     Soft(SoftKind),
 }
 
@@ -111,7 +112,7 @@ impl ExtType {
                 bytes: n,
             }),
             BaseType::IW(_) | BaseType::UW(_) => None,
-            BaseType::F16 | BaseType::BF16 | BaseType::F128 => {
+            BaseType::F16 | BaseType::BF16 | BaseType::F128 | BaseType::F80 => {
                 SoftKind::of_base(b).map(ExtType::Soft)
             }
             b => b.value_type().map(ExtType::Narrow),
@@ -225,7 +226,7 @@ pub enum ExtValue {
     /// One of gimli's values; its operations are gimli's methods.
     Narrow(Value),
     Wide(Wide),
-    /// A half, bfloat or binary128 value ([`super::softfloat`]).
+    /// A half, bfloat, binary128 or x86_fp80 value ([`super::softfloat`]).
     Soft(SoftFloat),
 }
 
@@ -340,14 +341,14 @@ impl ExtValue {
 
     /// A value of type `ty` from bits read from storage (or a constant's
     /// bytes): a narrow type takes them as gimli's value of that type, a
-    /// wide one its `n` low bits, a soft float its 16 or 128 low bits as
-    /// its encoding.
+    /// wide one its `n` low bits, a soft float its 16, 80 or 128 low bits
+    /// as its encoding (kept as it is, never canonicalized).
     pub fn from_bits(ty: ExtType, bits: &Bits) -> ExtValue {
         match ty {
             ExtType::Narrow(vt) => ExtValue::Narrow(value_of(vt, bits.to_u64().unwrap_or(0))),
             ExtType::Wide { signed, bytes } => ExtValue::Wide(Wide::from_bits(signed, bytes, bits)),
             ExtType::Soft(k) => {
-                // The low 128 bits (the kind keeps its own 16 or 128).
+                // The low 128 bits (the kind keeps its own 16, 80 or 128).
                 let low = Bits::from_biguint(128, &bits.to_biguint());
                 ExtValue::Soft(SoftFloat::new(k, low.to_u128().unwrap_or(0)))
             }
@@ -500,7 +501,7 @@ impl ExtValue {
             )),
             (ExtValue::Soft(s), t @ (ExtType::Narrow(_) | ExtType::Wide { .. })) => {
                 Err(ValueError::Ill(format!(
-                    "DW_OP_convert of a {} to {}: float to integer conversion of half, bfloat and binary128 is not modelled",
+                    "DW_OP_convert of a {} to {}: float to integer conversion of half, bfloat, binary128 and x86_fp80 is not modelled",
                     s.kind().name(),
                     t.name()
                 )))
@@ -519,7 +520,8 @@ impl ExtValue {
             }
             // A soft float on either side (decision 14): the same bits, if
             // the sizes are equal (half/bfloat with each other and
-            // I16/U16, binary128 with the 16-byte wide integers).
+            // I16/U16, binary128 with the 16-byte wide integers, x86_fp80
+            // with the 10-byte ones).
             (a, t)
                 if (matches!(a, ExtValue::Soft(_)) || matches!(t, ExtType::Soft(_)))
                     && a.ty().bits() == t.bits() =>
@@ -625,7 +627,7 @@ pub fn binary(op: BinOp, a: ExtValue, b: ExtValue) -> Result<ExtValue, ValueErro
         (ExtValue::Wide(x), ExtValue::Wide(y)) if x.ty() == y.ty() => Ok(wide_binary(op, x, y)),
         (ExtValue::Soft(x), ExtValue::Soft(y)) if x.kind() == y.kind() => soft_binary(op, *x, *y),
         _ => Err(ValueError::Ill(format!(
-            "TypeMismatch: {} of {} and {} (a wide integer or a half, bfloat or binary128 float combines only with its own type)",
+            "TypeMismatch: {} of {} and {} (a wide integer or a half, bfloat, binary128 or x86_fp80 float combines only with its own type)",
             op.name(),
             a.ty().name(),
             b.ty().name()
@@ -1204,6 +1206,37 @@ mod tests {
         );
         assert_eq!(ExtType::Soft(SoftKind::BFloat).name(), "__bf16");
         assert_eq!(ExtType::Soft(SoftKind::Quad).bits(), 128);
+        assert_eq!(
+            ExtType::of_base(BaseType::F80),
+            Some(ExtType::Soft(SoftKind::X87))
+        );
+        assert_eq!(ExtType::Soft(SoftKind::X87).name(), "__float80");
+        assert_eq!(ExtType::Soft(SoftKind::X87).bits(), 80);
+        // x86_fp80 1.0 (0x3fff_8000_0000_0000_0000) reinterpreted as the
+        // 10-byte unsigned integer and back keeps its 80 bits; it combines
+        // with no other soft kind.
+        let x1 = ExtValue::Soft(SoftFloat::new(SoftKind::X87, 0x3fff_8000_0000_0000_0000));
+        let u80 = ExtType::Wide {
+            signed: false,
+            bytes: 10,
+        };
+        let as_int = x1.clone().reinterpret(u80).unwrap();
+        assert_eq!(
+            as_int.bits(),
+            Bits::from_u128(80, 0x3fff_8000_0000_0000_0000)
+        );
+        assert_eq!(
+            as_int.reinterpret(ExtType::Soft(SoftKind::X87)),
+            Ok(x1.clone())
+        );
+        ill(
+            binary(
+                BinOp::Plus,
+                x1,
+                ExtValue::Soft(SoftFloat::new(SoftKind::Quad, 0)),
+            ),
+            "TypeMismatch",
+        );
     }
 
     #[test]

@@ -1,12 +1,15 @@
-//! Half, bfloat and binary128 base types (`BaseType::F16`, `BF16`, `F128`)
-//! in AMD's DWARF extension evaluator (`dwarf::ext`, decision 14 of its
-//! module doc; the values are `dwarf::softfloat`'s). Each expected result
-//! is worked out by hand below from the encodings:
+//! Half, bfloat, binary128 and x86_fp80 base types (`BaseType::F16`,
+//! `BF16`, `F128`, `F80`) in AMD's DWARF extension evaluator (`dwarf::ext`,
+//! decisions 14 and 15 of its module doc; the values are
+//! `dwarf::softfloat`'s). Each expected result is worked out by hand below
+//! from the encodings:
 //!
 //! * half: sign, 5 exponent bits (bias 15), 10 fraction bits;
 //! * bfloat: sign, 8 exponent bits (bias 127), 7 fraction bits (float's
 //!   top half);
-//! * binary128: sign, 15 exponent bits (bias 16383), 112 fraction bits.
+//! * binary128: sign, 15 exponent bits (bias 16383), 112 fraction bits;
+//! * x86_fp80: sign (bit 79), 15 exponent bits (bias 16383), an explicit
+//!   integer bit (63), 63 fraction bits.
 
 use diopter_dwarf::ext::{AspaceMap, ExtMachine, ExtStop};
 use diopter_dwarf::ops::{encode, BaseType, DwOp, LlvmDwOp};
@@ -20,6 +23,7 @@ use gimli::constants as c;
 const F16: BaseType = BaseType::F16;
 const BF16: BaseType = BaseType::BF16;
 const F128: BaseType = BaseType::F128;
+const F80: BaseType = BaseType::F80;
 
 // half 1.0 = 0 01111 0… = 0x3c00; 2.0 = 0 10000 0… = 0x4000; 3.0 = 1.5 · 2^1
 // = 0 10000 1000000000 = 0x4200; a quiet NaN = 0 11111 1000000000 = 0x7e00.
@@ -30,27 +34,50 @@ const HNAN: u16 = 0x7e00;
 // binary128 1.0 = 0x3fff << 112, 2.0 = 0x4000 << 112.
 const Q1: u128 = 0x3fff << 112;
 const Q2: u128 = 0x4000 << 112;
+// x86_fp80 1.0: exponent 0x3fff, the integer bit (63) set, fraction 0;
+// 2.0: exponent 0x4000; 3.0 = 1.5 · 2^1: exponent 0x4000, the integer bit
+// and the top fraction bit (62).
+const X1: u128 = 0x3fff_8000_0000_0000_0000;
+const X2: u128 = 0x4000_8000_0000_0000_0000;
+const X3: u128 = 0x4000_c000_0000_0000_0000;
+// Encodings that are no IEEE value (semantics/src/value.rs's
+// X86_FP80_DECISIONS): a pseudo-NaN (exponent all ones, integer bit clear,
+// fraction set), an unnormal (exponent 0x3fff, integer bit clear) and a
+// pseudo-denormal (exponent 0, integer bit set: 2^-16382 · 1.0, whose
+// normal encoding has exponent 1).
+const PSEUDO_NAN: u128 = 0x7fff_4000_0000_0000_0001;
+const UNNORMAL: u128 = 0x3fff_4000_0000_0000_0000;
+const PSEUDO_DENORMAL: u128 = 0x0000_8000_0000_0000_0000;
+const XMIN_NORMAL: u128 = 0x0001_8000_0000_0000_0000;
 
 /// Registers: 0 `$h` (16 bits, half 2.0), 1 `$q` (128 bits, binary128
-/// 1.0), 2 `$b` (16 bits, bfloat 3.0 = 0x4040), 3 `$s` (32 bits). Memory
-/// of address space 0: half 1.0 at 0x100, binary128 2.0 at 0x110.
+/// 1.0), 2 `$b` (16 bits, bfloat 3.0 = 0x4040), 3 `$s` (32 bits), 4 `$t`
+/// (80 bits, x86_fp80 1.0), 5 `$u` (80 bits, the unnormal). Memory of
+/// address space 0: half 1.0 at 0x100, binary128 2.0 at 0x110, x86_fp80
+/// 3.0 at 0x120 (10 bytes) and the pseudo-denormal at 0x130.
 fn ctx() -> Context {
     let mut c = Context::parse(
         "datalayout amdgpu\nseed 5\n\
          $h = i16 0x4000\n\
          $q = i128 0x3fff0000000000000000000000000000\n\
          $b = i16 0x4040\n\
-         $s = i32 0x12345678\n",
+         $s = i32 0x12345678\n\
+         $t = i80 0x3fff8000000000000000\n\
+         $u = i80 0x3fff4000000000000000\n",
     )
     .expect("the test context parses");
     c.set_memory(0, 0x100u32, &H1.to_le_bytes());
     c.set_memory(0, 0x110u32, &Q2.to_le_bytes());
+    c.set_memory(0, 0x120u32, &X3.to_le_bytes()[..10]);
+    c.set_memory(0, 0x130u32, &PSEUDO_DENORMAL.to_le_bytes()[..10]);
     c
 }
 
 fn eval_bytes(bytes: &[u8]) -> Result<LocDesc, ExtStop> {
     let ctx = ctx();
-    let regs = ["$h", "$q", "$b", "$s"].map(String::from).to_vec();
+    let regs = ["$h", "$q", "$b", "$s", "$t", "$u"]
+        .map(String::from)
+        .to_vec();
     let m = ExtMachine {
         ctx: &ctx,
         registers: &regs,
@@ -129,6 +156,11 @@ fn quad(bits: u128) -> DwOp {
     DwOp::ConstType(F128, bits.to_le_bytes().to_vec())
 }
 
+/// An x86_fp80 constant: its 10 bytes, little-endian.
+fn x87(bits: u128) -> DwOp {
+    DwOp::ConstType(F80, bits.to_le_bytes()[..10].to_vec())
+}
+
 fn float(bits: u32) -> DwOp {
     DwOp::ConstType(BaseType::F32, bits.to_le_bytes().to_vec())
 }
@@ -143,6 +175,11 @@ fn hex16(v: u16) -> String {
 
 fn hex128(v: u128) -> String {
     format!("{v:#034x}")
+}
+
+/// 80 bits in hex (`0x` and 20 digits), as `Bits::to_hex` prints them.
+fn hex80(v: u128) -> String {
+    format!("{v:#022x}")
 }
 
 const ONE64: &str = "0x0000000000000001";
@@ -606,4 +643,441 @@ fn malformed_soft_operations_are_errors_not_panics() {
     assert!(m.contains("mask must be an integral"), "{m}");
     let m = ill(&[half(H1), Piece(2)]);
     assert!(m.contains("typed value"), "{m}");
+}
+
+#[test]
+fn x87_floats_compute_in_80_bits() {
+    use DwOp::*;
+    // The base type: unit offset 14 (after F128 at 13), 10 bytes (the
+    // value's own 80 bits), a float with no gimli value type.
+    assert_eq!(F80.die_offset(), 14);
+    assert_eq!(BaseType::from_die_offset(14), Some(F80));
+    assert_eq!(F80.bytes(), 10);
+    assert_eq!(F80.bits(), 80);
+    assert!(F80.is_float());
+    assert_eq!(F80.value_type(), None);
+    assert_eq!(F80.name(), "__float80");
+    // DW_OP_const_type's length byte is 10: opcode 0xa4, the type's unit
+    // offset (ULEB 14), 10, then the 10 bytes.
+    let b = encode(&[x87(X1)]);
+    assert_eq!(b[..3], [c::DW_OP_const_type.0, 14, 10]);
+    assert_eq!(b.len(), 13);
+    // 1.0 + 1.0 = 2.0: 0x3fff_8000… + itself = 0x4000_8000….
+    assert_eq!(
+        result(&[x87(X1), x87(X1), Plus, StackValue], 80),
+        "0x40008000000000000000"
+    );
+    // 3 - 1 = 2; 3 · 2 = 6 = 1.5 · 2^2 (exponent 0x4001).
+    assert_eq!(
+        result(&[x87(X3), x87(X1), Minus, StackValue], 80),
+        hex80(X2)
+    );
+    assert_eq!(
+        result(&[x87(X3), x87(X2), Mul, StackValue], 80),
+        "0x4001c000000000000000"
+    );
+    // 1 / 3 = 1.0101…₂ · 2^-2: exponent 0x3ffd; the 64 significand bits
+    // (integer bit first) 1010… = 0xaaaa_aaaa_aaaa_aaaa, the next bits
+    // 1010… are 2/3 of the last place (above half): rounded up to …aaab.
+    assert_eq!(
+        result(&[x87(X1), x87(X3), Div, StackValue], 80),
+        "0x3ffdaaaaaaaaaaaaaaab"
+    );
+    // 2^64 (exponent 0x3fff + 64 = 0x403f) + 1: halfway between 2^64
+    // (last bit 0, even) and 2^64 + 2, with 64 bits of precision: 2^64.
+    let two64 = 0x403f_8000_0000_0000_0000;
+    assert_eq!(
+        result(&[x87(two64), x87(X1), Plus, StackValue], 80),
+        hex80(two64)
+    );
+    // The stack value is an 80-bit implicit location.
+    assert_eq!(
+        eval(&[x87(X1), StackValue]),
+        LocDesc::implicit(diopter_semantics::value::Bits::from_u128(80, X1))
+    );
+    // Comparisons: 1 < 2, and 3 >= 2; -0 (bit 79) == +0.
+    assert_eq!(result(&[x87(X1), x87(X2), Lt, StackValue], 64), ONE64);
+    assert_eq!(result(&[x87(X3), x87(X2), Ge, StackValue], 64), ONE64);
+    let eq = |a: u128, b: u128| {
+        result_of(
+            &bytes(&[d(&[x87(a), x87(b)]), P::R(c::DW_OP_eq), d(&[StackValue])]),
+            64,
+        )
+    };
+    assert_eq!(eq(1 << 79, 0), ONE64);
+    // neg flips bit 79: -1.0 = 0xbfff_8000…; abs brings it back.
+    let un = |v: u128, op: gimli::DwOp| {
+        result_of(&bytes(&[d(&[x87(v)]), P::R(op), d(&[StackValue])]), 80)
+    };
+    assert_eq!(un(X1, c::DW_OP_neg), "0xbfff8000000000000000");
+    assert_eq!(un(0xbfff_8000_0000_0000_0000, c::DW_OP_abs), hex80(X1));
+}
+
+#[test]
+fn x87_conversions() {
+    use DwOp::*;
+    // double 1.0 = 0x3ff0000000000000: exponent 0 → 0x3fff, the integer
+    // bit explicit: 0x3fff_8000…; and back to double.
+    let one = double(0x3ff0_0000_0000_0000);
+    assert_eq!(
+        result(&[one.clone(), Convert(Some(F80)), StackValue], 80),
+        hex80(X1)
+    );
+    assert_eq!(
+        result(
+            &[
+                one,
+                Convert(Some(F80)),
+                Convert(Some(BaseType::F64)),
+                StackValue
+            ],
+            64
+        ),
+        "0x3ff0000000000000"
+    );
+    // double 0.1 = 0x3fb999999999999a: exponent -4 → 0x3ffb; the
+    // significand is the integer bit and the 52 fraction bits moved up
+    // 11: 0x8000… | 0x999999999999a << 11 = 0xcccc_cccc_cccc_d000.
+    assert_eq!(
+        result(
+            &[
+                double(0x3fb9_9999_9999_999a),
+                Convert(Some(F80)),
+                StackValue
+            ],
+            80
+        ),
+        "0x3ffbccccccccccccd000"
+    );
+    // x87 1/3 (…aaab) to double: of the 64 significand bits 53 stay, the 11
+    // dropped are 0x2ab, below half (0x400): fraction 0x5555555555555.
+    assert_eq!(
+        result(
+            &[
+                x87(0x3ffd_aaaa_aaaa_aaaa_aaab),
+                Convert(Some(BaseType::F64)),
+                StackValue
+            ],
+            64
+        ),
+        "0x3fd5555555555555"
+    );
+    // x86_fp80 1.0 ↔ binary128 1.0 (0x3fff << 112), half 1.0 → 1.0.
+    assert_eq!(
+        result(&[x87(X1), Convert(Some(F128)), StackValue], 128),
+        hex128(Q1)
+    );
+    assert_eq!(
+        result(&[quad(Q1), Convert(Some(F80)), StackValue], 80),
+        hex80(X1)
+    );
+    assert_eq!(
+        result(&[half(H1), Convert(Some(F80)), StackValue], 80),
+        hex80(X1)
+    );
+    // An I64 -1 is gimli's to_u64, 2^64 - 1, exact in 64 bits of
+    // precision: exponent 0x3fff + 63 = 0x403e, all significand bits set.
+    assert_eq!(
+        result(
+            &[
+                ConstType(BaseType::I64, (-1i64).to_le_bytes().to_vec()),
+                Convert(Some(F80)),
+                StackValue
+            ],
+            80
+        ),
+        "0x403effffffffffffffff"
+    );
+    // U8 0xfe = 254 = 1.1111110₂ · 2^7: exponent 0x4006, significand
+    // 0xfe00_0000_0000_0000.
+    assert_eq!(
+        result(
+            &[
+                ConstType(BaseType::U8, vec![0xfe]),
+                Convert(Some(F80)),
+                StackValue
+            ],
+            80
+        ),
+        "0x4006fe00000000000000"
+    );
+    // double's quiet NaN 0x7ff8… converted: exponent all ones, the
+    // integer and quiet bits (value.rs's "NaNs made by conversion").
+    assert_eq!(
+        result(
+            &[
+                double(0x7ff8_0000_0000_0000),
+                Convert(Some(F80)),
+                StackValue
+            ],
+            80
+        ),
+        "0x7fffc000000000000000"
+    );
+}
+
+#[test]
+fn x87_reinterpret_keeps_the_80_bits() {
+    use DwOp::*;
+    // 1.0 as the 10-byte unsigned integer, shifted right by 64: its sign
+    // and exponent 0x3fff.
+    assert_eq!(
+        result(
+            &[
+                x87(X1),
+                Reinterpret(BaseType::UW(10)),
+                Constu(64),
+                Shr,
+                StackValue
+            ],
+            80
+        ),
+        hex80(0x3fff)
+    );
+    // UW(10) holding 2.0's bits, as x86_fp80, + 1.0 = 3.0; and IW(10).
+    assert_eq!(
+        result(
+            &[
+                ConstType(BaseType::UW(10), X2.to_le_bytes()[..10].to_vec()),
+                Reinterpret(F80),
+                x87(X1),
+                Plus,
+                StackValue
+            ],
+            80
+        ),
+        hex80(X3)
+    );
+    // -1.0 (0xbfff_8000…) as IW(10) and back keeps every bit.
+    assert_eq!(
+        result(
+            &[
+                x87(0xbfff_8000_0000_0000_0000),
+                Reinterpret(BaseType::IW(10)),
+                Reinterpret(F80),
+                StackValue
+            ],
+            80
+        ),
+        "0xbfff8000000000000000"
+    );
+    // An unnormal's bits go through a reinterpret unchanged (no
+    // canonicalization).
+    assert_eq!(
+        result(
+            &[
+                ConstType(BaseType::UW(10), UNNORMAL.to_le_bytes()[..10].to_vec()),
+                Reinterpret(F80),
+                StackValue
+            ],
+            80
+        ),
+        hex80(UNNORMAL)
+    );
+    // Other sizes are TypeMismatch.
+    for (v, t) in [
+        (x87(X1), BaseType::UW(16)),
+        (x87(X1), BaseType::UW(9)),
+        (x87(X1), F128),
+        (x87(X1), BaseType::U64),
+        (quad(Q1), F80),
+        (ConstType(BaseType::U64, vec![0; 8]), F80),
+        (ConstType(BaseType::IW(11), vec![0; 11]), F80),
+    ] {
+        let m = ill(&[v, Reinterpret(t), StackValue]);
+        assert!(m.contains("TypeMismatch"), "{m}");
+    }
+}
+
+/// value.rs's x86_fp80 decisions, through the evaluator: a value holds
+/// the encoding it was read with; arithmetic and conversions give
+/// `APFloat`'s.
+#[test]
+fn x87_encodings_outside_ieee() {
+    use DwOp::*;
+    // Held as read: a pseudo-NaN, an unnormal and a pseudo-denormal
+    // constant come back unchanged from DW_OP_stack_value.
+    for v in [PSEUDO_NAN, UNNORMAL, PSEUDO_DENORMAL] {
+        assert_eq!(result(&[x87(v), StackValue], 80), hex80(v));
+    }
+    // Invalid encodings are NaNs: the unnormal is unordered with itself
+    // (eq 0, ne 1) and with 1.0.
+    let cmp = |a: u128, b: u128, op: gimli::DwOp| {
+        result_of(
+            &bytes(&[d(&[x87(a), x87(b)]), P::R(op), d(&[StackValue])]),
+            64,
+        )
+    };
+    assert_eq!(cmp(UNNORMAL, UNNORMAL, c::DW_OP_eq), ZERO64);
+    assert_eq!(cmp(UNNORMAL, UNNORMAL, c::DW_OP_ne), ONE64);
+    assert_eq!(cmp(UNNORMAL, X1, c::DW_OP_lt), ZERO64);
+    assert_eq!(cmp(PSEUDO_NAN, X1, c::DW_OP_ge), ZERO64);
+    // abs of the negated unnormal (a NaN, not below zero) keeps it.
+    let neg_unnormal = UNNORMAL | (1 << 79);
+    let b = bytes(&[
+        d(&[x87(neg_unnormal)]),
+        P::R(c::DW_OP_abs),
+        d(&[StackValue]),
+    ]);
+    assert_eq!(result_of(&b, 80), hex80(neg_unnormal));
+    // Arithmetic keeps the clear integer bit: pseudo-NaN + 1.0 is the
+    // pseudo-NaN (APFloat sets the quiet bit alone, already set); the
+    // unnormal - 1.0 a NaN with exponent all ones, integer bit clear.
+    assert_eq!(
+        result(&[x87(PSEUDO_NAN), x87(X1), Plus, StackValue], 80),
+        hex80(PSEUDO_NAN)
+    );
+    assert_eq!(
+        result(&[x87(UNNORMAL), x87(X1), Minus, StackValue], 80),
+        "0x7fff4000000000000000"
+    );
+    // A conversion to x86_fp80 canonicalizes them: integer and quiet bits.
+    assert_eq!(
+        result(&[x87(PSEUDO_NAN), Convert(Some(F80)), StackValue], 80),
+        "0x7fffc000000000000001"
+    );
+    assert_eq!(
+        result(&[x87(UNNORMAL), Convert(Some(F80)), StackValue], 80),
+        "0x7fffc000000000000000"
+    );
+    // The pseudo-denormal equals the smallest normal, and is written back
+    // with exponent 1 by a conversion or by arithmetic (x + 0).
+    assert_eq!(cmp(PSEUDO_DENORMAL, XMIN_NORMAL, c::DW_OP_eq), ONE64);
+    assert_eq!(
+        result(&[x87(PSEUDO_DENORMAL), Convert(Some(F80)), StackValue], 80),
+        hex80(XMIN_NORMAL)
+    );
+    assert_eq!(
+        result(&[x87(PSEUDO_DENORMAL), x87(0), Plus, StackValue], 80),
+        hex80(XMIN_NORMAL)
+    );
+}
+
+#[test]
+fn x87_values_from_registers_and_memory() {
+    use DwOp::*;
+    // DW_OP_regval_type $t (80 bits, 1.0) + 1.0 = 2.0.
+    assert_eq!(
+        result(&[RegvalType(4, F80), x87(X1), Plus, StackValue], 80),
+        hex80(X2)
+    );
+    // $u holds the unnormal: read and given back as it is.
+    assert_eq!(
+        result(&[RegvalType(5, F80), StackValue], 80),
+        hex80(UNNORMAL)
+    );
+    // The low 80 bits of the 128-bit $q (binary128 1.0 = 0x3fff << 112:
+    // its low 80 bits are zero): +0.0; + 1.0 = 1.0.
+    assert_eq!(
+        result(&[RegvalType(1, F80), x87(X1), Plus, StackValue], 80),
+        hex80(X1)
+    );
+    // An 80-bit read of the 32-bit $s leaves the register.
+    let e = error(&[RegvalType(3, F80), StackValue]);
+    assert_eq!(e.kind, ErrorKind::OutOfBounds, "{e:?}");
+    // DW_OP_deref_type 10: x86_fp80 3.0 at 0x120, - 1.0 = 2.0.
+    assert_eq!(
+        result(
+            &[
+                Constu(0x120),
+                DerefType(10, F80),
+                x87(X1),
+                Minus,
+                StackValue
+            ],
+            80
+        ),
+        hex80(X2)
+    );
+    // The pseudo-denormal at 0x130 read from memory keeps its bits; it is
+    // written back normal once converted.
+    assert_eq!(
+        result(&[Constu(0x130), DerefType(10, F80), StackValue], 80),
+        hex80(PSEUDO_DENORMAL)
+    );
+    assert_eq!(
+        result(
+            &[
+                Constu(0x130),
+                DerefType(10, F80),
+                Convert(Some(F80)),
+                StackValue
+            ],
+            80
+        ),
+        hex80(XMIN_NORMAL)
+    );
+    // DW_OP_xderef_type: address space 0, 3.0 at 0x120; 3 · 1 = 3.
+    assert_eq!(
+        result(
+            &[
+                Lit(0),
+                Constu(0x120),
+                XderefType(10, F80),
+                x87(X1),
+                Mul,
+                StackValue
+            ],
+            80
+        ),
+        hex80(X3)
+    );
+    // DW_OP_regx $t; DW_OP_deref_type reads the register entity too.
+    assert_eq!(
+        result(&[Regx(4), DerefType(10, F80), StackValue], 80),
+        hex80(X1)
+    );
+}
+
+#[test]
+fn malformed_x87_operations_are_errors_not_panics() {
+    use DwOp::*;
+    // DW_OP_const_type with other byte counts than 10.
+    for n in [8, 16, 9, 11] {
+        let m = ill(&[ConstType(F80, vec![0; n]), StackValue]);
+        assert!(m.contains("byte count"), "{n}: {m}");
+    }
+    // mod, and, shifts, a shift count, not.
+    let m = ill(&[x87(X1), x87(X2), Mod]);
+    assert!(m.contains("IntegralTypeRequired"), "{m}");
+    let m = ill(&[x87(X1), x87(X2), Or]);
+    assert!(m.contains("IntegralTypeRequired"), "{m}");
+    let m = ill(&[x87(X1), Lit(1), Shl]);
+    assert!(m.contains("IntegralTypeRequired"), "{m}");
+    let m = ill(&[x87(X1), Lit(1), Shr]);
+    assert!(m.contains("IntegralTypeRequired"), "{m}");
+    let m = ill(&[Lit(1), x87(X1), Shl]);
+    assert!(m.contains("InvalidShiftExpression"), "{m}");
+    let e = error_of(&bytes(&[d(&[x87(X1)]), P::R(c::DW_OP_not)]));
+    assert_eq!(e.kind, ErrorKind::IllFormed);
+    assert!(e.message.contains("IntegralTypeRequired"), "{}", e.message);
+    // DW_OP_bra on an x86_fp80.
+    let m = ill(&[x87(X1), Bra(1), Lit(0), Lit(1), StackValue]);
+    assert!(m.contains("integral"), "{m}");
+    // Mixed kinds.
+    let m = ill(&[x87(X1), quad(Q1), Plus]);
+    assert!(m.contains("TypeMismatch"), "{m}");
+    let m = ill(&[x87(X1), double(0x3ff0_0000_0000_0000), Lt]);
+    assert!(m.contains("TypeMismatch"), "{m}");
+    let m = ill(&[x87(X1), ConstType(BaseType::UW(10), vec![0; 10]), Plus]);
+    assert!(m.contains("TypeMismatch"), "{m}");
+    // Soft float to integer, and a wide integer to x86_fp80.
+    for t in [
+        Some(BaseType::I64),
+        Some(BaseType::U8),
+        Some(BaseType::UW(10)),
+        None,
+    ] {
+        let m = ill(&[x87(X1), Convert(t)]);
+        assert!(m.contains("not modelled"), "{t:?}: {m}");
+    }
+    let m = ill(&[ConstType(BaseType::UW(10), vec![1; 10]), Convert(Some(F80))]);
+    assert!(m.contains("not modelled"), "{m}");
+    // No location (as an address), address or displacement.
+    let m = ill(&[x87(X1), DerefType(10, F80)]);
+    assert!(m.contains("only generic values convert"), "{m}");
+    let m = ill(&[Regx(0), x87(X1), Llvm(LlvmDwOp::Offset)]);
+    assert!(m.contains("displacement must be an integral"), "{m}");
+    let m = ill(&[x87(X1), Lit(0), Llvm(LlvmDwOp::FormAspaceAddress)]);
+    assert!(m.contains("address must be an integral"), "{m}");
 }

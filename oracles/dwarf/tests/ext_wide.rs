@@ -420,10 +420,11 @@ fn malformed_wide_operations_are_errors_not_panics() {
     assert!(m.contains("unknown base type"), "{m}");
 }
 
-/// A wide, narrow or float base type (half, bfloat and binary128 too:
-/// decision 14's values meet the wide ones here).
+/// A wide, narrow or float base type (half, bfloat, binary128 and
+/// x86_fp80 too: decisions 14 and 15's values meet the wide ones here; the
+/// 10-byte integers are x86_fp80's reinterpret partners).
 fn any_type(x: u8) -> BaseType {
-    match x % 14 {
+    match x % 17 {
         0 => BaseType::IW(9),
         1 => BaseType::UW(9),
         2 | 3 => I128,
@@ -436,6 +437,9 @@ fn any_type(x: u8) -> BaseType {
         10 => BaseType::BF16,
         11 => BaseType::F128,
         12 => BaseType::U16,
+        13 => BaseType::F80,
+        14 => BaseType::UW(10),
+        15 => BaseType::IW(10),
         _ => BaseType::UW(33),
     }
 }

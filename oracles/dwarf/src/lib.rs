@@ -101,15 +101,15 @@
 //! around gimli's `DW_OP_convert`, which reads every integer as an unsigned
 //! 64-bit number: a negative one is negated, converted and negated back.
 //!
-//! **half, bfloat and fp128** are computed, with AMD's extensions only, in
-//! the extension evaluator's float base types of 2 and 16 bytes (`half`,
-//! `__bf16`, `__float128`: its decision 14; gimli's `Value` has float and
-//! double only). Without the extensions half and bfloat are moved as their
-//! bits, fp128 not at all.
+//! **half, bfloat, fp128 and x86_fp80** are computed, with AMD's
+//! extensions only, in the extension evaluator's float base types of 2, 16
+//! and 10 bytes (`half`, `__bf16`, `__float128`, `__float80`: its
+//! decisions 14 and 15; gimli's `Value` has float and double only).
+//! Without the extensions half and bfloat are moved as their bits, fp128
+//! and x86_fp80 not at all.
 //!
-//! Not lowerable as values: `x86_fp80` (no evaluator has an x87 base
-//! type). Float vectors, arrays and structs (and half and bfloat in DWARF
-//! 5) are held as their bits in an unsigned base type of their size: they
+//! Float vectors, arrays and structs (and half and bfloat in DWARF 5) are
+//! held as their bits in an unsigned base type of their size: they
 //! may be read, reinterpreted and be the result, but no operation computes
 //! with them (arithmetic and `DIOpConvert` on them are not lowerable: a
 //! float lane computed by DWARF arithmetic would expose a NaN payload DWARF

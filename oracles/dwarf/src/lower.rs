@@ -364,12 +364,14 @@ fn base_type(t: &Type, bits: u64, ext: bool) -> Result<BaseType, String> {
             FloatKind::Float => Ok(BaseType::F32),
             FloatKind::Double => Ok(BaseType::F64),
             // With AMD's extensions, computed in the extension evaluator's
-            // half, bfloat and binary128 base types (its decision 14);
+            // half, bfloat, binary128 and x87 base types (its decisions 14
+            // and 15);
             // without, half and bfloat are moved, never computed with (see
             // `raw_bits`).
             FloatKind::Half if ext => Ok(BaseType::F16),
             FloatKind::BFloat if ext => Ok(BaseType::BF16),
             FloatKind::Fp128 if ext => Ok(BaseType::F128),
+            FloatKind::X86Fp80 if ext => Ok(BaseType::F80),
             FloatKind::Half | FloatKind::BFloat => Ok(BaseType::U16),
             other => Err(format!(
                 "a {} value: the evaluators' floating-point values are IEEE single and double only (gimli's `Value` has F32 and F64), so DWARF arithmetic on it could not be checked",

@@ -10,9 +10,9 @@
 //! bits (the extension evaluator's wide base types; expected values worked
 //! out by hand in two's complement), integer vectors computed lane by lane,
 //! signed integers converted to floats (around gimli's unsigned
-//! DW_OP_convert), a narrow value's implicit location, and half, bfloat and
-//! fp128 arithmetic in the extension evaluator's float base types (IEEE
-//! results worked out by hand).
+//! DW_OP_convert), a narrow value's implicit location, and half, bfloat,
+//! fp128 and x86_fp80 arithmetic in the extension evaluator's float base
+//! types (IEEE results worked out by hand).
 
 use diopter_dwarf::ext;
 use diopter_dwarf::ops::DwOp;
@@ -657,7 +657,7 @@ fn a_narrow_value_is_a_location_of_its_own_bits() {
 }
 
 #[test]
-fn half_bfloat_and_fp128_are_computed_with_the_extensions() {
+fn half_bfloat_fp128_and_x86_fp80_are_computed_with_the_extensions() {
     // half 1.0 + 2.0 = 3.0; DWARF 5 only moves a half's bits.
     let line = "[half, half] DIOpArg(0, half), DIOpArg(1, half), DIOpAdd()";
     let ctx = |a: &str, b: &str| format!("%a = i16 {a}\n%b = i16 {b}\narg 0 = %a\narg 1 = %b\n");
@@ -683,6 +683,21 @@ fn half_bfloat_and_fp128_are_computed_with_the_extensions() {
         "[fp128] DIOpArg(0, fp128), DIOpArg(0, fp128), DIOpAdd()",
         "%a = i128 0x3fff0000000000000000000000000000\narg 0 = %a\n",
         "0x40000000000000000000000000000000",
+        false,
+    );
+    // x86_fp80 1.0 (exponent 0x3fff, the integer bit 63 set) + 1.0 = 2.0
+    // (exponent 0x4000).
+    reads_in(
+        "[x86_fp80] DIOpArg(0, x86_fp80), DIOpArg(0, x86_fp80), DIOpAdd()",
+        "%a = i80 0x3fff8000000000000000\narg 0 = %a\n",
+        "0x40008000000000000000",
+        false,
+    );
+    // double 1.0 converted: the same number, with its integer bit.
+    reads_in(
+        "[double] DIOpArg(0, double), DIOpConvert(x86_fp80)",
+        "%a = i64 0x3ff0000000000000\narg 0 = %a\n",
+        "0x3fff8000000000000000",
         false,
     );
     // A half at bit 8 of a register (1.0), doubled.

@@ -24,7 +24,7 @@ pub const WHY: &[(&str, &str)] = &[
     ("a half value", "half without AMD's extensions: gimli computes IEEE single and double only (the extension evaluator has a half base type, its decision 14)"),
     ("a bfloat value", "bfloat without AMD's extensions: as half; DWARF has no encoding telling bfloat from half (the extension evaluator's base type is told by its name, `__bf16`)"),
     ("a fpN value", "fp128 without AMD's extensions: gimli computes IEEE single and double only (the extension evaluator has a binary128 base type, its decision 14)"),
-    ("a xN_fpN value", "x86_fp80: no evaluator has an x87 base type; its encodings that are not IEEE values (pseudo-NaNs, unnormals, pseudo-denormals) would need the reference's decisions written a second time"),
+    ("a xN_fpN value", "x86_fp80 without AMD's extensions: gimli computes IEEE single and double only (the extension evaluator has an x87 base type, its decision 15)"),
     ("a `", "aggregates and vectors as values, of a size no base type has (not whole bytes, more than 255 bytes, or more than 64 bits without the extensions): a vector, array or struct value is held as its bits in the unsigned base type of its size, and there is none for these (their locations lower)"),
     ("DIOpPushLane", "the lane does not fit the type (the spec's error `ConvertOutOfRange`, which no DWARF operation has), or the context has no lane"),
     ("a N-bit pointer", "pointers wider than 64 bits: DWARF addresses are 64 bits here"),

@@ -779,13 +779,29 @@ impl Lowerer<'_> {
                     return self.binding(&target, at, 0);
                 }
                 if let Form::AddrOfSlot(inner) = f {
-                    // Retyped as a narrow integer of the same container: the
-                    // location's low bits are the value, so it must be
-                    // sign-extended from its width (the container invariant
-                    // `read` relies on); the slot is on top.
-                    if let (Form::Val { bt, .. }, Some(w)) = (&*inner, narrow_width(&ty)) {
-                        if self.bt(&ty, at)? == *bt {
-                            self.sign_extend_top(*bt, w);
+                    // Retyped as a narrow integer: the location's low bits
+                    // are the value, so its container must hold them
+                    // sign-extended from its width (the invariant `read`
+                    // relies on); the slot is on top.
+                    if let (Form::Val { bt, computed_float }, Some(w)) =
+                        (&*inner, narrow_width(&ty))
+                    {
+                        let c = self.bt(&ty, at)?;
+                        if bt.bits() == c.bits() {
+                            if *computed_float {
+                                return nl(
+                                    Some(at),
+                                    "the bits of a float computed by DWARF arithmetic, reinterpreted: NaN payloads are unspecified",
+                                );
+                            }
+                            if *bt != c {
+                                self.emit(DwOp::Reinterpret(c));
+                            }
+                            self.sign_extend_top(c, w);
+                            return Ok(Form::Val {
+                                bt: c,
+                                computed_float: false,
+                            });
                         }
                     }
                     return Ok(*inner);

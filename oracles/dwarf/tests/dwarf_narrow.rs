@@ -748,3 +748,15 @@ fn a_computed_value_retyped_as_a_narrow_integer_is_its_low_bits() {
         "0xffffffffffffffff",
     );
 }
+
+#[test]
+fn a_pointer_retyped_as_a_narrow_integer_is_its_low_bits() {
+    // The i1 -1 zero-extended into a 64-bit pointer is 1; retyped as an i1
+    // it is -1 again, sign-extended to i2: 0b11 (fuzz/regressions/
+    // dwarf_diff/narrow-retype-of-a-pointer).
+    reads(
+        "[i1] DIOpArg(0, i1), DIOpConvert(ptr addrspace(42)), DIOpAddrOf(5), DIOpDeref(i1), DIOpSExt(i2)",
+        "%a = i64 0xfffffffffffffffb\narg 0 = %a\n",
+        "0x3",
+    );
+}

@@ -390,9 +390,11 @@ fn base_type(t: &Type, bits: u64, ext: bool) -> Result<BaseType, String> {
             let wide = (ext && bits > 64 && bits.is_multiple_of(8))
                 .then(|| wide_int(bits, false))
                 .flatten();
-            wide.or_else(|| BaseType::unsigned(bits)).ok_or_else(|| {
-                format!("a `{t}` value of {bits} bits: no base type of that size holds its bits")
-            })
+            wide.or_else(|| BaseType::unsigned(bits))
+                .or_else(|| raw_narrow_container(bits, ext))
+                .ok_or_else(|| {
+                    format!("a `{t}` value of {bits} bits: no base type of that size holds its bits")
+                })
         }
         other => Err(format!(
             "a `{other}` value: a DWARF value has a scalar base type; vectors, arrays and structs are not lowered as values"
@@ -404,6 +406,20 @@ fn base_type(t: &Type, bits: u64, ext: bool) -> Result<BaseType, String> {
 /// location ([`Lowerer::value_loc`]): more than any read or offset of the
 /// generated cases reaches (an offset beyond is refused when lowering).
 const VALUE_LOC_GAP: u64 = 1 << 20;
+
+/// The container of a vector, array or struct of `bits` bits that no
+/// unsigned base type has the size of: its bits as an integer of that
+/// width, kept sign-extended in that integer's container as a narrow
+/// integer is ([`NARROW_CONTAINER`] below 64 bits, a wide signed integer of
+/// its whole bytes above, with AMD's extensions), so that every narrow
+/// integer's read, move and result serves it too.
+fn raw_narrow_container(bits: u64, ext: bool) -> Option<BaseType> {
+    match bits {
+        1..=63 => Some(NARROW_CONTAINER),
+        65.. if ext => wide_int(bits, true),
+        _ => None,
+    }
+}
 
 /// `Some((N, E))` when `t` is a vector of `N` integers `E`: computed lane
 /// by lane ([`Lowerer::lanewise_binary`]).
@@ -497,6 +513,19 @@ impl Lowerer<'_> {
     fn bt(&self, t: &Type, at: usize) -> R<BaseType> {
         let bits = self.bitsizeof(t, Some(at))?;
         base_type(t, bits, self.ext).or_else(|m| nl(Some(at), m))
+    }
+
+    /// The width of a value of type `t` held in its base type `bt`: below
+    /// `bt`'s when `t` is narrow (an integer, or a vector, array or struct,
+    /// of a width no base type has: see [`raw_narrow_container`]), kept
+    /// sign-extended from it in the signed container `bt`.
+    fn value_width(&self, t: &Type, bt: BaseType, at: usize) -> R<u64> {
+        let w = self.bitsizeof(t, Some(at))?;
+        Ok(if w < bt.bits() && bt.is_signed() {
+            w
+        } else {
+            bt.bits()
+        })
     }
 
     fn emit(&mut self, op: DwOp) {
@@ -783,11 +812,9 @@ impl Lowerer<'_> {
                     // are the value, so its container must hold them
                     // sign-extended from its width (the invariant `read`
                     // relies on); the slot is on top.
-                    if let (Form::Val { bt, computed_float }, Some(w)) =
-                        (&*inner, narrow_width(&ty))
-                    {
-                        let c = self.bt(&ty, at)?;
-                        if bt.bits() == c.bits() {
+                    if let (Form::Val { bt, computed_float }, Ok(c)) = (&*inner, self.bt(&ty, at)) {
+                        let w = self.value_width(&ty, c, at)?;
+                        if w < c.bits() && bt.bits() == c.bits() {
                             if *computed_float {
                                 return nl(
                                     Some(at),
@@ -969,7 +996,7 @@ impl Lowerer<'_> {
         let want = self.bt(t, at)?;
         let n = want.bits();
         // The value's own width: below the container's for a narrow integer.
-        let w = narrow_width(t).unwrap_or(n);
+        let w = self.value_width(t, want, at)?;
         let narrow = w != n;
         if f.is_slot() && depth == 1 {
             self.emit(DwOp::Swap);
@@ -1868,16 +1895,34 @@ impl Lowerer<'_> {
     /// extension of a narrow element), the element's operation
     /// ([`Self::scalar_binary`]), the result's E bits put back in place and
     /// OR-ed into the result.
-    fn lanewise_binary(&mut self, op: &Op, n: u64, elem: &Type, u: BaseType, at: usize) -> R<Form> {
+    fn lanewise_binary(
+        &mut self,
+        op: &Op,
+        n: u64,
+        elem: &Type,
+        held: BaseType,
+        at: usize,
+    ) -> R<Form> {
         let e = self.bitsizeof(elem, Some(at))?;
         let c = self.bt(elem, at)?;
-        if n.saturating_mul(e) != u.bits() || n > 64 {
+        let total = n.saturating_mul(e);
+        if total > held.bits() || n > 64 {
             return nl(
                 Some(at),
-                format!("arithmetic on a vector of {n} lanes of {e} bits held in {} bits: lanes and container disagree, or too many lanes", u.bits()),
+                format!("arithmetic on a vector of {n} lanes of {e} bits held in {} bits: lanes and container disagree, or too many lanes", held.bits()),
             );
         }
         let cu = BaseType::int(u64::from(c.bytes()), false).expect("an integer width");
+        // A vector of a width no base type has is held sign-extended in a
+        // signed container (`raw_narrow_container`): its lanes are taken
+        // out of, and put back into, the unsigned reading of its bits.
+        let u = BaseType::int(u64::from(held.bytes()), false).expect("an integer width");
+        if u != held {
+            self.emit(DwOp::Reinterpret(u));
+            self.emit(DwOp::Swap);
+            self.emit(DwOp::Reinterpret(u));
+            self.emit(DwOp::Swap);
+        }
         // [V2, V1] -> [V2, V1, 0]
         self.emit(DwOp::ConstType(u, vec![0; usize::from(u.bytes())]));
         for i in 0..n {
@@ -1914,8 +1959,12 @@ impl Lowerer<'_> {
         self.emit(DwOp::Rot);
         self.emit(DwOp::Drop);
         self.emit(DwOp::Drop);
+        if u != held {
+            self.emit(DwOp::Reinterpret(held));
+            self.sign_extend_top(held, total);
+        }
         Ok(Form::Val {
-            bt: u,
+            bt: held,
             computed_float: false,
         })
     }
@@ -2624,7 +2673,7 @@ impl Lowerer<'_> {
         }
         // Only a narrow integer in its own container: a value retyped by
         // DIOpAddrOf and DIOpDeref is its whole base type's bits.
-        let narrow = narrow_width(t).is_some() && self.bt(t, at).ok() == Some(bt);
+        let narrow = self.bt(t, at).ok() == Some(bt) && self.value_width(t, bt, at)? < bt.bits();
         if !self.ext || !narrow {
             return self.same_width_as_container(t, bt, at).map(|_| w);
         }

@@ -760,3 +760,33 @@ fn a_pointer_retyped_as_a_narrow_integer_is_its_low_bits() {
         "0x3",
     );
 }
+
+#[test]
+fn vectors_of_widths_without_a_base_type_are_held_as_narrow_integers() {
+    // <3 x i8>, 24 bits: lanes [3, 2, 1] + [1, 1, 0xff] = [4, 3, 0].
+    reads(
+        "[<3 x i8>, <3 x i8>] DIOpArg(0, <3 x i8>), DIOpArg(1, <3 x i8>), DIOpAdd()",
+        "%a = i24 0x010203\n%b = i24 0xff0101\narg 0 = %a\narg 1 = %b\n",
+        "0x000304",
+    );
+    // <2 x i1>: [0, 1] ^ [1, 1] = [1, 0].
+    reads(
+        "[<2 x i1>, <2 x i1>] DIOpArg(0, <2 x i1>), DIOpArg(1, <2 x i1>), DIOpXor()",
+        "%a = i2 0x2\n%b = i2 0x3\narg 0 = %a\narg 1 = %b\n",
+        "0x1",
+    );
+    // Its bits reinterpreted: the i24 -2, plus 1.
+    reads(
+        "[<3 x i8>] DIOpArg(0, <3 x i8>), DIOpReinterpret(i24), DIOpConstant(i24 1), DIOpAdd()",
+        "%a = i24 0xfffffe\narg 0 = %a\n",
+        "0xffffff",
+    );
+    // <4 x i17>, 68 bits (a 9-byte container, with the extensions): lanes
+    // [1, 2, 3, 4] + [-1, 1, 1, 1] = [0, 3, 4, 5], lane i at bit 17 i.
+    reads_in(
+        "[<4 x i17>, <4 x i17>] DIOpArg(0, <4 x i17>), DIOpArg(1, <4 x i17>), DIOpAdd()",
+        "%a = i68 0x20000c00040001\n%b = i68 0x800040003ffff\narg 0 = %a\narg 1 = %b\n",
+        "0x00028001000060000",
+        false,
+    );
+}

@@ -13,12 +13,13 @@
 
 use super::lower::{ImplicitTarget, IMPLICIT_DIE_BASE, IMPLICIT_POINTER_REG, UNDEF_REG};
 use super::ops::BaseType;
+use super::wide::{value_bits, value_of};
 use diopter_semantics::context::Context;
 use diopter_semantics::interp::ErrorKind;
 use diopter_semantics::location::{LocDesc, Part};
 use diopter_semantics::types::Type;
 use diopter_semantics::value::Bits;
-use gimli::read::{EndianSlice, Evaluation, EvaluationResult, Location, Piece, Value, ValueType};
+use gimli::read::{EndianSlice, Evaluation, EvaluationResult, Location, Piece, ValueType};
 use gimli::{Encoding, Format, LittleEndian, Register, UnitOffset};
 use num_bigint::{BigInt, BigUint};
 
@@ -73,22 +74,6 @@ pub enum DwarfLocation {
     ImplicitPointer { die: u64, byte_offset: i64 },
 }
 
-fn value_bits(v: Value) -> Bits {
-    match v {
-        Value::Generic(x) => Bits::from_u64(64, x),
-        Value::I8(x) => Bits::from_u64(8, x as u8 as u64),
-        Value::U8(x) => Bits::from_u64(8, u64::from(x)),
-        Value::I16(x) => Bits::from_u64(16, x as u16 as u64),
-        Value::U16(x) => Bits::from_u64(16, u64::from(x)),
-        Value::I32(x) => Bits::from_u64(32, x as u32 as u64),
-        Value::U32(x) => Bits::from_u64(32, u64::from(x)),
-        Value::I64(x) => Bits::from_u64(64, x as u64),
-        Value::U64(x) => Bits::from_u64(64, x),
-        Value::F32(x) => Bits::from_u64(32, u64::from(x.to_bits())),
-        Value::F64(x) => Bits::from_u64(64, x.to_bits()),
-    }
-}
-
 /// Whether `raw` as a float of type `vt` changes when +0.0 is added to it:
 /// -0.0 (which becomes +0.0) and signalling NaNs (which become quiet).
 fn changed_by_adding_zero(vt: ValueType, raw: u64) -> bool {
@@ -102,23 +87,6 @@ fn changed_by_adding_zero(vt: ValueType, raw: u64) -> bool {
                 || (f64::from_bits(raw).is_nan() && raw & 0x0008_0000_0000_0000 == 0)
         }
         _ => false,
-    }
-}
-
-/// The value of type `vt` whose bits are the low bits of `raw`.
-fn value_of(vt: ValueType, raw: u64) -> Value {
-    match vt {
-        ValueType::Generic => Value::Generic(raw),
-        ValueType::I8 => Value::I8(raw as u8 as i8),
-        ValueType::U8 => Value::U8(raw as u8),
-        ValueType::I16 => Value::I16(raw as u16 as i16),
-        ValueType::U16 => Value::U16(raw as u16),
-        ValueType::I32 => Value::I32(raw as u32 as i32),
-        ValueType::U32 => Value::U32(raw as u32),
-        ValueType::I64 => Value::I64(raw as i64),
-        ValueType::U64 => Value::U64(raw),
-        ValueType::F32 => Value::F32(f32::from_bits(raw as u32)),
-        ValueType::F64 => Value::F64(f64::from_bits(raw)),
     }
 }
 

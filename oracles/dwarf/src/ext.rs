@@ -315,6 +315,27 @@ pub struct ExtMachine<'a> {
     pub pointer: (Type, u64),
 }
 
+impl<'a> ExtMachine<'a> {
+    /// The machine of `ctx` whose register `i` is the entity
+    /// `registers[i]`, and nothing else: no further registers, implicit
+    /// pointers, location lists or `.debug_addr`, diopter's address-space
+    /// identifiers ([`AspaceMap::Identity`]), 64-bit pointers. Fields may
+    /// be set over it (`ExtMachine { aspaces, ..ExtMachine::new(..) }`).
+    pub fn new(ctx: &'a Context, registers: &'a [String]) -> ExtMachine<'a> {
+        ExtMachine {
+            ctx,
+            registers,
+            extra_registers: &[],
+            implicit_targets: &[],
+            location_lists: &[],
+            aspaces: AspaceMap::Identity,
+            debug_addr: &[],
+            address_relocation: 0,
+            pointer: (Type::Int(64), 64),
+        }
+    }
+}
+
 /// Why an evaluation stopped: the reference's error class, the byte offset
 /// of the operation, how many register and memory reads came before
 /// (`request`, as the gimli oracle counts gimli's requests), and a message.

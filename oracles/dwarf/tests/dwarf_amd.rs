@@ -98,7 +98,7 @@ fn row_7_candidate_bug_withdrawn() {
     use diopter_semantics::interp;
 
     use diopter_semantics::syntax::parse_expr_file;
-    use diopter_semantics::types::Type;
+
     let mut regs = Vec::new();
     let ops = parse_dwarfdump(
         "DW_OP_regx *, DW_OP_LLVM_user DW_OP_LLVM_push_lane, DW_OP_lit4, DW_OP_mul, DW_OP_LLVM_user DW_OP_LLVM_offset",
@@ -115,15 +115,9 @@ fn row_7_candidate_bug_withdrawn() {
     };
     let ctx = ctx_at(0);
     let m = ExtMachine {
-        ctx: &ctx,
-        registers: &[],
         extra_registers: &regs,
-        implicit_targets: &[],
-        location_lists: &[],
         aspaces: AspaceMap::Amdgpu,
-        debug_addr: &[],
-        address_relocation: 0,
-        pointer: (Type::Int(64), 64),
+        ..ExtMachine::new(&ctx, &[])
     };
     let amd = m.evaluate(&encode(&ops), &|_| 64).unwrap();
     assert_eq!(

@@ -11,7 +11,6 @@ use diopter_semantics::access;
 use diopter_semantics::context::Context;
 use diopter_semantics::interp::ErrorKind;
 use diopter_semantics::location::LocDesc;
-use diopter_semantics::types::Type;
 use proptest::prelude::*;
 
 /// gimli's evaluator and the extension evaluator on the same lowered bytes:
@@ -186,15 +185,9 @@ fn small_context(lane: u64) -> Context {
 
 fn machine<'a>(ctx: &'a Context, regs: &'a [String], aspaces: AspaceMap) -> ExtMachine<'a> {
     ExtMachine {
-        ctx,
-        registers: regs,
-        extra_registers: &[],
-        implicit_targets: &[],
-        location_lists: &[],
         aspaces,
         debug_addr: &[0x40, 0x80],
-        address_relocation: 0,
-        pointer: (Type::Int(64), 64),
+        ..ExtMachine::new(ctx, regs)
     }
 }
 

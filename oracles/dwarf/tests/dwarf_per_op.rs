@@ -7,13 +7,13 @@
 //! (reports/mutants.md).
 
 use diopter_diff::Oracle;
-use diopter_dwarf::ext::{AspaceMap, ExtMachine, DW_OP_LLVM_USER};
+use diopter_dwarf::ext::{ExtMachine, DW_OP_LLVM_USER};
 use diopter_dwarf::{compare_with, evaluate, lower, DwarfVerdict};
 use diopter_gen::Case;
 use diopter_semantics::context::Context;
 use diopter_semantics::interp::{self, ErrorKind};
 use diopter_semantics::syntax::parse_bare;
-use diopter_semantics::types::{Type, TypeTable};
+use diopter_semantics::types::TypeTable;
 use diopter_semantics::value::Bits;
 
 fn case(line: &str, ctx: &str) -> Case {
@@ -168,17 +168,7 @@ fn the_extension_oracle_says_where_it_does_not_apply() {
 fn select_bit_piece_stops_at_the_location_size_limit() {
     let ctx = Context::parse("%r0 = i32 1\n%r1 = i32 2\n").unwrap();
     let regs = vec!["%r0".to_string(), "%r1".to_string()];
-    let m = ExtMachine {
-        ctx: &ctx,
-        registers: &regs,
-        extra_registers: &[],
-        implicit_targets: &[],
-        location_lists: &[],
-        aspaces: AspaceMap::Identity,
-        debug_addr: &[],
-        address_relocation: 0,
-        pointer: (Type::Int(64), 64),
-    };
+    let m = ExtMachine::new(&ctx, &regs);
     const USER: u8 = DW_OP_LLVM_USER;
     // regx 0, extend 1 131073 (uleb 0x81 0x80 0x08): a composite of 2^17 + 1
     // one-bit parts; regx 1; lit1; select_bit_piece 1 2 would build

@@ -11,13 +11,12 @@
 //! * x86_fp80: sign (bit 79), 15 exponent bits (bias 16383), an explicit
 //!   integer bit (63), 63 fraction bits.
 
-use diopter_dwarf::ext::{AspaceMap, ExtMachine, ExtStop};
+use diopter_dwarf::ext::{ExtMachine, ExtStop};
 use diopter_dwarf::ops::{encode, BaseType, DwOp, LlvmDwOp};
 use diopter_semantics::access;
 use diopter_semantics::context::Context;
 use diopter_semantics::interp::ErrorKind;
 use diopter_semantics::location::LocDesc;
-use diopter_semantics::types::Type;
 use gimli::constants as c;
 
 const F16: BaseType = BaseType::F16;
@@ -78,17 +77,7 @@ fn eval_bytes(bytes: &[u8]) -> Result<LocDesc, ExtStop> {
     let regs = ["$h", "$q", "$b", "$s", "$t", "$u"]
         .map(String::from)
         .to_vec();
-    let m = ExtMachine {
-        ctx: &ctx,
-        registers: &regs,
-        extra_registers: &[],
-        implicit_targets: &[],
-        location_lists: &[],
-        aspaces: AspaceMap::Identity,
-        debug_addr: &[],
-        address_relocation: 0,
-        pointer: (Type::Int(64), 64),
-    };
+    let m = ExtMachine::new(&ctx, &regs);
     m.evaluate(bytes, &|_| 64)
 }
 

@@ -3,13 +3,12 @@
 //! doc; the arithmetic is `dwarf::wide`). Each expected result is worked out
 //! by hand from the semantics in `wide.rs`'s module doc.
 
-use diopter_dwarf::ext::{AspaceMap, ExtMachine, ExtStop};
+use diopter_dwarf::ext::{ExtMachine, ExtStop};
 use diopter_dwarf::ops::{encode, BaseType, DwOp, LlvmDwOp};
 use diopter_semantics::access;
 use diopter_semantics::context::Context;
 use diopter_semantics::interp::ErrorKind;
 use diopter_semantics::location::LocDesc;
-use diopter_semantics::types::Type;
 use proptest::prelude::*;
 
 const I128: BaseType = BaseType::IW(16);
@@ -39,17 +38,7 @@ fn regs() -> Vec<String> {
 fn eval_bytes(bytes: &[u8]) -> Result<LocDesc, ExtStop> {
     let ctx = ctx();
     let regs = regs();
-    let m = ExtMachine {
-        ctx: &ctx,
-        registers: &regs,
-        extra_registers: &[],
-        implicit_targets: &[],
-        location_lists: &[],
-        aspaces: AspaceMap::Identity,
-        debug_addr: &[],
-        address_relocation: 0,
-        pointer: (Type::Int(64), 64),
-    };
+    let m = ExtMachine::new(&ctx, &regs);
     m.evaluate(bytes, &|_| 64)
 }
 

@@ -10,7 +10,7 @@ use diopter_semantics::types::{Type, TypeTable};
 use diopter_smt::prove::{prove_instance, ProveConfig, Verdict};
 
 mod support;
-use support::expr;
+use support::{assert_proved, expr, verdict};
 
 fn ty(s: &str) -> Type {
     // The type of a one-argument expression's argument.
@@ -44,26 +44,6 @@ fn instance(name: &str, holes: Vec<Hole>, lhs: &str, rhs: &str, relation: Relati
 
 fn x(t: &str) -> Vec<Hole> {
     vec![hole("x", t, HoleKind::Expr)]
-}
-
-fn verdict(i: &Instance) -> Verdict {
-    prove_instance(
-        i,
-        &ProveConfig {
-            timeout_ms: 60_000,
-            split_first: false,
-            deadline: None,
-        },
-    )
-    .verdict
-}
-
-fn assert_proved(i: &Instance) {
-    match verdict(i) {
-        Verdict::Proved => {}
-        Verdict::Refuted(c) => panic!("{} refuted:\n{}", i.rule, c.render()),
-        v => panic!("{}: {v:?}", i.rule),
-    }
 }
 
 fn refuted(i: &Instance) -> diopter_smt::prove::Counterexample {

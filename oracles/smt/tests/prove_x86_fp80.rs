@@ -7,10 +7,10 @@ use diopter_rules::instance::{Hole, HoleKind, Instance, Relation};
 use diopter_semantics::ast::Dialect;
 use diopter_semantics::types::TypeTable;
 use diopter_semantics::value::{self, Bits, FloatKind};
-use diopter_smt::prove::{prove_instance, Counterexample, ProveConfig, Verdict};
+use diopter_smt::prove::{Counterexample, Verdict};
 
 mod support;
-use support::{expr, ty};
+use support::{assert_proved, expr, ty, verdict};
 
 /// `?x:t, lhs => ?x, rhs`, in the live dialect.
 fn instance(name: &str, t: &str, lhs: &str, rhs: &str) -> Instance {
@@ -30,26 +30,6 @@ fn instance(name: &str, t: &str, lhs: &str, rhs: &str) -> Instance {
         rhs: expr(&format!("DIOpArg(0, {t}), {rhs}")),
         pre: vec![],
         defs: vec![],
-    }
-}
-
-fn verdict(i: &Instance) -> Verdict {
-    prove_instance(
-        i,
-        &ProveConfig {
-            timeout_ms: 60_000,
-            split_first: false,
-            deadline: None,
-        },
-    )
-    .verdict
-}
-
-fn assert_proved(i: &Instance) {
-    match verdict(i) {
-        Verdict::Proved => {}
-        Verdict::Refuted(c) => panic!("{} refuted:\n{}", i.rule, c.render()),
-        v => panic!("{}: {v:?}", i.rule),
     }
 }
 

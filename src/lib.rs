@@ -230,8 +230,8 @@ fn validate_cmd_help() -> String {
     format!(
         "{}\n{}\n\n{}",
         validate_cmd::VALIDATE_HELP,
-        diopter_smt::validate::FORMAT_HELP,
-        diopter_smt::validate_ir::IR_HELP
+        diopter_tv::validate::FORMAT_HELP,
+        diopter_tv::validate_ir::IR_HELP
     )
 }
 

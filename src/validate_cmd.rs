@@ -1,5 +1,5 @@
 //! `diopter validate`: translation validation of a compiler's updates of
-//! DIOp expressions (`diopter_smt::validate`): a before/after pair and an
+//! DIOp expressions (`diopter_tv::validate`): a before/after pair and an
 //! operand mapping, from the command line or from pair files such as
 //! `corpus/amd/amd-rewrites.map`. Also writes `reports/validation.{md,json}`
 //! for `diopter report`.
@@ -11,7 +11,7 @@ use diopter_semantics::diag::{Diagnostic, Source};
 use diopter_semantics::syntax::print_bare;
 use diopter_semantics::types::TypeTable;
 use diopter_smt::prove::ProveConfig;
-use diopter_smt::validate::{self, Entry, Generic, MapRhs, Pair, Verdict};
+use diopter_tv::validate::{self, Entry, Generic, MapRhs, Pair, Verdict};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

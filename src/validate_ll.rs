@@ -1,5 +1,5 @@
 //! `diopter validate BEFORE.ll AFTER.ll`: translation validation of whole IR
-//! files (`diopter_smt::validate_ir`): each variable's debug records matched
+//! files (`diopter_tv::validate_ir`): each variable's debug records matched
 //! between the two versions of a function, each matched pair validated as
 //! `diopter validate` validates a pair, coverage losses and unmatched records
 //! reported.
@@ -12,7 +12,7 @@ use diopter_semantics::diag::{Severity, Source};
 use diopter_semantics::syntax::module::parse_module;
 use diopter_semantics::types::DataLayout;
 use diopter_smt::prove::ProveConfig;
-use diopter_smt::validate_ir::{self, Matched, Unmatched, UserMap};
+use diopter_tv::validate_ir::{self, Matched, Unmatched, UserMap};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::process::ExitCode;

@@ -18,9 +18,10 @@ const LAYERS: &[(&str, u32)] = &[
     ("oracles/rules", 3),
     ("oracles/smt", 4),
     ("oracles/report", 4),
-    ("oracles/transforms", 5),
-    ("oracles/harness", 5),
-    (".", 6),
+    ("oracles/tv", 5),
+    ("oracles/transforms", 6),
+    ("oracles/harness", 6),
+    (".", 7),
 ];
 
 fn root() -> PathBuf {

@@ -257,7 +257,7 @@ pub enum Update {
 /// the finding.
 pub fn validate_diff_outcome(data: &[u8]) -> Result<Option<(Update, &'static str)>, String> {
     use diopter_semantics::ast::{Dialect, Literal, OpNode, Span};
-    use diopter_smt::validate::{MapRhs, Pair};
+    use diopter_tv::validate::{MapRhs, Pair};
 
     let mut u = Unstructured::new(data);
     let Ok(case) = Case::arbitrary(&mut u) else {
@@ -440,9 +440,9 @@ pub fn sroa_pair(
     types: &TypeTable,
     in_memory: bool,
     how: Split,
-) -> Option<diopter_smt::validate::Pair> {
+) -> Option<diopter_tv::validate::Pair> {
     use diopter_semantics::ast::{ArgDecl, Dialect, Expr, Literal, OpNode, Span};
-    use diopter_smt::validate::{MapRhs, Pair};
+    use diopter_tv::validate::{MapRhs, Pair};
 
     let args = before.args.clone()?;
     let t = args.first().filter(|a| !a.poison)?.ty.clone();
@@ -567,7 +567,7 @@ pub fn sroa_pair(
 /// finding. `Ok("skipped")` when the pair does not check (the generated
 /// expression does not fit the update).
 pub fn judge_update(
-    pair: &diopter_smt::validate::Pair,
+    pair: &diopter_tv::validate::Pair,
     wrong: bool,
     types: &TypeTable,
     trial_seed: u64,
@@ -575,7 +575,7 @@ pub fn judge_update(
     use diopter_rules::empirical;
     use diopter_rules::instance::Relation;
     use diopter_smt::prove::ProveConfig;
-    use diopter_smt::validate::{self, Verdict as V};
+    use diopter_tv::validate::{self, Verdict as V};
 
     if validate::check_pair(pair, types).is_err() {
         return Ok("skipped");

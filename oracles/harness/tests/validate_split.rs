@@ -12,9 +12,9 @@ use diopter_harness::targets::{
 };
 use diopter_semantics::syntax::{parse_bare, print_bare, print_ops};
 use diopter_semantics::types::{DataLayout, TypeTable};
-use diopter_smt::validate::MapRhs;
+use diopter_tv::validate::MapRhs;
 
-fn pair(text: &str, in_memory: bool, how: Split) -> diopter_smt::validate::Pair {
+fn pair(text: &str, in_memory: bool, how: Split) -> diopter_tv::validate::Pair {
     let b = parse_bare(text).unwrap_or_else(|d| panic!("{text}: {}", d.message));
     sroa_pair(
         &b,

@@ -59,8 +59,6 @@ pub mod bv;
 pub mod concrete;
 pub mod prove;
 pub mod term;
-pub mod validate;
-pub mod validate_ir;
 
 use bv::{and, ff, num, num_u, or, resize, tt};
 use diopter_semantics::ast::{Dialect, Expr, Literal, Op};

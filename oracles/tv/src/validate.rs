@@ -39,7 +39,6 @@
 //! `DIOpConstant(T undef)` (which the interpreter and the encoding also give
 //! the undefined location) before the query.
 
-use crate::prove::{prove_instance_in, Counterexample, ProveConfig, Verdict as PVerdict};
 use diopter_rules::empirical;
 use diopter_rules::instance::{Hole, HoleKind, Instance, Relation};
 use diopter_rules::syntax::parse_where;
@@ -51,6 +50,7 @@ use diopter_semantics::syntax::bare::parse_bare_tokens_at;
 use diopter_semantics::syntax::lexer::{lex, Tok, Token};
 use diopter_semantics::syntax::print_ops;
 use diopter_semantics::types::{DataLayout, Type, TypeTable};
+use diopter_smt::prove::{prove_instance_in, Counterexample, ProveConfig, Verdict as PVerdict};
 use std::time::Instant;
 
 /// What became of one old argument.

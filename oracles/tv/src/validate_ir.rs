@@ -40,7 +40,6 @@
 //! the first remaining after-record. Records left over are reported; a
 //! variable with records before and none after is a coverage loss.
 
-use crate::prove::ProveConfig;
 use crate::validate::{self, MapRhs, Outcome, Pair};
 use diopter_semantics::ast::{ArgDecl, Bare, Dialect, Expr, Literal, Op, OpNode, Span};
 use diopter_semantics::diag::Diagnostic;
@@ -52,6 +51,7 @@ use diopter_semantics::syntax::lexer::{lex, Tok, Token};
 use diopter_semantics::syntax::parser::Parser;
 use diopter_semantics::syntax::print_ops;
 use diopter_semantics::types::{DataLayout, Type, TypeTable};
+use diopter_smt::prove::ProveConfig;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The rules, for `diopter validate --help`.

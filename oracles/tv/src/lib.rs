@@ -1,0 +1,13 @@
+//! Translation validation: whether a compiler's update of a debug
+//! expression keeps what a debugger shows. It sits beside the prover, not
+//! inside the encoding (Alive2's `tv/` beside `smt/`): the Z3 encoding and
+//! the rule prover know nothing of passes, pair files or IR files.
+//!
+//! * [`validate`]: a before/after pair of expressions with its operand
+//!   mapping (`diopter validate FILE.map`), decided by the prover;
+//! * [`validate_ir`]: two versions of an IR file, each variable's debug
+//!   records matched and related through the instructions both files share
+//!   (`diopter validate BEFORE.ll AFTER.ll`).
+
+pub mod validate;
+pub mod validate_ir;

@@ -9,10 +9,12 @@ use diopter_semantics::diag::{Diagnostic, Severity, Source};
 use diopter_semantics::ir;
 use diopter_semantics::lifetimes::{self, LifetimeKind};
 use diopter_semantics::sites::{self, ExprContext};
+use diopter_semantics::syntax::mir;
 use diopter_semantics::syntax::module::parse_module;
 use diopter_semantics::syntax::{parse_expr_file, print_bare, Expect};
 use diopter_semantics::types::DataLayout;
 use serde::Serialize;
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -361,10 +363,24 @@ pub fn check_ir(
     out: &mut Vec<ExprOut>,
 ) {
     let first = out.len();
-    let (m, diags) = parse_module(&src.text);
+    // A MIR file is read as llc reads it (its YAML documents, each machine
+    // function's body); its operands' widths come from the registers.
+    let (m, diags, bits, target) = if mir::is_mir(&src.text) {
+        let (f, d) = mir::parse_mir(&src.text);
+        (f.module, d, f.operand_bits, f.target)
+    } else {
+        let (m, d) = parse_module(&src.text);
+        (m, d, Default::default(), None)
+    };
     let dl = layout_override
         .cloned()
         .or_else(|| m.datalayout.as_ref().map(|(d, _)| d.clone()))
+        .or_else(|| {
+            // llc gives a MIR file without a datalayout its target's.
+            target
+                .filter(|t| t.starts_with("amdgcn"))
+                .map(|_| DataLayout::amdgpu())
+        })
         .unwrap_or_default();
     let mut push =
         |line: usize, verdict: Verdict, result_type: Option<String>, ds: Vec<DiagOut>| {
@@ -402,7 +418,7 @@ pub fn check_ir(
         );
     }
     for site in sites::expressions(&m) {
-        let (args, referrer, var_bits) = site_inputs(&m, &site.context, &dl);
+        let (args, referrer, var_bits) = site_inputs(&m, &site.context, &dl, &bits);
         let env = Env {
             dialect: site.expr.dialect,
             dl: &dl,
@@ -430,10 +446,11 @@ fn site_inputs(
     m: &ir::Module,
     c: &ExprContext,
     dl: &DataLayout,
+    mir_bits: &HashMap<usize, u64>,
 ) -> (Option<Vec<ArgInfo>>, ReferrerInfo, Option<u64>) {
     let operand = |o: &ir::Operand| ArgInfo {
         ty: o.ty.clone(),
-        bits: None,
+        bits: mir_bits.get(&o.span.start).copied(),
         poison: o.is_poison(),
     };
     // An `undef` referrer "specifies the undefined location description": it
@@ -441,7 +458,7 @@ fn site_inputs(
     let referrer_of = |o: Option<&ir::Operand>| match o {
         Some(o) if !o.is_undef() && !o.is_poison() => ReferrerInfo::Known {
             ty: o.ty.clone(),
-            bits: None,
+            bits: mir_bits.get(&o.span.start).copied(),
         },
         _ => ReferrerInfo::Known {
             ty: None,

@@ -191,6 +191,23 @@ pub fn expressions(m: &Module) -> Vec<ExprSite<'_>> {
         }
     }
 
+    // Expressions written inline in named metadata (`!named = !{!DIExpression(...)}`,
+    // as assembler tests do) are used by nothing diopter knows.
+    for nm in &m.named_metadata {
+        let mut nested = Vec::new();
+        for v in &nm.items {
+            collect_exprs(v, &mut nested, 0);
+        }
+        for e in nested {
+            out.push(ExprSite {
+                expr: e,
+                span: e.span,
+                node: None,
+                context: ExprContext::Detached,
+            });
+        }
+    }
+
     for (at, inst) in m.insts() {
         let InstKind::DbgRecord(r) = &inst.kind else {
             continue;

@@ -3,6 +3,8 @@
 
 pub mod bare;
 pub mod lexer;
+pub mod mir;
+pub mod mir_yaml;
 pub mod module;
 pub mod module_print;
 pub mod parser;

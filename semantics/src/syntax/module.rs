@@ -56,7 +56,20 @@ pub fn parse_module(text: &str) -> (Module, Vec<Diagnostic>) {
 
 /// [`parse_module`] with other resource limits.
 pub fn parse_module_with(text: &str, limits: Limits) -> (Module, Vec<Diagnostic>) {
-    let toks = lex(text, 0, text.len());
+    parse_module_range(text, 0, text.len(), limits)
+}
+
+/// [`parse_module_with`] of `text[start..end]` (the IR document of a MIR
+/// file); spans stay offsets into the whole `text`.
+pub fn parse_module_range(
+    text: &str,
+    start: usize,
+    end: usize,
+    limits: Limits,
+) -> (Module, Vec<Diagnostic>) {
+    // The text ends where the range does: "end of input" is the range's end.
+    let text = &text[..end];
+    let toks = lex(text, start, end);
     let mut r = Reader {
         text,
         toks: &toks,

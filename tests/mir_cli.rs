@@ -159,3 +159,29 @@ fn a_missing_register_class_has_a_caret() {
         2,
     );
 }
+
+/// docs/mir.md, errata 1 and 2: what diopter says of the two AMD test shapes
+/// it disagrees with.
+#[test]
+fn the_errata_shapes() {
+    let (code, got, v) = verdicts("tests/mir/errata.mir");
+    assert_eq!(code, 1, "{v:#}");
+    assert_eq!(
+        got,
+        vec![(11, "invalid".to_string()), (12, "invalid".to_string())],
+        "{v:#}"
+    );
+    let msg = |i: usize| {
+        v["expressions"][i]["diagnostics"][0]["message"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    // Erratum 2: a 32-bit register given to DIOpArg(0, i64).
+    assert_eq!(
+        msg(0),
+        "DIOpArg type must be same size in bits as argument (`i64` is 64 bits, argument 0 is 32)"
+    );
+    // Erratum 1: AMD's whole-register target type has no size diopter knows.
+    assert!(msg(1).contains("has no size diopter knows"), "{}", msg(1));
+}

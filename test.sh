@@ -26,6 +26,8 @@ cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace
 cargo run --release --quiet -- check corpus/ --quiet
+# Debugger smoke (docs/debuggers.md): 200 generated cases through gimli, GDB and LLDB; exit 1 = findings (known), 2 = broken.
+if command -v gdb >/dev/null && command -v lldb-19 >/dev/null; then s=0; cargo run --release --quiet -- debuggers run --cases 200 --batch 200 --dir target/debuggers-smoke >/dev/null || s=$?; [ "$s" -le 1 ]; else echo "debuggers smoke: skipped (apt-get install gdb lldb-19)"; fi
 
 # The rule-proof gate: every rule of the library proved at the default
 # widths, every rule under corpus/rules/refuted/ refuted (diopter prove's

@@ -4,6 +4,7 @@
 
 pub mod campaign_cmd;
 pub mod check_cmd;
+pub mod debuggers_cmd;
 pub mod eval_cmd;
 pub mod fuzz_cli;
 pub mod inputs;
@@ -109,6 +110,9 @@ pub enum Command {
     /// one before, given how the pass changed the operands?
     #[command(after_help = validate_cmd_help())]
     Validate(validate_cmd::Args),
+    /// GDB and LLDB as oracles: generated cases in batches through gimli, GDB and LLDB against the reference, or case files through all of them (exit 0: all right, 1: a consumer differs, refuses or failed, 2: unreadable input or missing tools).
+    #[command(after_help = debuggers_cmd::DEBUGGERS_HELP)]
+    Debuggers(debuggers_cmd::Args),
     /// Print the stack-effect specification of every operation, as diopter parsed it.
     Specs {
         #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -180,6 +184,7 @@ pub fn main() -> ExitCode {
         Command::Run(a) => run_cmd::run(&a),
         Command::Report(a) => report_cmd::run(&a),
         Command::Campaign(a) => campaign_cmd::run(&a),
+        Command::Debuggers(a) => debuggers_cmd::run(&a),
         Command::Validate(a) if validate_ll::applies(&a) => validate_ll::run(&a),
         Command::Validate(a) => validate_cmd::run(&a),
         Command::Specs { format } => run_std(|o, _| print_specs(format, o)),

@@ -12,7 +12,7 @@ use diopter_gen::GenConfig;
 use diopter_harness::campaign::{self, Config};
 use diopter_rules::simplify::Simplifier;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -73,6 +73,9 @@ pub struct Args {
     /// of the case gets 10 s more.
     #[arg(long, value_name = "SECS", default_value = "10")]
     pub case_timeout: String,
+    /// Also compare N generated cases in GDB and LLDB (docs/debuggers.md); 0: off.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub debuggers: u64,
 }
 
 /// The arguments of a bare `diopter`.
@@ -336,6 +339,14 @@ pub fn run(a: &Args) -> ExitCode {
         a.smt_every,
         case_timeout,
     ));
+
+    let (ok, line) = crate::debuggers_cmd::run_row(a.debuggers, Path::new("target/debuggers-row"));
+    println!("== debuggers: {line}");
+    steps.push(Step {
+        name: "debuggers".into(),
+        ok,
+        line,
+    });
 
     println!("== 4/4 reports: {}/", a.reports.display());
     steps.extend(report_cmd::regenerate(&a.reports));

@@ -15,6 +15,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("oracles/diff", 2),
     ("oracles/fast", 3),
     ("oracles/dwarf", 3),
+    ("oracles/debuggers", 4),
     ("oracles/rules", 3),
     ("oracles/smt", 4),
     ("oracles/report", 4),

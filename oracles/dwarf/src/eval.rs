@@ -74,6 +74,23 @@ pub enum DwarfLocation {
     ImplicitPointer { die: u64, byte_offset: i64 },
 }
 
+thread_local! {
+    /// The memory requests of the evaluations inside [`trace_memory`].
+    static MEMORY_TRACE: std::cell::RefCell<Option<Vec<(u32, u64, u8)>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` and returns, beside its result, every memory request (address
+/// space, address, size in bytes) that gimli made in evaluations on this
+/// thread meanwhile: which bytes a consumer must be able to read to follow
+/// the same steps (the debugger oracle maps exactly those pages).
+pub fn trace_memory<R>(f: impl FnOnce() -> R) -> (R, Vec<(u32, u64, u8)>) {
+    let outer = MEMORY_TRACE.with(|t| t.borrow_mut().replace(Vec::new()));
+    let r = f();
+    let got = MEMORY_TRACE.with(|t| std::mem::replace(&mut *t.borrow_mut(), outer));
+    (r, got.unwrap_or_default())
+}
+
 /// Whether `raw` as a float of type `vt` changes when +0.0 is added to it:
 /// -0.0 (which becomes +0.0) and signalling NaNs (which become quiet).
 fn changed_by_adding_zero(vt: ValueType, raw: u64) -> bool {
@@ -211,6 +228,11 @@ impl Machine<'_> {
 
     /// `size` bytes of `space` at `address`, little-endian.
     fn memory(&self, space: u32, address: u64, size: u8, k: usize) -> Result<u64, Stop> {
+        MEMORY_TRACE.with(|t| {
+            if let Some(v) = t.borrow_mut().as_mut() {
+                v.push((space, address, size));
+            }
+        });
         let end = BigUint::from(address) + u64::from(size);
         if end > self.ctx.memory_bytes(space) {
             return Err(read_fail(

@@ -21,6 +21,7 @@ pub mod simplify_cmd;
 pub mod transform_cmd;
 pub mod validate_cmd;
 pub mod validate_ll;
+pub mod widths_arg;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;

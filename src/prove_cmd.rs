@@ -11,12 +11,14 @@
 //! merged run prints exactly what an unsharded one does.
 
 use crate::proof_cache::{cacheable, ProofCache};
+use crate::widths_arg::{parse_widths, WidthList};
 use crate::Format;
 use crate::{out, outln};
 use diopter_rules::instance::{Instance, Relation};
+use diopter_rules::widths::{self, describe_widths};
 use diopter_rules::{self as rules, render_located, Rule};
 use diopter_semantics::diag::Diagnostic;
-use diopter_smt::prove::{prove_instance, Outcome, ProveConfig, Verdict};
+use diopter_smt::prove::{prove_instance, Outcome, ProveConfig, UnknownKind, Verdict};
 use serde_json::{json, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -27,8 +29,14 @@ use std::time::{Duration, Instant};
 
 pub const PROVE_HELP: &str = "\
 Every rule is instantiated at every width of --widths (integer type
-variables; float kinds, pointers and a sample of other types besides) and
-each instance is one Z3 query: \"are there inputs, each hole in any storage
+variables) and at every width where the rule's own text can change meaning:
+around each type condition's boundary (`width(T) >= 5` adds 3, 4, 5, 6;
+sums, products and comparisons of widths alike), around each literal's
+signed and unsigned bit length, and where a literal used as a shift amount
+or offset reaches the width (the literal, and eight times it), up to 128
+bits. Float variables take every float kind the reference evaluates (half,
+bfloat, float, double, fp128, x86_fp80); pointers and a sample of other
+types besides. Each instance is one Z3 query: \"are there inputs, each hole in any storage
 (memory in address spaces 0 and 5, entity, implicit, undefined, implicit
 address, composite, two single locations, a failing subexpression), on which
 the two sides differ in failure, type, bits read or the effect of a write?\"
@@ -36,17 +44,37 @@ the two sides differ in failure, type, bits read or the effect of a write?\"
 accepts). A refutation prints the counterexample, re-evaluated by the
 reference interpreter.
 
+WHAT A PROOF COVERS
+  A proof covers the instances that were checked and nothing more. Every
+  `ok` line and every row of reports/proofs.md names them: \"proved at
+  i1..i8, i16, i32, i33, i64; half, bfloat, float, double, fp128,
+  x86_fp80\" means the rule was proved with its integer type variables at
+  those widths and its float variables at those kinds, not at any other
+  width. --all-widths adds every width from 1 to 64.
+
+VERDICTS
+  Each instance is proved, refuted, or one of: timeout (Z3 ran out of
+  --timeout), gave-up (Z3 said unknown for another reason, or the
+  encoding cannot express the instance), memory-limit (Z3's memory, or
+  the encoder's work budget), budget (not tried: --time-limit had run
+  out), not-applicable (the left side is not well-formed there), invalid,
+  encoding-bug, skipped (a rule expected to be refuted already was). Each
+  has its own count in the summary and in the JSON (`counts`).
+
 Rules under a directory named `refuted/` are expected to be refuted. With no
 FILES, the library is corpus/rules plus the generated constant-folding rules.
 Any well-formed rule is proved or refuted, whether it shrinks the expression
 or not; a `lemma`, and a `rule` that does not shrink the expression, are
 marked as not applied by the simplifier (corpus/rules/README.md).
 
-Exit status: 0 when every rule that claims to hold is proved at every width
-and every rule under refuted/ is refuted (an `unknown`, e.g. a timeout, is
-tolerated unless --strict); 1 otherwise (and for any encoding bug: a
-difference Z3 found that the reference interpreter does not confirm); 2 when
-a rule file cannot be read or parsed.
+Exit status: 0 when every rule that claims to hold is proved at every
+instance and every rule under refuted/ is refuted (a timeout, gave-up,
+memory-limit or budget verdict is tolerated unless --strict); 1 otherwise
+(and for any encoding bug: a difference Z3 found that the reference
+interpreter does not confirm); 2 when a rule file cannot be read or parsed,
+when the files (after --rule) hold no rule at all, so that nothing would be
+checked, or when an option is out of range (--widths 1 to 256 bits,
+--timeout 1 to 3600000 ms, --jobs 1 to 1024).
 
 PROOF CACHE
   Verdicts that do not depend on time (proved, refuted, not applicable,
@@ -75,24 +103,35 @@ pub struct Args {
     /// Rule files or directories (read recursively for *.rules). Default:
     /// corpus/rules and the generated constant-folding rules.
     pub paths: Vec<PathBuf>,
-    /// Integer widths to instantiate type variables with.
+    /// Integer widths to instantiate type variables with, besides those each
+    /// rule's conditions and literals call for: widths and inclusive ranges,
+    /// `1..8,16,32`, each from 1 to 256 bits.
     #[arg(
         long,
         value_name = "LIST",
         default_value = DEFAULT_WIDTHS,
-        value_delimiter = ','
+        value_parser = parse_widths
     )]
-    pub widths: Vec<u64>,
-    /// Timeout of one Z3 query, in milliseconds; a timeout is `unknown`.
-    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    pub widths: WidthList,
+    /// Also every width from 1 to 64, for every rule.
+    #[arg(long)]
+    pub all_widths: bool,
+    /// Timeout of one Z3 query, in milliseconds (1 to 3600000); a timeout
+    /// is `unknown` (timeout).
+    #[arg(
+        long,
+        value_name = "MS",
+        default_value_t = 10_000,
+        value_parser = clap::value_parser!(u32).range(1..=3_600_000)
+    )]
     pub timeout: u32,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Count `unknown` as a failure.
     #[arg(long)]
     pub strict: bool,
-    /// Queries run in parallel (default: the number of CPUs).
-    #[arg(long, value_name = "N")]
+    /// Queries run in parallel, 1 to 1024 (default: the number of CPUs).
+    #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
     pub jobs: Option<usize>,
     /// Only rules whose name contains this (may be repeated).
     #[arg(long, value_name = "TEXT")]
@@ -177,19 +216,74 @@ impl Status {
     }
 }
 
-/// A rule's status from its instances' verdicts (`Verdict::label`s).
+/// What an instance's verdict is counted as: its `Verdict::label`, except
+/// that an `unknown` counts as its kind (`UnknownKind::label`), so that a
+/// timeout, Z3 giving up, a memory limit and a budget are never folded
+/// together. In report order.
+const CATEGORIES: &[&str] = &[
+    "proved",
+    "refuted",
+    "timeout",
+    "gave-up",
+    "memory-limit",
+    "budget",
+    "not-applicable",
+    "invalid",
+    "encoding-bug",
+    "skipped",
+];
+
+/// An instance record's category (see [`CATEGORIES`]).
+fn category(rec: &Value) -> &str {
+    match rec["verdict"].as_str().unwrap_or("") {
+        "unknown" => rec["unknown_kind"].as_str().unwrap_or("gave-up"),
+        v => v,
+    }
+}
+
+fn is_unknown(category: &str) -> bool {
+    UnknownKind::ALL.iter().any(|k| k.label() == category)
+}
+
+/// How many instances fall in each category, as a JSON object with every
+/// category (zero included).
+fn count_categories<'a>(cats: impl Iterator<Item = &'a str>) -> Value {
+    let mut m = serde_json::Map::new();
+    for c in CATEGORIES {
+        m.insert(c.to_string(), json!(0));
+    }
+    for c in cats {
+        let n = m.get(c).and_then(Value::as_u64).unwrap_or(0);
+        m.insert(c.to_string(), json!(n + 1));
+    }
+    Value::Object(m)
+}
+
+/// "144 proved, 0 refuted" and every other category that occurs.
+fn describe_counts(counts: &Value) -> String {
+    let n = |c: &str| counts[c].as_u64().unwrap_or(0);
+    let mut parts = vec![
+        format!("{} proved", n("proved")),
+        format!("{} refuted", n("refuted")),
+    ];
+    for c in &CATEGORIES[2..] {
+        if n(c) > 0 {
+            parts.push(format!("{} {c}", n(c)));
+        }
+    }
+    parts.join(", ")
+}
+
+/// A rule's status from its instances' categories ([`category`]).
 fn rule_status(expect_refuted: bool, verdicts: &[&str]) -> (Status, String) {
     if verdicts.is_empty() {
         return (Status::Unknown, "no instance at these widths".into());
     }
     let count = |f: fn(&str) -> bool| verdicts.iter().filter(|v| f(v)).count();
-    let proved = count(|v| v == "proved");
     let refuted = count(|v| v == "refuted");
-    let unknown = count(|v| v == "unknown");
+    let unknown = count(is_unknown);
     let bad = count(|v| v == "invalid" || v == "encoding-bug");
-    let summary = format!(
-        "{proved} proved, {refuted} refuted, {unknown} unknown, {bad} invalid or encoding bug"
-    );
+    let summary = describe_counts(&count_categories(verdicts.iter().copied()));
     if bad > 0 {
         return (Status::Fail, summary);
     }
@@ -212,6 +306,71 @@ fn rule_status(expect_refuted: bool, verdicts: &[&str]) -> (Status, String) {
         Status::Ok
     };
     (status, summary)
+}
+
+/// The type variables' bindings of an instance, for [`coverage`].
+fn binding_types(i: &Instance) -> Value {
+    Value::Object(
+        i.binding
+            .iter()
+            .filter(|(k, _)| !k.starts_with('?'))
+            .map(|(k, v)| (k.clone(), json!(v)))
+            .collect(),
+    )
+}
+
+/// The float kinds, in the order reports name them.
+const FLOAT_KINDS: &[&str] = &["half", "bfloat", "float", "double", "fp128", "x86_fp80"];
+
+/// What a rule's proofs cover: the integer widths, float kinds and other
+/// types its type variables were bound to in the instances that were
+/// proved. `text` is what the `ok` line and the report print.
+fn coverage(rule: &Value) -> Value {
+    let mut ints = std::collections::BTreeSet::new();
+    let mut floats = std::collections::BTreeSet::new();
+    let mut others = std::collections::BTreeSet::new();
+    let mut vars = 0;
+    for i in rule["instances"].as_array().into_iter().flatten() {
+        if category(i) != "proved" {
+            continue;
+        }
+        for (_, t) in i["types"].as_object().into_iter().flatten() {
+            vars += 1;
+            let t = t.as_str().unwrap_or("");
+            match t.strip_prefix('i').and_then(|w| w.parse::<u64>().ok()) {
+                Some(w) => {
+                    ints.insert(w);
+                }
+                None if FLOAT_KINDS.contains(&t) => {
+                    floats.insert(FLOAT_KINDS.iter().position(|k| *k == t).unwrap_or(0));
+                }
+                None => {
+                    others.insert(t.to_string());
+                }
+            }
+        }
+    }
+    let ints: Vec<u64> = ints.into_iter().collect();
+    let floats: Vec<&str> = floats.into_iter().map(|k| FLOAT_KINDS[k]).collect();
+    let others: Vec<String> = others.into_iter().collect();
+    let mut parts = Vec::new();
+    if !ints.is_empty() {
+        parts.push(describe_widths(&ints));
+    }
+    if !floats.is_empty() {
+        parts.push(floats.join(", "));
+    }
+    if !others.is_empty() {
+        parts.push(others.join(", "));
+    }
+    let text = if parts.is_empty() && vars == 0 {
+        // Proved instances without type variables: the rule names its
+        // types itself.
+        "as written (no type variables)".to_string()
+    } else {
+        parts.join("; ")
+    };
+    json!({ "int_widths": ints, "floats": floats, "other_types": others, "text": text })
 }
 
 fn binding(i: &Instance) -> String {
@@ -262,6 +421,7 @@ fn record(o: &Outcome) -> Value {
     };
     json!({
         "verdict": o.verdict.label(),
+        "unknown_kind": o.verdict.unknown_kind().map(UnknownKind::label),
         "millis": o.millis as u64,
         "reason": reason(&o.verdict),
         "counterexample": cex,
@@ -296,6 +456,19 @@ fn library_fingerprint(rules: &[Rule], sizes: &[usize]) -> String {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
+}
+
+/// The widths every rule is tried at (each rule adds its own, see
+/// `diopter_rules::widths`): `--widths`, and with `--all-widths` every
+/// width from 1 to 64.
+pub fn base_widths(a: &Args) -> Vec<u64> {
+    let mut ws: Vec<u64> = a.widths.to_vec();
+    if a.all_widths {
+        ws.extend(widths::all_widths());
+        ws.sort_unstable();
+        ws.dedup();
+    }
+    ws
 }
 
 /// Proves the rule library (`--transforms` is `prove_transforms_cmd::run`,
@@ -333,12 +506,26 @@ pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
     if !a.rule.is_empty() {
         rules.retain(|r| a.rule.iter().any(|f| r.name.contains(f.as_str())));
     }
-    if a.widths.is_empty() || a.widths.contains(&0) {
-        outln!(werr, "error: --widths needs widths of at least 1 bit");
+    if rules.is_empty() {
+        outln!(
+            werr,
+            "error: no rule to prove in {}{}: nothing was checked",
+            paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            if a.rule.is_empty() {
+                String::new()
+            } else {
+                format!(" whose name contains {:?}", a.rule)
+            }
+        );
         return 2;
     }
+    let base = base_widths(a);
     let start = Instant::now();
-    let instances: Vec<Vec<Instance>> = rules.iter().map(|r| r.instances(&a.widths)).collect();
+    let instances: Vec<Vec<Instance>> = rules.iter().map(|r| r.instances(&base)).collect();
     let sizes: Vec<usize> = instances.iter().map(Vec::len).collect();
     let (si, sn) = a.shard.unwrap_or((1, 1));
     let mine = shard_rules(&sizes, si, sn);
@@ -381,7 +568,7 @@ pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
         a.shard
             .map(|(i, n)| format!(", shard {i}/{n} of {} rules", rules.len()))
             .unwrap_or_default(),
-        a.widths,
+        base,
         a.timeout,
         if cache.is_some() {
             format!(", cache {}", a.cache_dir.display())
@@ -473,6 +660,7 @@ pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
                 .map(|((_, inst), rec)| {
                     let mut v = rec.clone();
                     v["binding"] = json!(binding(inst));
+                    v["types"] = binding_types(inst);
                     v
                 })
                 .collect();
@@ -492,7 +680,7 @@ pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
         })
         .collect();
     let mut doc = json!({
-        "widths": a.widths,
+        "widths": base,
         "timeout_ms": a.timeout,
         "strict": a.strict,
         "total_seconds": total.as_secs_f64(),
@@ -508,6 +696,7 @@ pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
 /// reports, and gives the gate's exit status.
 fn finish(a: &Args, doc: &mut Value, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
     let mut counts = [0usize; 3];
+    let mut all_categories: Vec<String> = Vec::new();
     let mut instances = 0;
     let mut cached = 0;
     let mut failed = false;
@@ -516,10 +705,14 @@ fn finish(a: &Args, doc: &mut Value, wout: &mut dyn Write, werr: &mut dyn Write)
             .as_array()
             .into_iter()
             .flatten()
-            .map(|i| i["verdict"].as_str().unwrap_or("").to_string())
+            .map(|i| category(i).to_string())
             .collect();
         let vs: Vec<&str> = verdicts.iter().map(String::as_str).collect();
         let (status, summary) = rule_status(r["expect"] == "refuted", &vs);
+        all_categories.extend(verdicts.iter().cloned());
+        r["counts"] = count_categories(vs.iter().copied());
+        let covers = coverage(r);
+        r["covers"] = covers;
         instances += vs.len();
         cached += r["instances"]
             .as_array()
@@ -534,13 +727,15 @@ fn finish(a: &Args, doc: &mut Value, wout: &mut dyn Write, werr: &mut dyn Write)
         r["status"] = json!(status.label());
         r["summary"] = json!(summary);
     }
+    let instance_counts = count_categories(all_categories.iter().map(String::as_str));
     let summary_line = format!(
-        "{} rules: {} ok, {} unknown, {} FAIL; {} instances in {:.1} s{}",
+        "{} rules: {} ok, {} unknown, {} FAIL; {} instances ({}) in {:.1} s{}",
         counts.iter().sum::<usize>(),
         counts[Status::Ok as usize],
         counts[Status::Unknown as usize],
         counts[Status::Fail as usize],
         instances,
+        describe_counts(&instance_counts),
         doc["total_seconds"].as_f64().unwrap_or(0.0),
         if cached > 0 {
             format!(" ({cached} from the cache)")
@@ -549,6 +744,7 @@ fn finish(a: &Args, doc: &mut Value, wout: &mut dyn Write, werr: &mut dyn Write)
         }
     );
     doc["summary"] = json!(summary_line);
+    doc["counts"] = instance_counts;
     match a.format {
         Format::Text => out!(wout, "{}", render_text(doc, a.verbose)),
         Format::Json => outln!(
@@ -701,7 +897,7 @@ fn render_text(doc: &Value, verbose: bool) -> String {
             _ => String::new(),
         };
         s += &format!(
-            "{} {} [{rel}] {}{}{not_applied}: {}\n",
+            "{} {} [{rel}] {}{}{not_applied}: {}{}\n",
             r["status"].as_str().unwrap_or(""),
             r["name"].as_str().unwrap_or(""),
             r["origin"].as_str().unwrap_or(""),
@@ -710,7 +906,8 @@ fn render_text(doc: &Value, verbose: bool) -> String {
             } else {
                 ""
             },
-            r["summary"].as_str().unwrap_or("")
+            r["summary"].as_str().unwrap_or(""),
+            covers_note(r)
         );
         let mut shown_cex = false;
         for i in r["instances"].as_array().into_iter().flatten() {
@@ -759,6 +956,15 @@ fn render_text(doc: &Value, verbose: bool) -> String {
     s
 }
 
+/// `; proved at i1..i8, ...` for a rule with proved instances (what its
+/// proof covers, and so what it does not), else nothing.
+fn covers_note(r: &Value) -> String {
+    if r["counts"]["proved"].as_u64().unwrap_or(0) == 0 {
+        return String::new();
+    }
+    format!("; proved at {}", r["covers"]["text"].as_str().unwrap_or(""))
+}
+
 fn indent(text: &str, by: &str) -> String {
     text.lines().map(|l| format!("{by}{l}\n")).collect()
 }
@@ -771,7 +977,7 @@ fn write_reports(dir: &Path, doc: &Value) -> std::io::Result<()> {
     )?;
     let mut md = String::from("# Proofs of the rule library\n\nGenerated by `diopter prove`; see `reports/proofs.json` for every instance.\n\n");
     md += &format!(
-        "{}\n\n| rule | expect | status | instances | slowest |\n|---|---|---|---|---|\n",
+        "{}\n\nA proof covers the instances checked and nothing more: the last column names the integer widths, float kinds and other types the rule's type variables were proved at.\n\n| rule | expect | status | instances | slowest | proved at |\n|---|---|---|---|---|---|\n",
         doc["summary"].as_str().unwrap_or("")
     );
     for r in doc["rules"].as_array().into_iter().flatten() {
@@ -783,12 +989,13 @@ fn write_reports(dir: &Path, doc: &Value) -> std::io::Result<()> {
             .max()
             .unwrap_or(0);
         md += &format!(
-            "| `{}` | {} | {} | {} | {} ms |\n",
+            "| `{}` | {} | {} | {} | {} ms | {} |\n",
             r["name"].as_str().unwrap_or(""),
             r["expect"].as_str().unwrap_or(""),
             r["status"].as_str().unwrap_or(""),
             r["summary"].as_str().unwrap_or(""),
-            slowest
+            slowest,
+            covers_note(r).trim_start_matches("; proved at ")
         );
     }
     std::fs::write(dir.join("proofs.md"), md)

@@ -33,11 +33,8 @@ pub fn run(a: &Args) -> ExitCode {
     if !a.rule.is_empty() {
         rules.retain(|r| a.rule.iter().any(|f| r.name.contains(f.as_str())));
     }
-    if a.widths.is_empty() || a.widths.contains(&0) {
-        eprintln!("error: --widths needs widths of at least 1 bit");
-        return ExitCode::from(2);
-    }
-    let work = instances(&rules, &a.widths);
+    let widths = crate::prove_cmd::base_widths(a);
+    let work = instances(&rules, &widths);
     let jobs = a
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -45,7 +42,7 @@ pub fn run(a: &Args) -> ExitCode {
         "proving {} instances of {} transformation rules (widths {:?}, timeout {} ms, {jobs} jobs)",
         work.len(),
         rules.len(),
-        a.widths,
+        widths,
         a.timeout
     );
     let start = Instant::now();
@@ -69,7 +66,7 @@ pub fn run(a: &Args) -> ExitCode {
             }
         },
     );
-    let md = report_markdown(&rules, &work, &outs, &a.widths, a.timeout);
+    let md = report_markdown(&rules, &work, &outs, &widths, a.timeout);
     let mut failed = false;
     for (k, r) in rules.iter().enumerate() {
         let mine: Vec<_> = (0..work.len())
@@ -114,7 +111,7 @@ pub fn run(a: &Args) -> ExitCode {
         start.elapsed().as_secs_f64()
     );
     if !a.no_report {
-        let json = report_json(&rules, &work, &outs, &a.widths, a.timeout);
+        let json = report_json(&rules, &work, &outs, &widths, a.timeout);
         let written = std::fs::create_dir_all(&a.report_dir)
             .and_then(|()| std::fs::write(a.report_dir.join("transforms.md"), &md))
             .and_then(|()| {

@@ -87,14 +87,15 @@ pub struct Args {
     #[arg(long = "where", value_name = "VARS")]
     pub wheres: Vec<String>,
     /// Integer widths to instantiate the type variables of generic pairs
-    /// with (as `diopter prove --widths`).
+    /// with (as `diopter prove --widths`): widths and inclusive ranges,
+    /// `1..8,16,32`, each from 1 to 256 bits.
     #[arg(
         long,
         value_name = "LIST",
         default_value = crate::prove_cmd::DEFAULT_WIDTHS,
-        value_delimiter = ','
+        value_parser = crate::widths_arg::parse_widths
     )]
-    pub widths: Vec<u64>,
+    pub widths: crate::widths_arg::WidthList,
     /// Timeout of one Z3 query, in milliseconds.
     #[arg(long, default_value_t = 10_000)]
     pub timeout: u32,
@@ -150,9 +151,6 @@ fn load(a: &Args) -> Result<Vec<(Source, Vec<Job>)>, String> {
         out.push(Source::new("<command line>", text));
     } else if !a.maps.is_empty() || !a.wheres.is_empty() {
         return Err("diopter validate: --map and --where need -e BEFORE -e AFTER\n".into());
-    }
-    if a.widths.is_empty() || a.widths.contains(&0) {
-        return Err("diopter validate: --widths needs widths of at least 1 bit\n".into());
     }
     for p in &a.paths {
         match inputs::read(p) {

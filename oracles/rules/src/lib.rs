@@ -19,6 +19,7 @@ pub mod pattern;
 pub mod simplify;
 pub mod syntax;
 pub mod term;
+pub mod widths;
 
 use diopter_semantics::ast::{Dialect, Expr, Literal, Op, Span};
 use diopter_semantics::check::{self, ArgInfo, Env, ReferrerInfo};
@@ -46,7 +47,8 @@ pub const PARAM_VALUES: &[u64] = &[0, 1, 5];
 pub enum Class {
     /// `iN`.
     Int,
-    /// `half`, `bfloat`, `float`, `double`, `fp128`, `x86_fp80`.
+    /// `half`, `bfloat`, `float`, `double`, `fp128`, `x86_fp80` (instances
+    /// are made at all six).
     Float,
     /// An integer or a float.
     Num,
@@ -92,6 +94,8 @@ impl Class {
                 FloatKind::BFloat,
                 FloatKind::Float,
                 FloatKind::Double,
+                FloatKind::Fp128,
+                FloatKind::X86Fp80,
             ]
             .into_iter()
             .map(Type::float)
@@ -257,7 +261,9 @@ impl Rule {
         })
     }
 
-    /// Every instance over `widths` (integer variables), the float kinds,
+    /// Every instance over `widths` (integer variables) and the widths the
+    /// rule's conditions and literals call for ([`widths::derived_widths`]),
+    /// the float kinds,
     /// pointer types and a sample of other types, and parameter holes over
     /// [`PARAM_VALUES`]. Instances whose type conditions fail, or whose left
     /// side is not well-formed (so that the rule can never match), are
@@ -299,7 +305,8 @@ impl Rule {
     }
 
     /// Calls `f` with the instance, or why there is none, at every binding
-    /// of the type variables (over `widths`) and parameter holes that meets
+    /// of the type variables (over `widths` and the derived widths) and
+    /// parameter holes that meets
     /// the type conditions, until `f` returns false.
     fn for_each_binding(
         &self,
@@ -309,35 +316,69 @@ impl Rule {
         let dl = DataLayout::llvm_default();
         let table = TypeTable::default();
         let params = self.param_holes();
+        let derived = widths::derived_widths(self, widths);
         for &dialect in &self.dialects {
-            let choices: Vec<Vec<Type>> = self
+            let base: Vec<Vec<Type>> = self
                 .vars
                 .iter()
                 .map(|(_, c)| c.samples(dialect, widths))
                 .collect();
-            let mut idx = vec![0usize; choices.len()];
-            'types: loop {
-                let mut b = Binding::default();
-                for (i, (v, _)) in self.vars.iter().enumerate() {
-                    b.types.insert(v.clone(), choices[i][idx[i]].clone());
+            // The listed widths' product, then each variable at each of its
+            // derived widths with the others at their samples, then the
+            // bindings next to a condition's boundary (see `widths`).
+            let mut specs: Vec<Vec<Vec<Type>>> = vec![base.clone()];
+            for (i, (v, _)) in self.vars.iter().enumerate() {
+                for w in derived.per_var.get(v).into_iter().flatten() {
+                    let mut spec = base.clone();
+                    spec[i] = vec![Type::Int(*w)];
+                    specs.push(spec);
                 }
-                if self.type_conds_hold(&b, &dl, &table) {
-                    let mut pidx = vec![0usize; params.len()];
-                    loop {
-                        for (i, p) in params.iter().enumerate() {
-                            b.nums.insert(p.clone(), PARAM_VALUES[pidx[i]]);
-                        }
-                        if !f(self.instance_or_reason(dialect, &b, &dl, &table)) {
-                            return;
-                        }
-                        if !next_index(&mut pidx, &vec![PARAM_VALUES.len(); params.len()]) {
-                            break;
-                        }
+            }
+            for b in &derived.bindings {
+                let mut spec = base.clone();
+                for (i, (v, _)) in self.vars.iter().enumerate() {
+                    if let Some(t) = b.get(v) {
+                        spec[i] = vec![t.clone()];
                     }
                 }
-                let lens: Vec<usize> = choices.iter().map(Vec::len).collect();
-                if !next_index(&mut idx, &lens) {
-                    break 'types;
+                specs.push(spec);
+            }
+            let mut seen: std::collections::HashSet<Vec<Type>> = Default::default();
+            for choices in specs {
+                if choices.iter().any(Vec::is_empty) {
+                    continue;
+                }
+                let mut idx = vec![0usize; choices.len()];
+                loop {
+                    let tys: Vec<Type> = choices
+                        .iter()
+                        .zip(&idx)
+                        .map(|(c, &i)| c[i].clone())
+                        .collect();
+                    if seen.insert(tys.clone()) {
+                        let mut b = Binding::default();
+                        for ((v, _), t) in self.vars.iter().zip(tys) {
+                            b.types.insert(v.clone(), t);
+                        }
+                        if self.type_conds_hold(&b, &dl, &table) {
+                            let mut pidx = vec![0usize; params.len()];
+                            loop {
+                                for (i, p) in params.iter().enumerate() {
+                                    b.nums.insert(p.clone(), PARAM_VALUES[pidx[i]]);
+                                }
+                                if !f(self.instance_or_reason(dialect, &b, &dl, &table)) {
+                                    return;
+                                }
+                                if !next_index(&mut pidx, &vec![PARAM_VALUES.len(); params.len()]) {
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                    let lens: Vec<usize> = choices.iter().map(Vec::len).collect();
+                    if !next_index(&mut idx, &lens) {
+                        break;
+                    }
                 }
             }
         }
@@ -539,7 +580,7 @@ impl Rule {
 }
 
 /// Advances a mixed-radix counter; `false` when it wraps around.
-fn next_index(idx: &mut [usize], lens: &[usize]) -> bool {
+pub(crate) fn next_index(idx: &mut [usize], lens: &[usize]) -> bool {
     for i in (0..idx.len()).rev() {
         idx[i] += 1;
         if idx[i] < lens[i] {

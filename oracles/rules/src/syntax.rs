@@ -852,6 +852,7 @@ fn validate(r: &Rule, name_span: Span) -> PResult<()> {
     // bound on the left, terms over constant holes of the left.
     let mut value_holes: Vec<(String, Option<Type>)> = Vec::new();
     let mut const_holes: Vec<String> = Vec::new();
+    let mut const_types: Vec<(String, Type)> = Vec::new();
     for p in &r.lhs {
         match p {
             PatOp::Hole { name, ty, span } => {
@@ -872,14 +873,23 @@ fn validate(r: &Rule, name_span: Span) -> PResult<()> {
                     _ => {}
                 }
             }
-            PatOp::ConstHole { name, span, .. } => {
-                if value_holes.iter().any(|h| &h.0 == name) || const_holes.contains(name) {
-                    return Err(err(
-                        *span,
-                        format!("constant hole `?{name}` occurs twice on the left side"),
-                    ));
+            PatOp::ConstHole { name, span, ty } => {
+                if value_holes.iter().any(|h| &h.0 == name) {
+                    return Err(err(*span, format!("`?{name}` is a value hole already")));
                 }
-                const_holes.push(name.clone());
+                // A constant hole may recur, as a value hole may: the rule
+                // then matches only equal constants (one input to the
+                // prover). Its type must be the same at each occurrence.
+                match const_types.iter().find(|(n, _)| n == name) {
+                    Some((_, t0)) if t0 != ty => {
+                        return Err(err(*span, format!("constant hole `?{name}` has two types")))
+                    }
+                    Some(_) => {}
+                    None => {
+                        const_types.push((name.clone(), ty.clone()));
+                        const_holes.push(name.clone());
+                    }
+                }
             }
             _ => {}
         }

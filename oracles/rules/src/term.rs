@@ -138,6 +138,23 @@ impl TermPat {
         }
     }
 
+    /// Every integer literal the term mentions (for the widths a rule is
+    /// tried at, `crate::widths`).
+    pub fn lits(&self, out: &mut Vec<BigInt>) {
+        match self {
+            TermPat::Lit(v, _) => out.push(v.clone()),
+            TermPat::Hole(..) | TermPat::Width(..) | TermPat::Type(..) => {}
+            TermPat::Neg(a) | TermPat::Not(a) => a.lits(out),
+            TermPat::Bin(_, a, b) => {
+                a.lits(out);
+                b.lits(out);
+            }
+            TermPat::Call(_, args, _) | TermPat::Float { args, .. } => {
+                args.iter().for_each(|a| a.lits(out))
+            }
+        }
+    }
+
     /// Every type the term mentions (for checking type variables).
     pub fn types(&self, out: &mut Vec<(Type, Span)>) {
         match self {

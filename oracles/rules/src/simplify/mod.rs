@@ -203,8 +203,14 @@ fn match_node(
             let Some(bits) = constant_bits(t, lit, c.dl, c.types) else {
                 return false;
             };
-            m.consts.insert(name.clone(), bits);
-            true
+            // A constant hole that recurs matches only the same bits.
+            match m.consts.get(name) {
+                Some(prev) => *prev == bits,
+                None => {
+                    m.consts.insert(name.clone(), bits);
+                    true
+                }
+            }
         }
         PatOp::Const { ty, lit, .. } => {
             let Op::Constant(t, l) = op else { return false };

@@ -213,6 +213,75 @@ impl Verdict {
     }
 }
 
+/// Why an instance is [`Verdict::Unknown`]. Users act differently on each
+/// (a longer `--timeout`, more memory, a longer `--time-limit`, or a bug
+/// report), so counts and reports keep them apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum UnknownKind {
+    /// Z3 (or the exhaustive search after it) ran out of `--timeout`.
+    Timeout,
+    /// Z3 answered `unknown` for another reason, or the encoding cannot
+    /// express the instance.
+    GaveUp,
+    /// Z3 ran out of memory, or building the query would exceed the
+    /// encoder's work budget, which bounds its memory.
+    MemoryLimit,
+    /// Not decided because the run's `--time-limit` had passed.
+    Budget,
+}
+
+impl UnknownKind {
+    pub const ALL: [UnknownKind; 4] = [
+        UnknownKind::Timeout,
+        UnknownKind::GaveUp,
+        UnknownKind::MemoryLimit,
+        UnknownKind::Budget,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            UnknownKind::Timeout => "timeout",
+            UnknownKind::GaveUp => "gave-up",
+            UnknownKind::MemoryLimit => "memory-limit",
+            UnknownKind::Budget => "budget",
+        }
+    }
+
+    /// The kind of an `unknown` with this reason. The reasons are this
+    /// crate's own texts (and Z3's `reason_unknown`, which names `timeout`,
+    /// `canceled` and `memout`/`max. memory exceeded`).
+    pub fn of_reason(why: &str) -> UnknownKind {
+        let w = why.to_ascii_lowercase();
+        if why.starts_with(DEADLINE_PASSED) || w.contains("time limit ran out") {
+            UnknownKind::Budget
+        } else if w.contains("memout")
+            || w.contains("max. memory")
+            || w.contains("out of memory")
+            || w.contains("units of work")
+        {
+            UnknownKind::MemoryLimit
+        } else if w.contains("timeout")
+            || w.contains("timed out")
+            || w.contains("canceled")
+            || w.contains("did not finish")
+        {
+            UnknownKind::Timeout
+        } else {
+            UnknownKind::GaveUp
+        }
+    }
+}
+
+impl Verdict {
+    /// Why the verdict is `unknown`; `None` for every other verdict.
+    pub fn unknown_kind(&self) -> Option<UnknownKind> {
+        match self {
+            Verdict::Unknown(why) => Some(UnknownKind::of_reason(why)),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Outcome {
     pub verdict: Verdict,

@@ -129,18 +129,21 @@ pub(crate) struct Machine<'a, O> {
     /// Pointer bits of address spaces 0..8 (0: not looked up yet).
     pub ptr_bits: [u64; 8],
     /// The context's locations already loaded in this run: `arg 0` to
-    /// `arg 7`, the referrer, the object (arena ranges are immutable, so a
-    /// loaded location can be pushed again).
-    pub loaded: [Option<Loc<'a, O>>; 10],
-    /// Per address space 0..8, the lowest and highest address the context
-    /// gives a byte for (looked up once per run; `Some(None)`: none), so
+    /// `arg 7`, the referrer, the object, each as a range of the `singles`
+    /// arena (`NOT_LOADED`: not yet). Arena ranges are immutable, so a
+    /// loaded location can be pushed again. Kept as two words each: the
+    /// machine is moved into the result, and its size is copied each time.
+    pub loaded: [(u32, u32); 10],
+    /// For the address space of the last memory read, the lowest and
+    /// highest address the context gives a byte for (`None`: none), so
     /// that reads elsewhere skip the search of the memory map.
-    pub given: [Option<Option<(u128, u128)>>; 8],
+    pub given: Option<(u32, Option<(u128, u128)>)>,
     /// The storage a failed read was about (for `Msg::NotInContext` and
     /// `Msg::OutOfBounds`).
     pub fault: St<'a>,
 }
 
+const NOT_LOADED: u32 = u32::MAX;
 const REFERRER: usize = 8;
 const OBJECT: usize = 9;
 
@@ -157,8 +160,8 @@ impl<'a, O: Off> Machine<'a, O> {
             words: Vec::new(),
             seed_hash: splitmix64(ctx.seed),
             ptr_bits: [0; 8],
-            loaded: std::array::from_fn(|_| None),
-            given: [None; 8],
+            loaded: [(NOT_LOADED, 0); 10],
+            given: None,
             fault: St::Undef,
         }
     }
@@ -828,13 +831,27 @@ impl<'a, O: Off> Machine<'a, O> {
 
     /// Pushes a location of the context, loading it once per run.
     fn push_ctx(&mut self, slot: Option<usize>, l: &'a LocDesc) -> R<()> {
-        if let Some(loc) = slot.and_then(|k| self.loaded[k].clone()) {
-            self.stack.push(loc);
-            return Ok(());
+        if let Some((start, len)) = slot.map(|k| self.loaded[k]) {
+            if start != NOT_LOADED {
+                // A range of one is a `Loc::One` (a `Many` never has one).
+                let loc = if len == 1 {
+                    Loc::One(self.singles[start as usize].clone())
+                } else {
+                    Loc::Many(start, len)
+                };
+                self.stack.push(loc);
+                return Ok(());
+            }
         }
         let loc = self.load(l)?;
         if let Some(k) = slot {
-            self.loaded[k] = Some(loc.clone());
+            self.loaded[k] = match &loc {
+                Loc::One(s) => {
+                    self.singles.push(s.clone());
+                    ((self.singles.len() - 1) as u32, 1)
+                }
+                Loc::Many(start, len) => (*start, *len),
+            };
         }
         self.stack.push(loc);
         Ok(())
@@ -861,15 +878,20 @@ impl<'a, O: Off> Machine<'a, O> {
         if mem.is_empty() {
             return;
         }
-        if let Some(slot) = self.given.get_mut(a as usize) {
-            // The highest address is u128::MAX when it is beyond u128: no
-            // summary then, always search.
-            let span = *slot.get_or_insert_with(|| mem.span_u128(a));
-            match span {
-                None => return,
-                Some((first, last)) if last < addr || first >= addr + out.len() as u128 => return,
-                _ => {}
+        let span = match self.given {
+            Some((space, span)) if space == a => span,
+            _ => {
+                let span = mem.span_u128(a);
+                self.given = Some((a, span));
+                span
             }
+        };
+        // The highest address is u128::MAX when it is beyond u128: then the
+        // map is always searched.
+        match span {
+            None => return,
+            Some((first, last)) if last < addr || first >= addr + out.len() as u128 => return,
+            _ => {}
         }
         mem.overlay_u128(a, addr, out);
     }

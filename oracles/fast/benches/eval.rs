@@ -113,7 +113,7 @@ fn bench_set(c: &mut Criterion, set: &str, items: &[Item]) {
             let t = Instant::now();
             for _ in 0..iters {
                 for item in items {
-                    let p = item.compile();
+                    let p = item.compile_once();
                     black_box(&p.run(&item.ctx, &mut scratch));
                 }
             }

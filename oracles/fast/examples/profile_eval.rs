@@ -54,7 +54,7 @@ fn run_fast_compile(items: &[Item], n: usize) {
     let mut scratch = Scratch::new();
     for _ in 0..n {
         for item in items {
-            let p = item.compile();
+            let p = item.compile_once();
             black_box(&p.run(&item.ctx, &mut scratch));
         }
     }

@@ -281,7 +281,8 @@ impl<'a> Evaluation<'a> {
     }
 
     /// The single locations of the result (empty on failure, or for a
-    /// location description with none).
+    /// location description with none). Collects them into a `Vec`;
+    /// [`Evaluation::single`] reads one without allocating.
     pub fn singles(&self) -> Vec<SingleRef<'_>> {
         on_machine!(self, |m, r| match r {
             Ok(loc) => m.singles_of(loc).iter().map(|s| single_ref(m, s)).collect(),

@@ -65,6 +65,15 @@ fn page_base(p: &PageNo) -> BigUint {
 }
 
 /// A page's set bytes as (address, byte), in order.
+/// `page_base` when it fits a `u128`, without building a `BigUint` for the
+/// usual small page (the fast evaluator's paths).
+fn page_base_u128(p: &PageNo) -> Option<u128> {
+    match p {
+        PageNo::Small(n) => Some(u128::from(*n) << PAGE_BITS),
+        PageNo::Big(_) => page_base(p).to_u128(),
+    }
+}
+
 fn set_bytes<'p>(p: &PageNo, page: &'p Page) -> impl Iterator<Item = (BigUint, u8)> + 'p {
     let base = page_base(p);
     (0..PAGE as usize)
@@ -183,11 +192,10 @@ impl Memory {
             .range((addrspace, PageNo::Small(0))..)
             .take_while(|((a, _), _)| *a == addrspace);
         let ((_, p0), page0) = r.next()?;
-        let first = page_base(p0).to_u128()? + u128::from(page0.set.trailing_zeros());
+        let first = page_base_u128(p0)? + u128::from(page0.set.trailing_zeros());
         let (p, page) = r.last().map_or((p0, page0), |((_, p), page)| (p, page));
-        let last = page_base(p)
-            .to_u128()
-            .map_or(u128::MAX, |b| b + u128::from(63 - page.set.leading_zeros()));
+        let last =
+            page_base_u128(p).map_or(u128::MAX, |b| b + u128::from(63 - page.set.leading_zeros()));
         Some((first, last))
     }
 
@@ -205,7 +213,7 @@ impl Memory {
             .range((addrspace, lo)..)
             .take_while(|((a, _), _)| *a == addrspace)
         {
-            let Some(base) = page_base(p).to_u128() else {
+            let Some(base) = page_base_u128(p) else {
                 break;
             };
             if base >= end {

@@ -3,7 +3,8 @@
 //! at most 16 operations) that lower to DWARF, up to 300 of them, each in
 //! the context the generator made for it. Each iteration evaluates the
 //! whole set. The fast evaluator's programs are compiled beforehand, and so
-//! are the DWARF bytes: `gimli` is `dwarf::evaluate` (gimli's evaluation,
+//! are the DWARF bytes: `fast` gives the evaluator's compact result,
+//! `fast+outcome` converts it to the reference's `Outcome`; `gimli` is `dwarf::evaluate` (gimli's evaluation,
 //! answering its requests, mapping the pieces back to a location);
 //! `gimli-only` is gimli's evaluation and the requests alone.
 //!
@@ -17,7 +18,7 @@ mod items;
 
 use criterion::Criterion;
 use diopter_fast::Scratch;
-use items::{items, run_fast, run_gimli, run_gimli_only};
+use items::{items, run_fast, run_fast_outcome, run_gimli, run_gimli_only};
 use std::time::Instant;
 
 fn mean_secs(f: &mut dyn FnMut(), iters: u32) -> f64 {
@@ -33,6 +34,9 @@ fn main() {
     let mut c = Criterion::default().configure_from_args();
     let mut scratch = Scratch::default();
     c.bench_function("dwarf/fast", |b| b.iter(|| run_fast(&items, &mut scratch)));
+    c.bench_function("dwarf/fast+outcome", |b| {
+        b.iter(|| run_fast_outcome(&items, &mut scratch))
+    });
     c.bench_function("dwarf/gimli", |b| b.iter(|| run_gimli(&items)));
     c.bench_function("dwarf/gimli-only", |b| b.iter(|| run_gimli_only(&items)));
     c.final_summary();

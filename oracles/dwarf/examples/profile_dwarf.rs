@@ -5,7 +5,8 @@
 //!     valgrind --tool=callgrind --toggle-collect='profile_dwarf::items::run*' \
 //!         target/release/examples/profile_dwarf fast 20
 //!
-//! `SIDE` is `fast`, `gimli` or `gimli-only` (the three benchmarks). The
+//! `SIDE` is `fast`, `fast+outcome`, `gimli` or `gimli-only` (the four
+//! benchmarks). The
 //! inputs are built outside the `run_*` functions, so `--toggle-collect`
 //! counts the workload alone.
 
@@ -13,11 +14,11 @@
 mod items;
 
 use diopter_fast::Scratch;
-use items::{items, run_fast, run_gimli, run_gimli_only};
+use items::{items, run_fast, run_fast_outcome, run_gimli, run_gimli_only};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: profile_dwarf fast|gimli|gimli-only N";
+    let usage = "usage: profile_dwarf fast|fast+outcome|gimli|gimli-only N";
     let (side, n): (&str, usize) = match args.as_slice() {
         [_, side, n] => (side.as_str(), n.parse().expect(usage)),
         _ => panic!("{usage}"),
@@ -35,6 +36,7 @@ fn main() {
     for _ in 0..n {
         match side {
             "fast" => run_fast(&items, &mut scratch),
+            "fast+outcome" => run_fast_outcome(&items, &mut scratch),
             "gimli" => run_gimli(&items),
             "gimli-only" => run_gimli_only(&items),
             _ => panic!("{usage}"),

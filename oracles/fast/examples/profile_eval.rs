@@ -5,8 +5,8 @@
 //!     valgrind --tool=callgrind --toggle-collect='profile_eval::run*' \
 //!         target/release/examples/profile_eval generated fast 20
 //!
-//! `SET` is `corpus` or `generated`; `SIDE` is `reference`, `fast` or
-//! `fast+compile` (the three benchmarks of a group). Building the inputs is
+//! `SET` is `corpus` or `generated`; `SIDE` is `reference`, `fast`,
+//! `fast+outcome` or `fast+compile` (the four benchmarks of a group). Building the inputs is
 //! outside the `run_*` functions, so `--toggle-collect` counts the workload
 //! alone. It prints the set's size and mean operation count, which turn the
 //! instruction counts into per-evaluation and per-operation figures.
@@ -34,6 +34,16 @@ fn run_fast(items: &[Item], programs: &[Compiled], n: usize) {
     let mut scratch = Scratch::new();
     for _ in 0..n {
         for (item, p) in items.iter().zip(programs) {
+            black_box(&p.run(&item.ctx, &mut scratch));
+        }
+    }
+}
+
+#[inline(never)]
+fn run_fast_outcome(items: &[Item], programs: &[Compiled], n: usize) {
+    let mut scratch = Scratch::new();
+    for _ in 0..n {
+        for (item, p) in items.iter().zip(programs) {
             black_box(p.eval(&item.ctx, &mut scratch)).ok();
         }
     }
@@ -44,15 +54,15 @@ fn run_fast_compile(items: &[Item], n: usize) {
     let mut scratch = Scratch::new();
     for _ in 0..n {
         for item in items {
-            let p = item.compile();
-            black_box(p.eval(&item.ctx, &mut scratch)).ok();
+            let p = item.compile_once();
+            black_box(&p.run(&item.ctx, &mut scratch));
         }
     }
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: profile_eval corpus|generated reference|fast|fast+compile N";
+    let usage = "usage: profile_eval corpus|generated reference|fast|fast+outcome|fast+compile N";
     let (set, side, n) = match args.as_slice() {
         [_, set, side, n] => (set.as_str(), side.as_str(), n.parse().expect(usage)),
         _ => panic!("{usage}"),
@@ -73,6 +83,10 @@ fn main() {
         "fast" => {
             let programs: Vec<Compiled> = items.iter().map(Item::compile).collect();
             run_fast(&items, &programs, n)
+        }
+        "fast+outcome" => {
+            let programs: Vec<Compiled> = items.iter().map(Item::compile).collect();
+            run_fast_outcome(&items, &programs, n)
         }
         "fast+compile" => run_fast_compile(&items, n),
         _ => panic!("{usage}"),

@@ -24,6 +24,7 @@
 
 use super::arith::{self, BinOp};
 use super::compile::{Compiled, Conv, Fallback, Ins, Lane};
+use super::msg::Msg;
 use super::offset::Off;
 use super::words::{self, mask128, sext128};
 use diopter_semantics::context::{splitmix64, Context};
@@ -87,25 +88,21 @@ pub(crate) struct AddrC<'a, O> {
 pub(crate) enum Stop {
     /// An offset outgrew `i128`: run again with `BigInt` offsets.
     Bail,
-    /// The evaluation error (the operation index is attached by the loop).
-    Fail(ErrorKind, String),
+    /// The evaluation error (the operation index is attached by the loop);
+    /// its message is written on demand (`Machine::message`).
+    Fail(ErrorKind, Msg),
 }
 
 pub(crate) type R<T> = Result<T, Stop>;
 
-pub(crate) fn fail<T>(kind: ErrorKind, m: impl Into<String>) -> R<T> {
-    Err(Stop::Fail(kind, m.into()))
+pub(crate) fn fail<T>(kind: ErrorKind, m: Msg) -> R<T> {
+    Err(Stop::Fail(kind, m))
 }
 
 /// `location::MAX_LOC_NODES` for a location about to be built.
 fn check_loc_size(nodes: u64) -> R<()> {
     if nodes > MAX_LOC_NODES {
-        return fail(
-            ErrorKind::ResourceLimit,
-            format!(
-                "a location description of {nodes} single locations, over diopter's limit of {MAX_LOC_NODES}"
-            ),
-        );
+        return fail(ErrorKind::ResourceLimit, Msg::LocNodes(nodes));
     }
     Ok(())
 }
@@ -132,15 +129,21 @@ pub(crate) struct Machine<'a, O> {
     /// Pointer bits of address spaces 0..8 (0: not looked up yet).
     pub ptr_bits: [u64; 8],
     /// The context's locations already loaded in this run: `arg 0` to
-    /// `arg 7`, the referrer, the object (arena ranges are immutable, so a
-    /// loaded location can be pushed again).
-    pub loaded: [Option<Loc<'a, O>>; 10],
-    /// Per address space 0..8, the lowest and highest address the context
-    /// gives a byte for (looked up once per run; `Some(None)`: none), so
+    /// `arg 7`, the referrer, the object, each as a range of the `singles`
+    /// arena (`NOT_LOADED`: not yet). Arena ranges are immutable, so a
+    /// loaded location can be pushed again. Kept as two words each: the
+    /// machine is moved into the result, and its size is copied each time.
+    pub loaded: [(u32, u32); 10],
+    /// For the address space of the last memory read, the lowest and
+    /// highest address the context gives a byte for (`None`: none), so
     /// that reads elsewhere skip the search of the memory map.
-    pub given: [Option<Option<(u128, u128)>>; 8],
+    pub given: Option<(u32, Option<(u128, u128)>)>,
+    /// The storage a failed read was about (for `Msg::NotInContext` and
+    /// `Msg::OutOfBounds`).
+    pub fault: St<'a>,
 }
 
+const NOT_LOADED: u32 = u32::MAX;
 const REFERRER: usize = 8;
 const OBJECT: usize = 9;
 
@@ -157,8 +160,9 @@ impl<'a, O: Off> Machine<'a, O> {
             words: Vec::new(),
             seed_hash: splitmix64(ctx.seed),
             ptr_bits: [0; 8],
-            loaded: std::array::from_fn(|_| None),
-            given: [None; 8],
+            loaded: [(NOT_LOADED, 0); 10],
+            given: None,
+            fault: St::Undef,
         }
     }
 
@@ -194,12 +198,7 @@ impl<'a, O: Off> Machine<'a, O> {
         match *ins {
             Ins::Arg(n) => match ctx.args.get(&n) {
                 Some(l) => self.push_ctx((n < 8).then_some(n as usize), l)?,
-                None => {
-                    return fail(
-                        ErrorKind::NoArgument,
-                        format!("the context gives no arg {n}"),
-                    )
-                }
+                None => return fail(ErrorKind::NoArgument, Msg::NoArg(n)),
             },
             Ins::Undef => self.push_one(St::Undef, O::zero()),
             Ins::Referrer(fb) => match (&ctx.referrer, fb) {
@@ -210,17 +209,25 @@ impl<'a, O: Off> Machine<'a, O> {
                     None => {
                         return fail(
                             ErrorKind::NoReferrer,
-                            "the context gives neither a referrer nor arg 0",
+                            Msg::Text("the context gives neither a referrer nor arg 0"),
                         )
                     }
                 },
                 (None, Fallback::None) => {
-                    return fail(ErrorKind::NoReferrer, "the context gives no referrer")
+                    return fail(
+                        ErrorKind::NoReferrer,
+                        Msg::Text("the context gives no referrer"),
+                    )
                 }
             },
             Ins::Object => match &ctx.object {
                 Some(l) => self.push_ctx(Some(OBJECT), l)?,
-                None => return fail(ErrorKind::NoObject, "the context gives no object"),
+                None => {
+                    return fail(
+                        ErrorKind::NoObject,
+                        Msg::Text("the context gives no object"),
+                    )
+                }
             },
             Ins::Imm { v, w } => self.push_one(St::Imp(v, w), O::zero()),
             Ins::ImmW { at, w } => {
@@ -357,7 +364,7 @@ impl<'a, O: Off> Machine<'a, O> {
                     }
                 }
                 if let Some(m) = not_ptr {
-                    return fail(ErrorKind::IllFormed, self.prog.msgs[m as usize].clone());
+                    return fail(ErrorKind::IllFormed, Msg::Prog(m));
                 }
                 let off = match self.read_val(&l, ptr_w)? {
                     Val::S(a) => O::from_address(a).ok_or(Stop::Bail)?,
@@ -407,16 +414,10 @@ impl<'a, O: Off> Machine<'a, O> {
             }
             Ins::PushLane { w, ty } => {
                 let Some(lane) = ctx.lane else {
-                    return fail(ErrorKind::NoLane, "the context gives no lane");
+                    return fail(ErrorKind::NoLane, Msg::Text("the context gives no lane"));
                 };
                 if w < 64 && lane >> w != 0 {
-                    return fail(
-                        ErrorKind::ConvertOutOfRange,
-                        format!(
-                            "lane {lane} does not fit in `{}`",
-                            self.prog.types[ty as usize]
-                        ),
-                    );
+                    return fail(ErrorKind::ConvertOutOfRange, Msg::LaneRange { lane, ty });
                 }
                 let v = if w <= 128 {
                     Val::S(u128::from(lane))
@@ -428,7 +429,7 @@ impl<'a, O: Off> Machine<'a, O> {
                 self.push_val(v, w);
             }
             Ins::Fail { kind, msg } => {
-                return fail(kind, self.prog.msgs[msg as usize].clone());
+                return fail(kind, Msg::Prog(msg));
             }
         }
         Ok(())
@@ -473,17 +474,10 @@ impl<'a, O: Off> Machine<'a, O> {
 
     /// `V2 op V1`, lane by lane.
     fn binary(&mut self, op: BinOp, lane: Lane, lanes: u64, w: u64, v1: Val, v2: Val) -> R<Val> {
-        let name = |op: BinOp| {
-            if op == BinOp::Div {
-                "DIOpDiv"
-            } else {
-                "DIOpMod"
-            }
-        };
         let total = lanes * w;
         if let Lane::Ill(m) = lane {
             if lanes > 0 {
-                return fail(ErrorKind::IllFormed, self.prog.msgs[m as usize].clone());
+                return fail(ErrorKind::IllFormed, Msg::Prog(m));
             }
         }
         if let (Val::S(b), Val::S(a)) = (v1, v2) {
@@ -528,9 +522,7 @@ impl<'a, O: Off> Machine<'a, O> {
                 self.words.truncate(mark);
             } else {
                 let (x, y) = (self.lane_bits(v2, at, w), self.lane_bits(v1, at, w));
-                let r = arith::wide_int_lane(op, &x, &y).map_err(|_| {
-                    Stop::Fail(ErrorKind::DivisionByZero, format!("{} by zero", name(op)))
-                })?;
+                let r = arith::wide_int_lane(op, &x, &y).map_err(|_| by_zero(op))?;
                 words::put_bits(&mut self.words, out + at, &r);
             }
         }
@@ -540,16 +532,9 @@ impl<'a, O: Off> Machine<'a, O> {
     #[inline]
     fn lane(&self, op: BinOp, lane: Lane, w: u64, a: u128, b: u128) -> R<u128> {
         match lane {
-            Lane::Int => arith::int_lane(op, w, a, b).map_err(|_| {
-                let n = if op == BinOp::Div {
-                    "DIOpDiv"
-                } else {
-                    "DIOpMod"
-                };
-                Stop::Fail(ErrorKind::DivisionByZero, format!("{n} by zero"))
-            }),
+            Lane::Int => arith::int_lane(op, w, a, b).map_err(|_| by_zero(op)),
             Lane::Float(k) => Ok(arith::float_lane(k, op, a, b).unwrap_or(0)),
-            Lane::Ill(m) => fail(ErrorKind::IllFormed, self.prog.msgs[m as usize].clone()),
+            Lane::Ill(m) => fail(ErrorKind::IllFormed, Msg::Prog(m)),
         }
     }
 
@@ -608,18 +593,15 @@ impl<'a, O: Off> Machine<'a, O> {
                     value::float_to_int(k, &Bits::from_u128(from_w, raw), to_w)
                         .map(|b| self.bits_val(&b))
                 };
-                r.ok_or_else(|| {
-                    let p = &self.prog.types;
-                    Stop::Fail(
-                        ErrorKind::ConvertOutOfRange,
-                        format!(
-                            "`{}` {} is NaN, infinite or out of the range of `{}`",
-                            p[from_ty as usize],
-                            Bits::from_u128(from_w, raw).to_hex(),
-                            p[to_ty as usize]
-                        ),
-                    )
-                })
+                r.ok_or(Stop::Fail(
+                    ErrorKind::ConvertOutOfRange,
+                    Msg::ConvertRange {
+                        from_ty,
+                        to_ty,
+                        raw,
+                        from_w,
+                    },
+                ))
             }
             Conv::FloatToFloat(a, b) => {
                 let Val::S(raw) = v else {
@@ -627,7 +609,7 @@ impl<'a, O: Off> Machine<'a, O> {
                 };
                 Ok(Val::S(arith::float_to_float(a, b, raw)))
             }
-            Conv::Ill(m) => fail(ErrorKind::IllFormed, self.prog.msgs[m as usize].clone()),
+            Conv::Ill(m) => fail(ErrorKind::IllFormed, Msg::Prog(m)),
         }
     }
 
@@ -808,7 +790,7 @@ impl<'a, O: Off> Machine<'a, O> {
     }
 
     /// The outcome of a finished run (`None`: bailed out).
-    pub(crate) fn outcome(&self, r: Result<Loc<'a, O>, (usize, Stop)>) -> Option<Outcome> {
+    pub(crate) fn outcome(&self, r: &Result<Loc<'a, O>, (usize, Stop)>) -> Option<Outcome> {
         match r {
             Ok(loc) => {
                 let (ty, bits) = self
@@ -817,17 +799,17 @@ impl<'a, O: Off> Machine<'a, O> {
                     .clone()
                     .expect("a program without a result ends in Fail");
                 Some(Ok(Located {
-                    loc: self.to_locdesc(&loc),
+                    loc: self.to_locdesc(loc),
                     ty,
                     bits,
                     fragment: self.prog.fragment,
                 }))
             }
             Err((_, Stop::Bail)) => None,
-            Err((k, Stop::Fail(kind, message))) => Some(Err(EvalError {
-                kind,
-                op_index: self.prog.at[k] as usize,
-                message,
+            Err((k, Stop::Fail(kind, m))) => Some(Err(EvalError {
+                kind: *kind,
+                op_index: self.prog.at[*k] as usize,
+                message: self.message(m),
             })),
         }
     }
@@ -849,13 +831,27 @@ impl<'a, O: Off> Machine<'a, O> {
 
     /// Pushes a location of the context, loading it once per run.
     fn push_ctx(&mut self, slot: Option<usize>, l: &'a LocDesc) -> R<()> {
-        if let Some(loc) = slot.and_then(|k| self.loaded[k].clone()) {
-            self.stack.push(loc);
-            return Ok(());
+        if let Some((start, len)) = slot.map(|k| self.loaded[k]) {
+            if start != NOT_LOADED {
+                // A range of one is a `Loc::One` (a `Many` never has one).
+                let loc = if len == 1 {
+                    Loc::One(self.singles[start as usize].clone())
+                } else {
+                    Loc::Many(start, len)
+                };
+                self.stack.push(loc);
+                return Ok(());
+            }
         }
         let loc = self.load(l)?;
         if let Some(k) = slot {
-            self.loaded[k] = Some(loc.clone());
+            self.loaded[k] = match &loc {
+                Loc::One(s) => {
+                    self.singles.push(s.clone());
+                    ((self.singles.len() - 1) as u32, 1)
+                }
+                Loc::Many(start, len) => (*start, *len),
+            };
         }
         self.stack.push(loc);
         Ok(())
@@ -882,18 +878,35 @@ impl<'a, O: Off> Machine<'a, O> {
         if mem.is_empty() {
             return;
         }
-        if let Some(slot) = self.given.get_mut(a as usize) {
-            // The highest address is u128::MAX when it is beyond u128: no
-            // summary then, always search.
-            let span = *slot.get_or_insert_with(|| mem.span_u128(a));
-            match span {
-                None => return,
-                Some((first, last)) if last < addr || first >= addr + out.len() as u128 => return,
-                _ => {}
+        let span = match self.given {
+            Some((space, span)) if space == a => span,
+            _ => {
+                let span = mem.span_u128(a);
+                self.given = Some((a, span));
+                span
             }
+        };
+        // The highest address is u128::MAX when it is beyond u128: then the
+        // map is always searched.
+        match span {
+            None => return,
+            Some((first, last)) if last < addr || first >= addr + out.len() as u128 => return,
+            _ => {}
         }
         mem.overlay_u128(a, addr, out);
     }
+}
+
+/// `DIOpDiv`/`DIOpMod` by zero.
+fn by_zero(op: BinOp) -> Stop {
+    Stop::Fail(
+        ErrorKind::DivisionByZero,
+        Msg::Text(if op == BinOp::Div {
+            "DIOpDiv by zero"
+        } else {
+            "DIOpMod by zero"
+        }),
+    )
 }
 
 /// Moves the (cleared) buffers of a vector into a vector of another element

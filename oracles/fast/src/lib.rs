@@ -29,36 +29,41 @@
 //!   (`offset`).
 //! * Floats: `float` and `double` on the hardware, NaN results and the other
 //!   kinds through `rustc_apfloat` (as the reference), on raw encodings.
-//! * The result is converted to the reference's `LocDesc` at the end (that
-//!   conversion allocates: one `Vec` for an implicit result), errors are
-//!   formatted when they happen (once per evaluation). Nothing else
-//!   allocates while values stay within 128 bits: `tests/fast_alloc.rs`
-//!   counts.
+//! * The result is the evaluator's own ([`Compiled::run`] gives an
+//!   [`Evaluation`]): the location as the machine left it, the type
+//!   borrowed from the program, an error's message kept as its arguments
+//!   and written only when asked. Nothing allocates while values stay
+//!   within 128 bits (`tests/fast_alloc.rs` counts). [`Compiled::eval`]
+//!   converts it to the reference's `Outcome` (that allocates), which is
+//!   what the differential oracle compares.
 //!
 //! The module's parts: `compile` (instruction format), `exec` (compact
-//! locations, the machine, the final conversion), `read` (reading bits as
+//! locations, the machine, the conversion to the reference's form), `result`
+//! (the compact result), `msg` (messages on demand), `read` (reading bits as
 //! `location::read` does), `arith` (lane operations and conversions),
 //! `words` (bit helpers), `offset`, `show` (locations in messages).
 
 mod arith;
 mod compile;
 mod exec;
+mod msg;
 mod offset;
 pub mod oracle;
 mod read;
+mod result;
 mod show;
 mod words;
 
 pub use compile::{compile_unchecked, Compiled};
 pub use oracle::Fast;
+pub use result::{EvalFailure, Evaluation, SingleRef, StorageRef, Value};
 
 use diopter_semantics::ast::Expr;
 use diopter_semantics::check::{self, Env};
 use diopter_semantics::context::Context;
 use diopter_semantics::diag::Diagnostic;
 use diopter_semantics::interp::Outcome;
-use exec::{recycle, AddrC, Loc, Machine, PartC, Sgl};
-use num_bigint::BigInt;
+use exec::{AddrC, Loc, PartC, Sgl};
 use std::fmt;
 
 /// The expression is not well-formed: the checker's diagnostics.
@@ -124,38 +129,17 @@ impl Scratch {
 }
 
 impl Compiled {
-    /// Evaluates the expression in `ctx`: the reference's outcome.
+    /// Evaluates the expression in `ctx`: the reference's outcome (the
+    /// compact result of [`Compiled::run`], converted).
     pub fn eval(&self, ctx: &Context, scratch: &mut Scratch) -> Outcome {
-        let mut m: Machine<'_, i128> = Machine::new(self, ctx);
-        m.stack = recycle(std::mem::take(&mut scratch.stack));
-        m.singles = recycle(std::mem::take(&mut scratch.singles));
-        m.parts = recycle(std::mem::take(&mut scratch.parts));
-        m.addrs = recycle(std::mem::take(&mut scratch.addrs));
-        m.words = std::mem::take(&mut scratch.words);
-        m.words.clear();
-        m.stack.reserve(self.max_depth);
-        let r = m.run();
-        let out = m.outcome(r);
-        scratch.stack = recycle(m.stack);
-        scratch.singles = recycle(m.singles);
-        scratch.parts = recycle(m.parts);
-        scratch.addrs = recycle(m.addrs);
-        scratch.words = m.words;
-        match out {
-            Some(o) => o,
-            None => {
-                // An offset outgrew i128: the same program with BigInt offsets.
-                let mut m: Machine<'_, BigInt> = Machine::new(self, ctx);
-                let r = m.run();
-                m.outcome(r).expect("BigInt offsets do not overflow")
-            }
-        }
+        self.run(ctx, scratch).to_outcome()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use exec::recycle;
 
     #[test]
     fn recycling_keeps_the_allocation() {

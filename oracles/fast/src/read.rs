@@ -15,39 +15,13 @@
 //! through the general path, so errors have one source.
 
 use super::exec::{fail, Loc, Machine, Sgl, St, Stop, Val, R};
+use super::msg::{out_of_bounds, Msg, Size};
 use super::offset::Off;
 use super::show;
 use super::words::{self, mask128};
 use diopter_semantics::interp::ErrorKind;
-use diopter_semantics::location::print_entity_name;
 use num_bigint::{BigInt, BigUint};
-use num_traits::One;
 use std::fmt::Write;
-
-/// A storage's size in bits.
-#[derive(Clone, Copy, Debug)]
-enum Size {
-    Bits(u128),
-    /// Memory: `8 · 2^p` bits for `p`-bit pointers.
-    Mem(u64),
-}
-
-impl Size {
-    fn to_bigint(self) -> BigInt {
-        match self {
-            Size::Bits(b) => BigInt::from(b),
-            Size::Mem(p) => BigInt::one() << (p + 3),
-        }
-    }
-    /// The size in decimal, as `BigInt`'s `Display` writes it.
-    fn decimal(self) -> String {
-        match self {
-            Size::Bits(b) => b.to_string(),
-            Size::Mem(p) if p + 3 < 128 => (1u128 << (p + 3)).to_string(),
-            Size::Mem(_) => self.to_bigint().to_string(),
-        }
-    }
-}
 
 /// Whether bits `off..off+n` lie inside a storage of `size` bits.
 fn in_bounds<O: Off>(off: &O, n: u64, size: Size) -> bool {
@@ -61,18 +35,6 @@ fn in_bounds<O: Off>(off: &O, n: u64, size: Size) -> bool {
         // Memory of at least 2^128 bits holds every end below 2^128.
         (Some(end), Size::Mem(p)) => p + 3 >= 128 || end <= 1u128 << (p + 3),
         (None, Size::Mem(p)) => off.to_bigint() + BigInt::from(n) <= Size::Mem(p).to_bigint(),
-    }
-}
-
-fn describe(st: &St) -> String {
-    match st {
-        St::Mem(a) => format!("the memory of address space {a}"),
-        St::Ent(name, _) | St::EntW(name, ..) => format!("entity {}", print_entity_name(name)),
-        St::Imp(_, w) => format!("an implicit value of {w} bits"),
-        St::ImpW(_, w) => format!("an implicit value of {w} bits"),
-        St::Addr(_) => "an implicit address".to_string(),
-        St::Undef => "undefined storage".to_string(),
-        St::Comp(_, len) => format!("a composite of {len} parts"),
     }
 }
 
@@ -157,7 +119,7 @@ impl<'a, O: Off> Machine<'a, O> {
         if len == 0 {
             return fail(
                 ErrorKind::ReadUndefined,
-                "the location description has no single location",
+                Msg::Text("the location description has no single location"),
             );
         }
         // Every single location into its own region, in order: the first
@@ -177,14 +139,27 @@ impl<'a, O: Off> Machine<'a, O> {
             self.words[mark + j * nw..mark + (j + 1) * nw] != self.words[mark..mark + nw]
         });
         if let Some(j) = differs {
-            let hex = |j: usize| show::hex(&self.words, ((mark + j * nw) * 64) as u64, n);
-            let mut message = String::from("the single locations disagree: #0 (");
-            self.show_single(&self.singles[start], &mut message);
-            let _ = write!(message, ") reads 0x{}, #{j} (", hex(0));
-            self.show_single(&self.singles[start + j], &mut message);
-            let _ = write!(message, ") reads 0x{}", hex(j));
+            let region = |j: usize| ((mark + j * nw) * 64) as u64;
+            let m = if n <= 128 {
+                Msg::Inconsistent {
+                    first: start as u32,
+                    other: (start + j) as u32,
+                    j: j as u32,
+                    a: words::get128(&self.words, region(0), n),
+                    b: words::get128(&self.words, region(j), n),
+                }
+            } else {
+                // Wider values would need the words region kept: written now.
+                let hex = |j: usize| show::hex(&self.words, region(j), n);
+                let mut message = String::from("the single locations disagree: #0 (");
+                self.show_single(&self.singles[start], &mut message);
+                let _ = write!(message, ") reads 0x{}, #{j} (", hex(0));
+                self.show_single(&self.singles[start + j], &mut message);
+                let _ = write!(message, ") reads 0x{}", hex(j));
+                Msg::Owned(message)
+            };
             self.words.truncate(mark);
-            return fail(ErrorKind::Inconsistent, message);
+            return fail(ErrorKind::Inconsistent, m);
         }
         words::copy(&mut self.words, (mark * 64) as u64, dst, n);
         self.words.truncate(mark);
@@ -197,48 +172,35 @@ impl<'a, O: Off> Machine<'a, O> {
             return Ok(());
         }
         match s.st {
-            St::Undef => {
-                return fail(
-                    ErrorKind::ReadUndefined,
-                    format!("reading {n} bits of undefined storage"),
-                )
-            }
+            St::Undef => return fail(ErrorKind::ReadUndefined, Msg::ReadUndef(n)),
             St::Addr(_) => {
                 return fail(
                     ErrorKind::ImplicitAddressRead,
-                    "reading the bits of an implicit address (made by DIOpAddrOf; only DIOpDeref may consume it)",
+                    Msg::Text("reading the bits of an implicit address (made by DIOpAddrOf; only DIOpDeref may consume it)"),
                 )
             }
             St::Ent(_, None) => {
-                return fail(
-                    ErrorKind::ReadUndefined,
-                    format!("{} is not in the context", describe(&s.st)),
-                )
+                self.fault = s.st;
+                return fail(ErrorKind::ReadUndefined, Msg::NotInContext);
             }
             _ => {}
         }
         let off = s.off.add_u64(extra).ok_or(Stop::Bail)?;
         let size = self.size_of(&s.st);
         if !in_bounds(&off, n, size) {
-            // Decimal offsets, as `BigInt`'s `Display` writes them.
-            let (from, to) = match off
-                .to_u128()
-                .and_then(|o| Some((o, o.checked_add(u128::from(n))?)))
-            {
-                Some((o, e)) => (o.to_string(), e.to_string()),
+            let m = match off.to_i128() {
+                Some(off) => {
+                    self.fault = s.st;
+                    Msg::OutOfBounds { off, n, size }
+                }
                 None => {
+                    // Decimal offsets, as `BigInt`'s `Display` writes them.
                     let o = off.to_bigint();
-                    (o.to_string(), (&o + BigInt::from(n)).to_string())
+                    let (from, to) = (o.to_string(), (&o + BigInt::from(n)).to_string());
+                    Msg::Owned(out_of_bounds(&s.st, &from, &to, size))
                 }
             };
-            return fail(
-                ErrorKind::OutOfBounds,
-                format!(
-                    "reading bits {from}..{to} of {}, which has {} bits",
-                    describe(&s.st),
-                    size.decimal()
-                ),
-            );
+            return fail(ErrorKind::OutOfBounds, m);
         }
         // In bounds of a storage that is not memory: the offset is below its size.
         let small = || off.to_u128().unwrap_or(0);

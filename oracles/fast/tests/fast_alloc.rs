@@ -1,7 +1,8 @@
 //! The fast evaluator does not allocate per operation: with a warmed-up
-//! `Scratch`, an evaluation allocates only for its final result (the
-//! reference's `Located`), however many operations ran. Counted with a
-//! global allocator that counts.
+//! `Scratch`, its own compact result (`Compiled::run`) allocates nothing,
+//! a failure's message included until it is asked for, and the conversion
+//! to the reference's `Outcome` allocates only for that result, however
+//! many operations ran. Counted with a global allocator that counts.
 
 use diopter_fast::{self as fast, Scratch};
 use diopter_semantics::check::BareInputs;
@@ -32,15 +33,20 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-/// Allocations of the second evaluation of `line` in `ctx` (the first one
-/// grows the scratch).
-fn allocations(line: &str, ctx: &str) -> usize {
+/// `line` compiled, and the context `ctx` parsed.
+fn program(line: &str, ctx: &str) -> (fast::Compiled, Context) {
     let b = parse_bare(line).expect("parses");
     let ctx = Context::parse(ctx).expect("parses");
     let types = TypeTable::default();
     let inputs = BareInputs::of(&b, &ctx.datalayout, &types);
     let env = inputs.env(b.expr.dialect, &ctx.datalayout, &types);
-    let p = fast::compile(&b.expr, &env).expect("well-formed");
+    (fast::compile(&b.expr, &env).expect("well-formed"), ctx)
+}
+
+/// Allocations of the second evaluation of `line` in `ctx` (the first one
+/// grows the scratch).
+fn allocations(line: &str, ctx: &str) -> usize {
+    let (p, ctx) = program(line, ctx);
     let mut scratch = Scratch::new();
     let first = p.eval(&ctx, &mut scratch);
     let before = ALLOCATIONS.load(Ordering::Relaxed);
@@ -49,6 +55,46 @@ fn allocations(line: &str, ctx: &str) -> usize {
     drop(second);
     assert!(first.is_ok(), "{first:?}");
     n
+}
+
+/// Allocations of the second compact evaluation of `line` in `ctx`, and
+/// then of writing its message (0 when it succeeds).
+fn compact_allocations(line: &str, ctx: &str) -> (usize, usize, bool) {
+    let (p, ctx) = program(line, ctx);
+    let mut scratch = Scratch::new();
+    drop(p.run(&ctx, &mut scratch));
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let run = p.run(&ctx, &mut scratch);
+    let ok = run.is_ok() && run.single_count() == 1;
+    let n = ALLOCATIONS.load(Ordering::Relaxed) - before;
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let message = run.failure().map(|f| f.message());
+    let m = ALLOCATIONS.load(Ordering::Relaxed) - before;
+    drop(message);
+    drop(run);
+    (n, m, ok)
+}
+
+#[test]
+fn the_compact_result_allocates_nothing() {
+    let ctx = "mem 1 0x20 = 01 02 03 04 05 06 07 08\n%x = i32 7\n%p = ptr addrspace(1) 0x20\n\
+               arg 0 = %p\narg 1 = %x | mem(1, 0x20)\narg 2 = composite(%x : 16, mem(1, 0x22) : 16)\nlane 3";
+    let ok = "[ptr addrspace(1), i32, i32] DIOpArg(0, ptr addrspace(1)), DIOpDeref(i32), DIOpArg(2, i32), \
+              DIOpAdd(), DIOpPushLane(i32), DIOpMul(), DIOpArg(2, i32), DIOpExtend(2), DIOpReinterpret(i64), \
+              DIOpConvert(i32), DIOpSub()";
+    assert_eq!(compact_allocations(ok, ctx), (0, 0, true));
+    // Failures: arg 1's two single locations disagree; a read past the end
+    // of an entity; division by zero. The message is written on demand.
+    for failing in [
+        "[ptr addrspace(1), i32, i32] DIOpArg(1, i32), DIOpConstant(i32 1), DIOpAdd()",
+        "[ptr addrspace(1), i32, i32] DIOpArg(1, i32), DIOpConstant(i32 8), DIOpBitOffset(i64), DIOpRead()",
+        "[ptr addrspace(1), i32, i32] DIOpConstant(i32 1), DIOpConstant(i32 0), DIOpDiv()",
+    ] {
+        let (n, m, ok) = compact_allocations(failing, ctx);
+        assert!(!ok, "{failing} should fail");
+        assert_eq!(n, 0, "{failing}: the failing run allocated");
+        assert!(m >= 1, "{failing}: the message was not written");
+    }
 }
 
 #[test]

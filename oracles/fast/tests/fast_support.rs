@@ -8,7 +8,7 @@ use diopter_semantics::ast::{Bare, Dialect};
 use diopter_semantics::check::BareInputs;
 use diopter_semantics::context::{splitmix64, Context};
 use diopter_semantics::interp::{self, Outcome};
-use diopter_semantics::location::{LocDesc, Part};
+use diopter_semantics::location::{LocDesc, Part, Storage};
 use diopter_semantics::syntax::parse_bare;
 use diopter_semantics::types::{DataLayout, Type, TypeTable};
 use diopter_semantics::value::Bits;
@@ -46,9 +46,68 @@ pub fn both(
     let reference = interp::eval(&b.expr, &env, ctx);
     let compiled = fast::compile_unchecked(&b.expr, &env);
     let first = compiled.eval(ctx, scratch);
-    let second = compiled.eval(ctx, scratch);
+    let run = compiled.run(ctx, scratch);
+    compact_matches(&run, &reference);
+    let second = run.to_outcome();
+    drop(run);
     assert_eq!(first, second, "two runs of one program differ");
     (reference, first)
+}
+
+/// Asserts that the compact result (`Compiled::run`), read through its own
+/// accessors rather than `to_outcome`, says what the reference's outcome
+/// says: the error's class, operation and message, or the type, size,
+/// fragment and every single location's storage and offset.
+pub fn compact_matches(run: &fast::Evaluation<'_>, reference: &Outcome) {
+    match reference {
+        Err(e) => {
+            let f = run
+                .failure()
+                .unwrap_or_else(|| panic!("the compact result succeeds, the reference: {e}"));
+            assert_eq!((f.kind(), f.op_index()), (e.kind, e.op_index), "{e}");
+            assert_eq!(f.message(), e.message);
+            assert!(!run.is_ok() && run.ty().is_none() && run.single_count() == 0);
+        }
+        Ok(l) => {
+            assert!(run.is_ok(), "{:?}", run.failure());
+            assert_eq!(run.ty(), Some(&l.ty));
+            assert_eq!(run.bits(), Some(l.bits));
+            assert_eq!(run.fragment(), l.fragment);
+            assert_eq!(run.single_count(), l.loc.singles.len());
+            let singles = run.singles();
+            assert_eq!(singles.len(), l.loc.singles.len());
+            for (i, (c, r)) in singles.iter().zip(&l.loc.singles).enumerate() {
+                assert_eq!(run.single(i).as_ref(), Some(c));
+                assert_eq!(
+                    c.bit_offset.map(num_bigint::BigInt::from),
+                    i128::try_from(&r.offset).ok().map(num_bigint::BigInt::from),
+                    "single #{i}: offset"
+                );
+                storage_matches(&c.storage, &r.storage);
+            }
+        }
+    }
+}
+
+fn storage_matches(c: &fast::StorageRef<'_>, r: &Storage) {
+    use fast::StorageRef as S;
+    match (c, r) {
+        (S::Memory { addrspace: a }, Storage::Memory { addrspace: b }) => assert_eq!(a, b),
+        (S::Entity { name: a }, Storage::Entity { name: b }) => assert_eq!(a, b),
+        (S::Implicit(v), Storage::Implicit { value }) => {
+            assert_eq!(v.bits(), value.width());
+            for i in 0..value.width() {
+                assert_eq!(v.bit(i), value.bit(i), "bit {i} of {}", value.to_hex());
+            }
+            assert!(!v.bit(value.width()), "a bit beyond the width");
+        }
+        (S::Undefined, Storage::Undefined)
+        | (S::ImplicitAddress, Storage::ImplicitAddress { .. }) => {}
+        (S::Composite { parts }, Storage::Composite { parts: p }) => {
+            assert_eq!(*parts as usize, p.len())
+        }
+        _ => panic!("compact storage {c:?}, the reference's {r:?}"),
+    }
 }
 
 /// Asserts that the fast evaluator gives the reference's whole outcome.

@@ -12,7 +12,7 @@
 //! expression reads it). Edge locations hang over the end of memory or start
 //! before it.
 
-use super::entropy::Entropy;
+use super::entropy::{Choices, Entropy};
 use super::expr::{Shape, Uses};
 use super::swarm::{StorageKind, Swarm};
 use super::types::{TypeGen, ADDRSPACES};
@@ -134,7 +134,8 @@ impl<'a, 'e> CtxGen<'a, 'e> {
         if self.e.chance(self.swarm.edge, 64) {
             return self.edge_location(bits);
         }
-        let mut kinds: Vec<(StorageKind, u32)> = Vec::new();
+        let mut kinds: Choices<StorageKind, { StorageKind::ALL.len() }> =
+            Choices::new(StorageKind::Memory);
         for k in StorageKind::ALL {
             let ok = match k {
                 StorageKind::ImplicitAddress => t.is_some_and(Type::is_ptr) && depth < MAX_DEPTH,
@@ -143,14 +144,13 @@ impl<'a, 'e> CtxGen<'a, 'e> {
                 _ => true,
             };
             if ok {
-                kinds.push((k, self.swarm.storage_weight(k)));
+                kinds.push(k, self.swarm.storage_weight(k));
             }
         }
-        let w: Vec<u32> = kinds.iter().map(|k| k.1).collect();
-        let kind = if w.iter().all(|x| *x == 0) {
+        let kind = if kinds.all_zero() {
             StorageKind::Memory
         } else {
-            kinds[self.e.weighted(&w)].0
+            kinds.draw(self.e)
         };
         let v = values::int_bits(self.e, bits, self.swarm.edge);
         match kind {

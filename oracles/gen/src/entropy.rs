@@ -68,6 +68,52 @@ impl dyn Entropy + '_ {
     }
 }
 
+/// A short list of weighted choices held on the stack. The generator draws
+/// from such a list at every step; a `Vec` of candidates and another of
+/// weights each time were a good part of its allocations. Drawing is
+/// [`Entropy::weighted`] on the weights pushed, so a list gives exactly the
+/// choice the two `Vec`s gave.
+pub struct Choices<T: Copy, const N: usize> {
+    items: [T; N],
+    weights: [u32; N],
+    len: usize,
+}
+
+impl<T: Copy, const N: usize> Choices<T, N> {
+    /// An empty list (`fill` only initialises the unused slots).
+    pub fn new(fill: T) -> Self {
+        Choices {
+            items: [fill; N],
+            weights: [0; N],
+            len: 0,
+        }
+    }
+    /// Appends a choice; more than `N` is a bug of the caller.
+    pub fn push(&mut self, item: T, weight: u32) {
+        assert!(self.len < N, "Choices: more than {N} choices");
+        self.items[self.len] = item;
+        self.weights[self.len] = weight;
+        self.len += 1;
+    }
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// Whether every weight is zero (or there is no choice).
+    pub fn all_zero(&self) -> bool {
+        self.weights[..self.len].iter().all(|w| *w == 0)
+    }
+    pub fn weight_mut(&mut self, i: usize) -> &mut u32 {
+        &mut self.weights[..self.len][i]
+    }
+    /// One choice, drawn by weight (the first when all weigh zero).
+    pub fn draw(&self, e: &mut (impl Entropy + ?Sized)) -> T {
+        self.items[..self.len][e.weighted(&self.weights[..self.len])]
+    }
+}
+
 /// A splitmix64 stream: reproducible pseudo-random choices from a seed.
 #[derive(Clone, Debug)]
 pub struct SplitMix(pub u64);
@@ -151,5 +197,35 @@ mod tests {
         }
         let hits = (0..10_000).filter(|_| s.chance(1, 4)).count();
         assert!((2000..3000).contains(&hits), "{hits}");
+    }
+
+    /// A `Choices` list draws what `weighted` draws on the same weights
+    /// from the same stream (so replacing the `Vec`s kept every case).
+    #[test]
+    fn choices_draw_as_weighted_does() {
+        for seed in 0..500u64 {
+            let mut e = SplitMix(seed);
+            let n = 1 + e.below(8) as usize;
+            let w: Vec<u32> = (0..n).map(|_| e.below(5) as u32).collect();
+            let mut c: Choices<usize, 8> = Choices::new(usize::MAX);
+            for (i, x) in w.iter().enumerate() {
+                c.push(i, *x);
+            }
+            assert_eq!(c.len(), n);
+            assert_eq!(c.all_zero(), w.iter().all(|x| *x == 0));
+            let (mut a, mut b) = (SplitMix(seed ^ 77), SplitMix(seed ^ 77));
+            for _ in 0..4 {
+                assert_eq!(c.draw(&mut a), b.weighted(&w), "weights {w:?}");
+            }
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "more than 2 choices")]
+    fn choices_refuse_more_than_their_capacity() {
+        let mut c: Choices<u8, 2> = Choices::new(0);
+        for i in 0..3 {
+            c.push(i, 1);
+        }
     }
 }

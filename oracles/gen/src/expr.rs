@@ -15,7 +15,7 @@
 //! kept by construction, so `check_bare` accepts every expression made here;
 //! `oracles/gen/tests/gen_props.rs` checks that it does.
 
-use super::entropy::Entropy;
+use super::entropy::{Choices, Entropy};
 use super::swarm::{OpKind, Swarm};
 use super::types::{self, TypeGen};
 use super::values::{self, Hint};
@@ -192,38 +192,46 @@ impl<'a, 'e> ExprGen<'a, 'e> {
     /// Pushes one leaf of type `t`.
     fn leaf(&mut self, t: &Type, hint: Hint) {
         let bits = self.size(t);
-        let mut kinds: Vec<(OpKind, u32)> = vec![(OpKind::Constant, self.weight(OpKind::Constant))];
-        let args: Vec<usize> = (0..self.shape.args.len())
-            .filter(|i| {
-                let (_, poison) = &self.shape.args[*i];
-                *poison || self.arg_bits[*i] == Some(bits)
-            })
-            .collect();
-        if !args.is_empty() {
-            kinds.push((OpKind::Arg, self.weight(OpKind::Arg)));
+        let mut kinds: Choices<OpKind, 5> = Choices::new(OpKind::Constant);
+        kinds.push(OpKind::Constant, self.weight(OpKind::Constant));
+        // The arguments of this size (or poison), counted rather than listed.
+        let arg_fits = |g: &Self, i: usize| g.shape.args[i].1 || g.arg_bits[i] == Some(bits);
+        let nargs = (0..self.shape.args.len())
+            .filter(|i| arg_fits(self, *i))
+            .count();
+        if nargs > 0 {
+            kinds.push(OpKind::Arg, self.weight(OpKind::Arg));
         }
         if self
             .referrer_type()
             .is_some_and(|_| self.referrer_bits == Some(bits))
         {
-            kinds.push((OpKind::Referrer, self.weight(OpKind::Referrer)));
+            kinds.push(OpKind::Referrer, self.weight(OpKind::Referrer));
         }
-        kinds.push((OpKind::TypeObject, self.weight(OpKind::TypeObject)));
+        kinds.push(OpKind::TypeObject, self.weight(OpKind::TypeObject));
         if t.is_int() {
-            kinds.push((OpKind::PushLane, self.weight(OpKind::PushLane)));
+            kinds.push(OpKind::PushLane, self.weight(OpKind::PushLane));
         }
         // Constants carry the value hints; prefer them when a hint is given.
         if hint != Hint::None {
-            kinds[0].1 = kinds[0].1.max(1) * 4;
+            let w = kinds.weight_mut(0);
+            *w = (*w).max(1) * 4;
         }
-        let w: Vec<u32> = kinds.iter().map(|k| k.1).collect();
-        let kind = if w.iter().all(|x| *x == 0) {
+        let kind = if kinds.all_zero() {
             OpKind::Constant
         } else {
-            kinds[self.e.weighted(&w)].0
+            kinds.draw(self.e)
         };
         let op = match kind {
-            OpKind::Arg => Op::Arg(*self.e.pick(&args) as u64, t.clone()),
+            OpKind::Arg => {
+                // `pick` over the fitting arguments: the `k`th of them.
+                let k = self.e.index(nargs);
+                let a = (0..self.shape.args.len())
+                    .filter(|i| arg_fits(self, *i))
+                    .nth(k)
+                    .expect("k < nargs");
+                Op::Arg(a as u64, t.clone())
+            }
             OpKind::Referrer => {
                 self.uses.referrer = true;
                 Op::Referrer(t.clone())
@@ -264,10 +272,10 @@ impl<'a, 'e> ExprGen<'a, 'e> {
             return self.leaf(t, hint);
         }
         let bits = self.size(t);
-        let mut cands: Vec<(OpKind, u32)> = Vec::new();
+        let mut cands: Choices<OpKind, 32> = Choices::new(OpKind::Constant);
         let mut add = |k: OpKind, cost: usize, ok: bool, w: u32| {
             if ok && cost <= budget && w > 0 {
-                cands.push((k, w));
+                cands.push(k, w);
             }
         };
         let w = |k| self.weight(k);
@@ -305,8 +313,7 @@ impl<'a, 'e> ExprGen<'a, 'e> {
         let vec = is_basic_vector(t).is_some();
         add(OpKind::Extend, 2, vec, w(OpKind::Extend));
         add(OpKind::Select, 4, vec, w(OpKind::Select));
-        let weights: Vec<u32> = cands.iter().map(|c| c.1).collect();
-        let kind = cands[self.e.weighted(&weights)].0;
+        let kind = cands.draw(self.e);
         let rest = budget - 1;
         match kind {
             OpKind::Constant => self.leaf(t, hint),
@@ -542,8 +549,8 @@ impl<'a, 'e> ExprGen<'a, 'e> {
     /// One bottom-up step: an operation applied to what is on the stack,
     /// with operands pushed first when what is there does not fit.
     pub fn step(&mut self) {
-        let kinds: Vec<OpKind> = OpKind::ALL.to_vec();
-        let w: Vec<u32> = kinds.iter().map(|k| self.weight(*k)).collect();
+        let kinds = &OpKind::ALL;
+        let w: [u32; OpKind::ALL.len()] = std::array::from_fn(|i| self.weight(kinds[i]));
         if w.iter().all(|x| *x == 0) {
             let t = self.tg.any(self.e, 0);
             return self.leaf(&t, Hint::None);

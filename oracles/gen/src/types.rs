@@ -5,7 +5,7 @@
 //! layout and is at most `max_bits` bits, so the checker's "sized" rules hold
 //! by construction.
 
-use super::entropy::Entropy;
+use super::entropy::{Choices, Entropy};
 use super::swarm::{Swarm, TyKind};
 use diopter_semantics::ast::Dialect;
 use diopter_semantics::types::{DataLayout, Type, TypeTable, MAX_INT_WIDTH};
@@ -52,11 +52,14 @@ impl TypeGen<'_> {
     /// The kinds allowed here, weighted by the swarm; `fallback` when the
     /// swarm switched all of `allowed` off.
     fn kind(&self, e: &mut dyn Entropy, allowed: &[TyKind], fallback: TyKind) -> TyKind {
-        let w: Vec<u32> = allowed.iter().map(|k| self.swarm.ty_weight(*k)).collect();
-        if w.iter().all(|x| *x == 0) {
+        let mut w: Choices<TyKind, { TyKind::ALL.len() }> = Choices::new(fallback);
+        for k in allowed {
+            w.push(*k, self.swarm.ty_weight(*k));
+        }
+        if w.all_zero() {
             return fallback;
         }
-        allowed[e.weighted(&w)]
+        w.draw(e)
     }
 
     /// An integer width: common or odd as the swarm allows.

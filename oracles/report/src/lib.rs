@@ -458,18 +458,20 @@ struct RatioGoal {
     why: &'static str,
 }
 
-const RATIOS: [RatioGoal; 3] = [
+const RATIOS: [RatioGoal; 6] = [
     RatioGoal {
         what: "fast evaluator vs reference, generated expressions",
         slow: "generated/reference",
         fast: "generated/fast",
         goal: 20.0,
         anchor: "generated-expressions-fast-vs-reference",
-        why: "the fast evaluator's machine is about two thirds of its instructions; the rest is \
-              the price of returning the reference's `Outcome` (converting the result to \
-              `LocDesc` with `BigInt` offsets and `BigUint` values, dropping it, formatting \
-              error messages), and that part alone would cap the ratio near 23× in \
-              instructions even with a free machine",
+        why: "the fast evaluator now returns its own compact result (no conversion to the \
+              reference's `Outcome`, messages written on demand), which took it from about \
+              7,400 to about 4,900 instructions per evaluation in callgrind (the reference \
+              about 50,400); what is left is the machine itself, and reading values is 39% of \
+              it (seeded memory bytes, the context's memory map, composite and multi-location \
+              reads): 20× needs reading and loading the context's locations to cost about half \
+              of what they do",
     },
     RatioGoal {
         what: "fast evaluator vs reference, corpus expressions",
@@ -478,9 +480,33 @@ const RATIOS: [RatioGoal; 3] = [
         goal: 20.0,
         anchor: "corpus-expressions-fast-vs-reference",
         why: "corpus expressions are short (2.75 operations on average): the reference's cost \
-              grows with the operations, the fast evaluator's is mostly fixed per evaluation \
-              (result conversion and drop, loading the context's locations, error messages: \
-              about 60% of it), which caps the ratio near 6.5× in this design",
+              grows with the operations, the fast evaluator's is mostly fixed per evaluation; \
+              with the compact result it is about 1,530 instructions (was 2,516), of which \
+              loading the context's locations is 24% and reading 35%: 20× would need the \
+              whole evaluation in about 500 instructions, i.e. the context prepared once per \
+              context rather than once per evaluation",
+    },
+    RatioGoal {
+        what: "fast evaluator with compilation vs reference, generated expressions",
+        slow: "generated/reference",
+        fast: "generated/fast+compile",
+        goal: 5.0,
+        anchor: "compilation-fast-compile-vs-reference",
+        why: "compiling costs about 39,000 instructions for a 14-operation expression, nearly \
+              the reference's whole evaluation: the compiler types each operation with the \
+              checker's signature engine (`check::result_type`, half of it, the same \
+              per-operation typing the reference does) and allocates the operands' types; 5× \
+              needs typing of its own on small type codes, with the checker kept for what it \
+              rejects",
+    },
+    RatioGoal {
+        what: "fast evaluator with compilation vs reference, corpus expressions",
+        slow: "corpus/reference",
+        fast: "corpus/fast+compile",
+        goal: 5.0,
+        anchor: "compilation-fast-compile-vs-reference",
+        why: "as for the generated expressions: compiling with the checker's typing costs \
+              about as much as the reference's evaluation",
     },
     RatioGoal {
         what: "fast evaluator vs gimli, the same lowered DWARF",
@@ -489,9 +515,16 @@ const RATIOS: [RatioGoal; 3] = [
         fast: "dwarf_fast",
         goal: 3.0,
         anchor: "lowered-dwarf-fast-vs-gimli",
-        why: "the fast side spends over half of its instructions building and dropping the \
-              reference's `Outcome`; its machine alone is about 2× gimli's evaluation alone \
-              (`dwarf_gimli-only`) and about 3.5× the whole gimli oracle",
+        why: "the gimli oracle maps gimli's pieces back to a location; see the profile",
+    },
+    RatioGoal {
+        what: "fast evaluator vs gimli's evaluation alone (pieces, no mapping back)",
+        slow: "dwarf_gimli-only",
+        fast: "dwarf_fast",
+        goal: 3.0,
+        anchor: "lowered-dwarf-fast-vs-gimli",
+        why: "gimli decodes the bytes on each evaluation and answers requests through our \
+              callbacks; the fast evaluator's machine and result are compared in the profile",
     },
 ];
 
@@ -629,7 +662,10 @@ fn benchmark_report_from(root: &Path, b: Vec<(String, f64, f64)>) -> Report {
         }
         md.push_str(
             "\n## Criterion estimates\n\nMean with standard error. Reproduce with \
-             `cargo bench -p diopter-fast --bench eval` and `cargo bench -p diopter-dwarf --bench dwarf`.\n\n\
+             `cargo bench -p diopter-fast --bench eval` and `cargo bench -p diopter-dwarf --bench dwarf`. \
+             `fast` is the evaluator's own compact result (`Compiled::run`), `fast+outcome` that \
+             result converted to the reference's `Outcome` (what the differential oracle \
+             compares), `fast+compile` `compile_unchecked` and one evaluation.\n\n\
              | benchmark | mean | ± |\n|---|---:|---:|\n",
         );
         for (id, m, se) in &b {

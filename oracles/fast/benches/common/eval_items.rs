@@ -38,6 +38,16 @@ impl Item {
             .env(self.bare.expr.dialect, &self.ctx.datalayout, &self.types);
         interp::eval(&self.bare.expr, &env, &self.ctx)
     }
+    /// The compile step of one evaluation, as the differential oracle and a
+    /// debugger at a stop take it: `compile_unchecked` (it gives the
+    /// reference's outcome for any expression, so it does not run the
+    /// checker first).
+    pub fn compile_once(&self) -> Compiled {
+        let env = self
+            .inputs
+            .env(self.bare.expr.dialect, &self.ctx.datalayout, &self.types);
+        fast::compile_unchecked(&self.bare.expr, &env)
+    }
     pub fn compile(&self) -> Compiled {
         let env = self
             .inputs

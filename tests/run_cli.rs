@@ -250,7 +250,8 @@ fn the_default_job_writes_a_run_directory_and_leaves_reports_alone() {
         .find_map(|l| l.strip_prefix("Where to look (this run's directory: "))
         .and_then(|l| l.strip_suffix("/):"))
         .unwrap_or_else(|| panic!("no run directory printed:\n{stdout}"));
-    let dir = PathBuf::from(dir);
+    // Printed relative to the checkout (the working directory here).
+    let dir = root.join(dir);
     assert!(
         dir.starts_with(root.join("target/diopter-run")),
         "{}",

@@ -84,6 +84,13 @@ OUTPUT (--dir, default reports/campaigns/<UTC timestamp>)
               the corpus merges' (TARGET-cmin.log)
   execs.svg, coverage.svg, findings.svg, memory.svg
 
+EXIT STATUS
+  0 the campaign ran for its time (or until Ctrl-C) and its report was
+  written, with or without findings (summary.md lists them); 1 the report
+  or its statistics could not be written; 2 bad arguments (--time,
+  --hours, --jobs fewer than the targets, an unknown plant) or a target
+  that could not be built or started (the message says which).
+
 EXAMPLES
   diopter campaign --hours 8 --jobs 3
   diopter campaign --time 5m --jobs 2 --targets eval_diff,check_eval
@@ -97,8 +104,10 @@ pub struct Args {
     /// How long, in hours (`--hours 8` is `--time 8h`; fractions allowed).
     #[arg(long, value_name = "H", conflicts_with = "time")]
     pub hours: Option<f64>,
-    /// Fuzzing workers in all (split over the targets; at least one each).
-    #[arg(long, value_name = "N", default_value_t = 3)]
+    /// Fuzzing workers in all (split over the targets; at least one each;
+    /// at most 256).
+    #[arg(long, value_name = "N", default_value_t = 3,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     pub jobs: usize,
     /// Targets to run (comma-separated).
     #[arg(

@@ -19,6 +19,16 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// `diopter check --help`'s exit statuses (after the one-line form).
+pub const CHECK_EXIT_HELP: &str = "\
+EXIT STATUS
+  0 every expression is as expected: well-formed, or not well-formed where a
+    `#! expect invalid` directive says so, or `#! parse-only`
+  1 some expression is not well-formed, or is well-formed against its
+    `#! expect invalid` (\"unexpectedly valid\")
+  2 a syntax error, an unreadable file or directory, a bad --datalayout, or
+    no expression in the input (an empty -e or file: nothing checked)";
+
 #[derive(clap::Args)]
 pub struct Args {
     /// Files (.expr one-line files, .ll/.mir IR files) or directories to check recursively.

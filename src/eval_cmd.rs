@@ -93,8 +93,8 @@ pub struct Args {
         conflicts_with = "file"
     )]
     pub expr: Option<String>,
-    /// Which expression of FILE to evaluate, by its line number.
-    #[arg(long)]
+    /// Which expression of FILE to evaluate, by its line number (from 1).
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub line: Option<usize>,
     /// The evaluation context (see below). Without one: no arguments, no referrer,
     /// memory filled from seed 0.

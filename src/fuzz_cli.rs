@@ -30,7 +30,11 @@
 //! JSON of `prove --merge` is the one file a user hands back.
 //!
 //! A finding is a panic anywhere, an exit status other than 0, 1 or 2, or,
-//! with `--format json` and status 0 or 1, standard output that is not JSON.
+//! with `--format json` and status 0 or 1, standard output that is not JSON;
+//! or a command that cannot have checked anything and still exits 0 or 1
+//! ([`must_refuse`]: `transform --contexts 0`, `validate` of IR files with
+//! no debug record or of a pair file with no pair, `locations` of a file
+//! with no variable).
 
 use diopter_gen::{Case, GenConfig};
 use diopter_semantics::ast::Op;
@@ -252,8 +256,10 @@ pub fn command_line(data: &[u8]) -> Option<Vec<String>> {
             args.push(write_file("input.ll", &expr));
             args.push("--pass".into());
             args.push(pass.into());
+            // With bit 3 (`--format json`, which transform does not take):
+            // no contexts at all, which must be refused.
             args.push("--contexts".into());
-            args.push("2".into());
+            args.push(if json { "0" } else { "2" }.into());
             if flag {
                 args.push("--limit".into());
                 args.push("1".into());
@@ -336,6 +342,12 @@ pub fn command_line(data: &[u8]) -> Option<Vec<String>> {
                 }
                 args.extend(VALIDATE_LIMITS.iter().map(|s| s.to_string()));
             }
+            "validate-ll" if flag && !generated => {
+                // The text as a pair file (`diopter validate FILE`).
+                args.push("validate".into());
+                args.push(write_file("pairs.map", &expr));
+                args.extend(VALIDATE_LIMITS.iter().map(|s| s.to_string()));
+            }
             "validate-ll" => {
                 args.push("validate".into());
                 args.push(write_file("before.ll", &expr));
@@ -397,6 +409,47 @@ pub fn command_line(data: &[u8]) -> Option<Vec<String>> {
     Some(args)
 }
 
+/// Why the command line `args` cannot check anything, when it cannot: then
+/// it must exit 2 (bad input) with a message, never 0 or 1. Decided from the
+/// arguments and the input files' text alone, by conditions under which no
+/// reading of the input could give the command something to check.
+pub fn must_refuse(args: &[String]) -> Option<&'static str> {
+    let read = |p: &String| std::fs::read_to_string(p).unwrap_or_default();
+    let files: Vec<&String> = args[1..]
+        .iter()
+        .filter(|a| !a.starts_with('-') && std::path::Path::new(a.as_str()).is_file())
+        .collect();
+    match args.first().map(String::as_str)? {
+        "transform" => args
+            .windows(2)
+            .any(|w| w[0] == "--contexts" && w[1] == "0")
+            .then_some("transform --contexts 0 checks in no context"),
+        "validate" if files.len() == 2 && files.iter().all(|f| f.ends_with(".ll")) => {
+            // Every debug record (`#dbg_*`, `llvm.dbg.*`, MIR's `DBG_*`)
+            // has `dbg` in its name.
+            (!files
+                .iter()
+                .any(|f| read(f).to_ascii_lowercase().contains("dbg")))
+            .then_some("validate of two IR files with no debug record")
+        }
+        "validate" if files.len() == 1 && files[0].ends_with(".map") => {
+            // Every pair has a `before` line.
+            (!read(files[0])
+                .lines()
+                .any(|l| l.trim_start().starts_with("before")))
+            .then_some("validate of a pair file with no pair")
+        }
+        "locations" => {
+            let t = files.first().map(|f| read(f)).unwrap_or_default();
+            (!["DILocalVariable", "DIGlobalVariable", "DIFragment"]
+                .iter()
+                .any(|n| t.contains(n)))
+            .then_some("locations of a file with no variable")
+        }
+        _ => None,
+    }
+}
+
 /// Runs the command line `data` stands for; `Err` says what went wrong
 /// short of a panic (a panic propagates).
 pub fn fuzz_one(data: &[u8]) -> Result<(), String> {
@@ -412,6 +465,12 @@ pub fn fuzz_one(data: &[u8]) -> Result<(), String> {
         return Err(format!(
             "{args:?}: exit status {code}\n{}",
             String::from_utf8_lossy(&err)
+        ));
+    }
+    if let (Some(why), 0 | 1) = (must_refuse(&args), code) {
+        return Err(format!(
+            "{args:?}: {why}, yet exit status {code}\n{}",
+            String::from_utf8_lossy(&out)
         ));
     }
     let json = args.iter().any(|a| a == "json");

@@ -8,6 +8,7 @@ pub mod debuggers_cmd;
 pub mod eval_cmd;
 pub mod fuzz_cli;
 pub mod inputs;
+pub mod library;
 pub mod locations_cmd;
 pub mod lower_cmd;
 pub mod minimize_cmd;
@@ -71,8 +72,8 @@ pub enum Format {
 
 #[derive(Subcommand)]
 pub enum Command {
-    /// Check that expressions are well-formed (exit 0: all are, 1: some are not, 2: unreadable input).
-    #[command(after_help = ONE_LINE_HELP)]
+    /// Check that expressions are well-formed (exit 0: all are as expected, 1: some are not, 2: a syntax error, unreadable or empty input).
+    #[command(after_help = format!("{ONE_LINE_HELP}\n\n{}", check_cmd::CHECK_EXIT_HELP))]
     Check(check_cmd::Args),
     /// Evaluate one expression in a context and print the typed location it yields.
     #[command(after_help = eval_cmd::CONTEXT_HELP)]
@@ -98,13 +99,13 @@ pub enum Command {
     /// Shrink a failing case file to a 1-minimal one that fails the same way (exit 0: minimized, 1: the case does not fail, 2: unreadable input).
     #[command(after_help = minimize_cmd::MINIMIZE_HELP)]
     Minimize(minimize_cmd::Args),
-    /// The default job (also with no subcommand): check the corpus, prove the rules, a 60 s differential campaign, regenerate reports/.
+    /// The default job (also with no subcommand): check the corpus, prove the rules, a 60 s differential campaign, reports into a run directory under target/ (committed reports/ untouched).
     #[command(after_help = run_cmd::RUN_HELP)]
     Run(run_cmd::Args),
-    /// Regenerate reports/ from the current code: proofs, spec errata, corpus conformance, benchmarks, index.
+    /// Regenerate reports/ from the current code: proofs, spec errata, corpus conformance, benchmarks, index (exit 0: all passed, 1: a step failed).
     #[command(after_help = report_cmd::REPORT_HELP)]
     Report(report_cmd::Args),
-    /// An overnight fuzzing campaign: the cargo-fuzz targets in fork mode, each artifact replayed, deduplicated and minimized, a report with plots under reports/campaigns/.
+    /// An overnight fuzzing campaign: the cargo-fuzz targets in fork mode, each artifact replayed, deduplicated and minimized, a report with plots under reports/campaigns/ (exit 0: report written, 1: writing it failed, 2: bad arguments or a target that does not build).
     #[command(after_help = campaign_cmd::CAMPAIGN_HELP)]
     Campaign(campaign_cmd::Args),
     /// Translation validation: does a pass's updated expression refine the
@@ -114,7 +115,10 @@ pub enum Command {
     /// GDB and LLDB as oracles: generated cases in batches through gimli, GDB and LLDB against the reference, or case files through all of them (exit 0: all right, 1: a consumer differs, refuses or failed, 2: unreadable input or missing tools).
     #[command(after_help = debuggers_cmd::DEBUGGERS_HELP)]
     Debuggers(debuggers_cmd::Args),
-    /// Print the stack-effect specification of every operation, as diopter parsed it.
+    /// Print the stack-effect specification of every operation, as diopter parsed it (exit 0; it reads no input).
+    #[command(
+        after_help = "EXIT STATUS\n  0 always: it reads no input (the stack effects are built into diopter)."
+    )]
     Specs {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,

@@ -49,7 +49,9 @@ OUTPUT
 
 EXIT STATUS
   0 done; 1 the lifetime rules are broken (diagnostics on stderr, locations
-  printed anyway); 2 unreadable input.
+  printed anyway); 2 unreadable input, or a file with no variable to locate
+  (no DILocalVariable, DIGlobalVariable or DIFragment node: not the IR of a
+  program with debug information, e.g. a text file).
 
 BIT RANGES
   Written LO..HI: bits LO up to but not including HI, bit 0 the least
@@ -175,6 +177,20 @@ pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
     }
     if unreadable {
         return 2;
+    }
+    // A text that is not IR reads as the lines of an implicit function (the
+    // spec's pseudo-IR examples have no `define`): with no variable in it,
+    // there is nothing to locate, and printing its lines as instructions
+    // would pass for a result.
+    if Model::new(&m).objects().is_empty() {
+        return fail(
+            werr,
+            format!(
+                "{}: no variable to locate (no DILocalVariable, DIGlobalVariable or DIFragment \
+                 node): is it LLVM IR with debug information?",
+                src.name
+            ),
+        );
     }
     let mut ctx = match &a.context {
         None => None,

@@ -65,8 +65,10 @@ pub struct Args {
     pub time_limit: Option<Duration>,
     /// With --bytes: the generator's cap on operations the input was
     /// fuzzed with (`$DIOPTER_MAX_OPS` of `eval_diff_planted`; the same
-    /// bytes make another case under another cap).
-    #[arg(long, value_name = "N", requires = "bytes")]
+    /// bytes make another case under another cap; 1 to 1000000, the
+    /// parser's limit on operations).
+    #[arg(long, value_name = "N", requires = "bytes",
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1_000_000))]
     pub max_ops: Option<usize>,
 }
 

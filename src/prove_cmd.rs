@@ -142,9 +142,11 @@ pub struct Args {
     /// Do not write reports/proofs.json and reports/proofs.md.
     #[arg(long)]
     pub no_report: bool,
-    /// Where the reports go.
-    #[arg(long, value_name = "DIR", default_value = "reports")]
-    pub report_dir: PathBuf,
+    /// Where the reports go (default reports/). The committed report is
+    /// the whole library's: with FILES or --rule, a report is written only
+    /// where this names.
+    #[arg(long, value_name = "DIR")]
+    pub report_dir: Option<PathBuf>,
     /// Prove the transformations' rewrites (corpus/transforms, SRoA and
     /// mem2reg) instead, into reports/transforms.{md,json}.
     #[arg(long)]
@@ -482,10 +484,12 @@ pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
     if !a.merge.is_empty() {
         return merge(a, wout, werr);
     }
-    let paths: Vec<PathBuf> = if a.paths.is_empty() {
-        vec![PathBuf::from("corpus/rules")]
-    } else {
-        a.paths.clone()
+    let paths = match crate::library::or_default(&a.paths) {
+        Ok(p) => p,
+        Err(e) => {
+            outln!(werr, "error: {e}");
+            return 2;
+        }
     };
     for p in &paths {
         if !p.exists() {
@@ -755,12 +759,17 @@ fn finish(a: &Args, doc: &mut Value, wout: &mut dyn Write, werr: &mut dyn Write)
     }
     // A shard's report would be a fraction of the library's: only the merge
     // writes one.
-    if !a.no_report && a.shard.is_none() {
-        if let Err(e) = write_reports(&a.report_dir, doc) {
+    let whole_library = a.paths.is_empty() && a.rule.is_empty();
+    let dir = a
+        .report_dir
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("reports"));
+    if !a.no_report && a.shard.is_none() && (whole_library || a.report_dir.is_some()) {
+        if let Err(e) = write_reports(&dir, doc) {
             outln!(
                 werr,
                 "warning: writing the reports in {}: {e}",
-                a.report_dir.display()
+                dir.display()
             );
         }
     }

@@ -111,19 +111,23 @@ pub fn run(a: &Args) -> ExitCode {
         start.elapsed().as_secs_f64()
     );
     if !a.no_report {
+        let report_dir = a
+            .report_dir
+            .clone()
+            .unwrap_or_else(|| std::path::PathBuf::from("reports"));
         let json = report_json(&rules, &work, &outs, &widths, a.timeout);
-        let written = std::fs::create_dir_all(&a.report_dir)
-            .and_then(|()| std::fs::write(a.report_dir.join("transforms.md"), &md))
+        let written = std::fs::create_dir_all(&report_dir)
+            .and_then(|()| std::fs::write(report_dir.join("transforms.md"), &md))
             .and_then(|()| {
                 std::fs::write(
-                    a.report_dir.join("transforms.json"),
+                    report_dir.join("transforms.json"),
                     serde_json::to_string_pretty(&json).unwrap_or_default() + "\n",
                 )
             });
         if let Err(e) = written {
             eprintln!(
                 "warning: writing the reports in {}: {e}",
-                a.report_dir.display()
+                report_dir.display()
             );
         }
     }

@@ -1,9 +1,12 @@
 //! `diopter run`, also what `diopter` does with no subcommand (so `cargo run
 //! --release` on a fresh clone): checks the corpus, proves the rule library,
 //! runs a differential campaign in this process over every oracle, and
-//! regenerates `reports/`; one status line per step, a summary of where to
-//! look, and a non-zero exit when a step failed. Needs only the Rust
-//! toolchain (and libz3 for the prover, which `.ci/run` installs).
+//! writes what it measured as reports into a run directory under `target/`
+//! (printed at the end), so that the committed `reports/` stay as they are
+//! unless asked for (`--reports reports`, or `diopter report`); one status
+//! line per step, a summary of where to look, and a non-zero exit when a
+//! step failed. Needs only the Rust toolchain (and libz3 for the prover,
+//! which `.ci/run` installs).
 
 use crate::report_cmd::{self, Step};
 use clap::Parser;
@@ -22,17 +25,25 @@ pub const RUN_HELP: &str = "\
 STEPS
   1. check     diopter check corpus/ (every expression of the corpus)
   2. prove     diopter prove (the rule library, every width; writes
-               reports/proofs.md)
+               proofs.md)
   3. campaign  generated cases through the reference and every oracle
                (fast, dwarf) for --time (default 60 s), and each case against
                itself simplified by corpus/rules; each disagreement or oracle
-               panic is minimized and written to reports/findings/ (case file,
+               panic is minimized and written to findings/ (case file,
                minimized case file; the simplifier's are not minimized);
                a case still running after --case-timeout (default 10 s) is
-               a hang, kept as reports/findings/hang-SEED.case, and the run
+               a hang, kept as findings/hang-SEED.case, and the run
                goes on (with 4 cases stuck at once it stops);
-               reports/campaign.md and .json
+               campaign.md and .json
   4. reports   diopter report (errata, conformance, benchmarks, index)
+
+WHERE IT WRITES
+  Every report goes into the run directory, by default
+  target/diopter-run/YYYYMMDD-HHMMSS/ of the checkout (printed at the end;
+  --reports DIR chooses another). The committed reports/ are left alone:
+  `--reports reports` or `diopter report` regenerates them. The default
+  job needs a checkout of diopter (it checks its corpus/ and reads its
+  sources for the reports): run it from the checkout.
 
   --seed makes the campaign's cases reproducible (the same seed gives the
   same sequence of cases; how far it gets depends on the clock).
@@ -48,9 +59,11 @@ pub struct Args {
     /// The campaign's seed (default: from the clock; printed).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Where the reports go.
-    #[arg(long, value_name = "DIR", default_value = "reports")]
-    pub reports: PathBuf,
+    /// Where the reports go (default: a new run directory,
+    /// target/diopter-run/YYYYMMDD-HHMMSS/ of the checkout; `reports` to
+    /// regenerate the committed reports).
+    #[arg(long, value_name = "DIR")]
+    pub reports: Option<PathBuf>,
     /// Skip the prover.
     #[arg(long)]
     pub no_prove: bool,
@@ -192,7 +205,7 @@ pub fn campaign(
     });
     // The simplifier is checked too, with the rule library `diopter
     // simplify` uses by default.
-    let rules = PathBuf::from("corpus/rules");
+    let rules = report_cmd::root().join(crate::library::RULES);
     let simplifier = match Simplifier::load(std::slice::from_ref(&rules)) {
         Ok(s) => Arc::new(s),
         Err(ds) => {
@@ -293,6 +306,18 @@ pub fn run(a: &Args) -> ExitCode {
     };
     let seed = a.seed.unwrap_or_else(clock_seed);
     let root = report_cmd::root();
+    if !root.join("corpus").is_dir() {
+        eprintln!(
+            "diopter run: no checkout of diopter here or at {} (the default job checks its \
+             corpus/ and regenerates its reports): run it from the checkout",
+            root.display()
+        );
+        return ExitCode::from(2);
+    }
+    let reports = a.reports.clone().unwrap_or_else(|| {
+        root.join("target/diopter-run")
+            .join(crate::campaign_cmd::utc_stamp())
+    });
     let mut steps: Vec<Step> = Vec::new();
 
     println!("== 1/4 check: diopter check {}/corpus", root.display());
@@ -312,7 +337,7 @@ pub fn run(a: &Args) -> ExitCode {
 
     println!(
         "== 2/4 prove: the rule library (writes {}/proofs.md)",
-        a.reports.display()
+        reports.display()
     );
     if a.no_prove {
         steps.push(Step {
@@ -321,7 +346,7 @@ pub fn run(a: &Args) -> ExitCode {
             line: "skipped (--no-prove)".into(),
         });
     } else {
-        steps.push(report_cmd::prove(&a.reports));
+        steps.push(report_cmd::prove(&reports));
     }
 
     // The Ctrl-C handler goes in before the step is announced: a Ctrl-C
@@ -332,7 +357,7 @@ pub fn run(a: &Args) -> ExitCode {
         time.as_secs_f64()
     );
     steps.push(campaign(
-        &a.reports,
+        &reports,
         time,
         seed,
         a.plant.as_deref(),
@@ -348,8 +373,8 @@ pub fn run(a: &Args) -> ExitCode {
         line,
     });
 
-    println!("== 4/4 reports: {}/", a.reports.display());
-    steps.extend(report_cmd::regenerate(&a.reports));
+    println!("== 4/4 reports: {}/", reports.display());
+    steps.extend(report_cmd::regenerate(&reports));
 
     println!("\n== summary");
     let mut ok = true;
@@ -362,20 +387,23 @@ pub fn run(a: &Args) -> ExitCode {
         );
         ok &= s.ok;
     }
-    let d = a.reports.display();
-    println!("\nWhere to look:");
+    let d = reports.display();
+    println!("\nWhere to look (this run's directory: {d}/):");
     println!("  {d}/README.md       the index of every report");
     println!(
         "  {d}/campaign.md     this campaign: verdicts per oracle, findings with replay commands"
     );
     println!("  {d}/findings/       case files (NAME.case) and minimized ones (NAME.min.case)");
     if a.no_prove {
-        println!("  {d}/proofs.md       not rewritten (--no-prove): the last prover run's");
+        println!("  {d}/proofs.md       not written (--no-prove)");
     } else {
         println!("  {d}/proofs.md       the rule library's proofs and counterexamples");
     }
     println!("  {d}/errata.md       the spec's errata and every decision with its test");
     println!("  {d}/conformance.md  the corpus: checker verdicts and round trips");
+    if a.reports.is_none() {
+        println!("The committed reports/ are unchanged; `diopter report` regenerates them.");
+    }
     println!(
         "Reproduce this campaign: cargo run --release -- run --seed {seed} --time {}{}{}",
         a.time,

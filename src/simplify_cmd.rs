@@ -18,7 +18,8 @@ use std::process::ExitCode;
 pub const SIMPLIFY_HELP: &str = "\
 Each expression (an .expr file holds one per line; see `diopter check --help`
 for the one-line form) is rewritten by the rules of `--rules` (default
-corpus/rules; files under refuted/ are not applied) and the generated
+corpus/rules, or outside a checkout the library built into diopter;
+files under refuted/ are not applied) and the generated
 constant-folding rules until no rule applies, and printed in the one-line
 form. The rule language is documented in corpus/rules/README.md.
 
@@ -41,8 +42,10 @@ pub struct Args {
     /// Also print every rule applied, in order.
     #[arg(long)]
     pub explain: bool,
-    /// Rule files or directories (read recursively for *.rules).
-    #[arg(long = "rules", value_name = "PATH", default_value = "corpus/rules")]
+    /// Rule files or directories (read recursively for *.rules; default:
+    /// corpus/rules of the working directory, else the library built into
+    /// this binary).
+    #[arg(long = "rules", value_name = "PATH")]
     pub rules: Vec<PathBuf>,
     /// Data layout: `default`, `amdgpu`, or an LLVM datalayout string
     /// (overrides a `target datalayout` line in the input).
@@ -58,7 +61,14 @@ pub fn run(a: &Args) -> ExitCode {
 
 /// [`run`], printing to `out` and `err`; returns the exit status.
 pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
-    let simplifier = match Simplifier::load(&a.rules) {
+    let rules = match crate::library::or_default(&a.rules) {
+        Ok(r) => r,
+        Err(e) => {
+            outln!(werr, "diopter simplify: {e}");
+            return 2;
+        }
+    };
+    let simplifier = match Simplifier::load(&rules) {
         Ok(s) => s,
         Err(d) => {
             out!(werr, "{}", render_located(&d));

@@ -65,9 +65,38 @@ CHECK
   program's written context on the storage the optimized program still has
   (the entities its defs name; memory except promoted stack slots).
 
+EXAMPLES
+  The spec's before-programs elide the values the passes look at
+  (`%x = i64 ...`); corpus/transforms/ has them written out:
+    diopter transform --pass sroa corpus/transforms/sroa-before.ll
+    diopter transform --pass proven-constant corpus/transforms/proven-constant-before.ll
+    diopter transform --pass induction corpus/transforms/induction-before.ll
+    diopter transform --pass cse corpus/transforms/cse-before.ll
+
 EXIT STATUS
   0 the result is equivalent; 1 a location changed (the mismatches are on
   stderr); 2 unreadable input, or the pass finds nothing to rewrite.";
+
+/// A file of the corpus each pass rewrites. The spec's own before-programs
+/// of sroa, proven-constant and induction elide what the pass needs to see
+/// (`%x = i64 ...`), so those passes find nothing in them; these files are
+/// the same programs with it written out.
+fn example_of(pass: &str) -> Option<&'static str> {
+    Some(match pass {
+        "sroa" => "corpus/transforms/sroa-before.ll",
+        "proven-constant" => "corpus/transforms/proven-constant-before.ll",
+        "induction" => "corpus/transforms/induction-before.ll",
+        "mem2reg" => "corpus/spec/01-alloca.ll",
+        "spill" => "corpus/spec/03-mem2reg-canonical.ll",
+        "cse" => "corpus/transforms/cse-before.ll",
+        "flatten" => "corpus/spec/13-further-decomposition-after.ll",
+        _ => return None,
+    })
+}
+
+/// The most random contexts `--contexts` takes: each costs a run of both
+/// programs, and more than this many is no longer a check that ends.
+pub const MAX_CONTEXTS: u64 = 100_000;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -76,11 +105,13 @@ pub struct Args {
     /// The pass (see below).
     #[arg(long, value_name = "NAME")]
     pub pass: String,
-    /// How many random contexts the check uses.
-    #[arg(long, value_name = "N", default_value_t = 16)]
+    /// How many random contexts the check uses (1 to 100000).
+    #[arg(long, value_name = "N", default_value_t = 16,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_CONTEXTS))]
     pub contexts: u64,
-    /// Rewrite at most this many lifetimes.
-    #[arg(long, value_name = "N", default_value_t = usize::MAX)]
+    /// Rewrite at most this many lifetimes (at least 1; default: all).
+    #[arg(long, value_name = "N", default_value_t = usize::MAX,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub limit: usize,
 }
 
@@ -123,6 +154,14 @@ pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
         Ok(t) => t,
         Err(e) => {
             let _ = writeln!(werr, "diopter transform: {}: {e}", src.name);
+            if let Some(example) = example_of(&a.pass) {
+                let _ = writeln!(
+                    werr,
+                    "  (what `{}` rewrites is under PASSES in `diopter transform --help`; \
+                     {example} is a file it rewrites)",
+                    a.pass
+                );
+            }
             return 2;
         }
     };

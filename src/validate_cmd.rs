@@ -52,7 +52,8 @@ binding (`refuted at T = i8`).
 
 Exit status: 0 when no pair is refuted (unknown tolerated); 1 when some pair
 is refuted or meets an encoding bug; 2 for bad input (a diagnostic with file,
-line, column and caret).
+line, column and caret), and when nothing was validated: pair files with no
+pair, --pair naming none, IR files with no debug record to compare.
 
 COMMAND LINE
   diopter validate -e BEFORE -e AFTER --map 'arg0 := ...' [--map ...]
@@ -96,8 +97,10 @@ pub struct Args {
         value_parser = crate::widths_arg::parse_widths
     )]
     pub widths: crate::widths_arg::WidthList,
-    /// Timeout of one Z3 query, in milliseconds.
-    #[arg(long, default_value_t = 10_000)]
+    /// Timeout of one Z3 query, in milliseconds (1 to 3600000: Z3 reads 0
+    /// as no timeout, which is not offered).
+    #[arg(long, value_name = "MS", default_value_t = 10_000,
+          value_parser = clap::value_parser!(u32).range(1..=3_600_000))]
     pub timeout: u32,
     /// Only the pairs whose name is this.
     #[arg(long, value_name = "NAME")]
@@ -442,6 +445,22 @@ pub fn run_to(a: &Args, wout: &mut dyn std::io::Write, werr: &mut dyn std::io::W
         }
     };
     let results = validate_all(&loaded, &prove_config(a), a.pair.as_deref());
+    if results.is_empty() {
+        let files: Vec<&str> = loaded.iter().map(|(s, _)| s.name.as_str()).collect();
+        match &a.pair {
+            Some(n) => outln!(
+                werr,
+                "diopter validate: no pair named `{n}` in {}: nothing validated",
+                files.join(", ")
+            ),
+            None => outln!(
+                werr,
+                "diopter validate: no pair in {}: nothing validated",
+                files.join(", ")
+            ),
+        }
+        return 2;
+    }
     let bad = results
         .iter()
         .any(|r| matches!(r["verdict"].as_str(), Some("refuted" | "encoding-bug")));

@@ -337,6 +337,38 @@ pub fn run_to(a: &Args, wout: &mut dyn std::io::Write, werr: &mut dyn std::io::W
             return 2;
         }
     };
+    // Nothing matched, lost or left over: neither file has a debug record
+    // (an empty file, a text that is not IR), so nothing was validated; or
+    // --pair names no matched pair.
+    let s = &doc["summary"];
+    let none = |k: &str| s[k].as_u64() == Some(0);
+    let files = format!(
+        "{}, {}",
+        doc["before"].as_str().unwrap_or(""),
+        doc["after"].as_str().unwrap_or("")
+    );
+    if let (Some(n), true) = (&a.pair, none("pairs")) {
+        outln!(
+            werr,
+            "diopter validate: {files}: no matched record pair named `{n}`: nothing validated"
+        );
+        return 2;
+    }
+    if [
+        "pairs",
+        "coverage_losses",
+        "unmatched_before",
+        "unmatched_after",
+    ]
+    .iter()
+    .all(|k| none(k))
+    {
+        outln!(
+            werr,
+            "diopter validate: {files}: no debug record in either file: nothing validated"
+        );
+        return 2;
+    }
     match a.format {
         Format::Json => outln!(
             wout,

@@ -214,3 +214,104 @@ fn ctrl_c_stops_the_campaign_and_still_writes_the_report() {
     assert!(json["rss_end_kib"].as_u64().is_some_and(|k| k > 0));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every file under `dir`, with its bytes, in path order.
+fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                todo.push(p);
+            } else {
+                out.push((p.clone(), std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The default job (no `--reports`) writes what it measures into a new run
+/// directory under `target/`, printed at the end, and leaves the committed
+/// `reports/` byte for byte as they were; its reports keep the measured
+/// figures it did not measure itself (criterion's, the cold prover time)
+/// rather than "not run", and the errata quote the design document.
+#[test]
+fn the_default_job_writes_a_run_directory_and_leaves_reports_alone() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let before = snapshot(&root.join("reports"));
+    let out = diopter(&["run", "--no-prove", "--time", "2s", "--seed", "5"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{stdout}");
+    let dir = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("Where to look (this run's directory: "))
+        .and_then(|l| l.strip_suffix("/):"))
+        .unwrap_or_else(|| panic!("no run directory printed:\n{stdout}"));
+    // Printed relative to the checkout (the working directory here).
+    let dir = root.join(dir);
+    assert!(
+        dir.starts_with(root.join("target/diopter-run")),
+        "{}",
+        dir.display()
+    );
+    assert!(
+        stdout.contains("The committed reports/ are unchanged"),
+        "{stdout}"
+    );
+    for f in [
+        "campaign.md",
+        "conformance.md",
+        "errata.md",
+        "benchmarks.md",
+        "README.md",
+    ] {
+        assert!(dir.join(f).is_file(), "{f} not in {}", dir.display());
+    }
+    let bench = text(&dir.join("benchmarks.md"));
+    assert!(!bench.contains("Criterion: not run"), "{bench}");
+    assert!(!bench.contains("no unsharded"), "{bench}");
+    let errata = text(&dir.join("errata.md"));
+    assert!(!errata.contains("not found"), "{errata}");
+    assert!(errata.contains("Little-endian"), "{errata}");
+    assert!(
+        snapshot(&root.join("reports")) == before,
+        "the default job changed reports/"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `diopter prove FILE` (or `--rule`) proves part of a library: it leaves
+/// the committed report of the whole library alone unless `--report-dir`
+/// asks for one.
+#[test]
+fn proving_a_users_file_leaves_the_library_report_alone() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let before = std::fs::read(root.join("reports/proofs.json")).unwrap();
+    let out = diopter(&[
+        "prove",
+        "docs/examples/my.rules",
+        "--widths",
+        "8",
+        "--no-cache",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = diopter(&["prove", "--rule", "add-zero", "--widths", "8", "--no-cache"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(std::fs::read(root.join("reports/proofs.json")).unwrap() == before);
+    let dir = tmp("prove-report-dir");
+    let out = diopter(&[
+        "prove",
+        "docs/examples/my.rules",
+        "--widths",
+        "8",
+        "--no-cache",
+        "--report-dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&dir.join("proofs.md")).contains("2 rules: 1 ok, 0 unknown, 1 FAIL"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

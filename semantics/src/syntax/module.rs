@@ -1044,6 +1044,11 @@ impl<'t> Reader<'t> {
             None
         };
         let close = p.expect(&Tok::RParen, &format!("`)` closing `#{name}`"))?;
+        // A record is the whole line: text after it is a typo, not a
+        // trailer to keep (a call's `, !dbg !7` is; a record has none).
+        if !p.at_end() {
+            return Err(p.error_here(&format!("the end of the line after `#{name}(...)`")));
+        }
         Ok(InstKind::DbgRecord(Box::new(DbgRecord {
             kind,
             form: Form::Record {
@@ -2026,6 +2031,21 @@ mod tests {
         let (m, ds) = parse_module_with("a\nb\nc\nd\n", lim);
         assert_eq!(ds.len(), 1);
         assert_eq!(m.insts().count(), 3);
+    }
+
+    #[test]
+    fn text_after_a_debug_record_is_an_error() {
+        let s = "define void @f(i32 %a) {\n  #dbg_value(i32 %a, !5, !DIExpression(DIOpArg(0, i32)), !9) junk\n  ret void\n}\n";
+        let (_, d) = parse(s);
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!(
+            d[0].message,
+            "expected the end of the line after `#dbg_value(...)`, found `junk`"
+        );
+        assert_eq!(at(s, &d[0]), (2, 62));
+        // A comment after the record is not text.
+        let ok = "define void @f(i32 %a) {\n  #dbg_value(i32 %a, !5, !DIExpression(DIOpArg(0, i32)), !9) ; note\n  ret void\n}\n";
+        assert!(parse(ok).1.is_empty(), "{:?}", parse(ok).1);
     }
 
     #[test]

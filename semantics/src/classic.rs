@@ -80,26 +80,26 @@ pub struct Translation {
 }
 
 /// The decisions the translation takes where DWARF and LLVM leave the
-/// meaning open: `(name, decision and why)`. The errata report lists them and
+/// meaning open: `(name, decision and why, the test pinning it)`. The errata report lists them and
 /// `docs/classic.md` explains them; each has a test in `tests/classic.rs` of
 /// the semantics crate.
-pub const DECISIONS: &[(&str, &str)] = &[
-    ("classic: generic type width", "The generic type is an integer as wide as an address-space-0 pointer of the module's data layout (`p:64` gives i64; LLVM's default layout too); DWARF 5 2.5.1 gives it the target's address size and LLVM's backend emits DW_OP_* for that target."),
-    ("classic: narrower SSA values", "An SSA value of K < W bits is pushed with unknown upper W-K bits (an extra input the verdict quantifies over): LLVM masks sub-registers (DwarfExpression::maskSubRegister) but a value kept in a full register after type promotion (RISC-V's sign-extended i32, any-extended i8) carries whatever the register holds, and GDB and LLDB push the whole register. An operation whose low bits depend on the upper ones (shr, div, comparisons) is therefore trusted only where the result does not depend on them."),
-    ("classic: wider SSA values", "An integer operand wider than the generic type cannot be pushed (refused with a diagnostic); a register location of it (empty expression) is still read."),
-    ("classic: generic signedness", "Where DWARF 5 leaves the generic type's signedness open and debuggers differ (DW_OP_div: DWARF 5 says signed; DW_OP_mod: unspecified; DW_OP_lt/le/gt/ge: DWARF 5 says signed; GDB's evaluator computes generic values as an unsigned address-sized type and LLDB's as unsigned scalars) the reading is an extra 1-bit input: a record must show the right value under both the signed and the unsigned reading. shr is logical and shra arithmetic in every reading; eq/ne need none."),
-    ("classic: typed values", "After DW_OP_LLVM_convert the value has a base type: arithmetic is done at its width, div/mod/comparisons with its encoding's signedness (DW_ATE_signed/signed_char signed; unsigned/unsigned_char/boolean unsigned; other encodings refused). A generic value meeting a base type of the same width takes the base type (GDB refuses the mix, which shows nothing: sound); of another width it is refused."),
-    ("classic: DW_OP_LLVM_convert", "Narrowing truncates; widening extends by the source type's signedness (DWARF 5 DW_OP_convert, what debuggers do). LLVM's DWARF 4 lowering extends by the target's encoding instead, so a widening convert whose source and target signedness differ, or that widens a generic value, is refused."),
-    ("classic: variable read from a wider value", "A variable (or fragment) of N bits reads the low N bits of a wider stack value or register (little-endian: the first N bits, as GDB takes the leading bytes of an implicit value); a value narrower than the variable is refused (a debugger would read bytes the expression did not give)."),
-    ("classic: stack_value versus memory", "With DW_OP_stack_value (or DW_OP_LLVM_extract_bits_*) the variable is the computed value (read-only). A #dbg_value with an empty expression is the operand's register location. A #dbg_value with operations and no stack_value describes memory at the computed address, a trailing DW_OP_deref being that memory's implied read (DwarfExpression turns it into a memory location); a #dbg_declare's operand is the address, its expression modifies it, and a DW_OP_deref in it is a real load."),
-    ("classic: fragments", "DW_OP_LLVM_fragment(offset, size) makes the record describe `size` bits of the variable at `offset`; the translated expression yields those `size` bits. A fragment outside the variable is refused (LLVM's verifier rejects it)."),
-    ("classic: deref", "DW_OP_deref reads a generic-width value at the address (address space 0, or the pointer operand's own address space); DW_OP_deref_size N reads N bytes and zero-extends them (DWARF 5); N beyond the generic width is refused."),
-    ("classic: extract_bits", "DW_OP_LLVM_extract_bits_zext/sext(offset, size) take bits offset..offset+size of the value (of the memory first, for a #dbg_declare, read with deref_size) and zero- or sign-extend them in the generic type, as LLVM's DwarfExpression lowers them (shl then shr/shra); the result is an implicit value."),
-    ("classic: shifts", "A shift amount at or above the width gives 0 (shl, shr) or the sign fill (shra), as DIOpShl/LShr/AShr; debuggers compute host shifts there (undefined in C), so such records say nothing reliable either way."),
-    ("classic: constants", "DW_OP_constu/plus_uconst take their operand modulo 2^W; DW_OP_consts takes LLVM's unsigned 64-bit element as a two's-complement int64, then modulo 2^W; DW_OP_lit0 is 0."),
-    ("classic: tag offset", "DW_OP_LLVM_tag_offset changes the memory tag a debugger uses for HWASan, not the address or the bits read: no effect on the value shown."),
-    ("classic: refused operations", "DW_OP_LLVM_entry_value (the value at function entry: diopter has no entry state), DW_OP_LLVM_implicit_pointer, DW_OP_regN/regx/bregN/bregx (machine registers: not IR), DW_OP_push_object_address (no object), DW_OP_xderef (target-defined address spaces), and the operations LLVM 19's DIExpression::isValid rejects (DW_OP_neg, lit1..31, pick, ...), each with a diagnostic naming it."),
-    ("classic: poison operands", "A poison or undef location operand has the undefined location (reading it fails): the record shows the variable as optimized out, a refinement of any value."),
+pub const DECISIONS: &[(&str, &str, &str)] = &[
+    ("classic: generic type width", "The generic type is an integer as wide as an address-space-0 pointer of the module's data layout (`p:64` gives i64; LLVM's default layout too); DWARF 5 2.5.1 gives it the target's address size and LLVM's backend emits DW_OP_* for that target.", "generic_width_is_the_pointer_width"),
+    ("classic: narrower SSA values", "An SSA value of K < W bits is pushed with unknown upper W-K bits (an extra input the verdict quantifies over): LLVM masks sub-registers (DwarfExpression::maskSubRegister) but a value kept in a full register after type promotion (RISC-V's sign-extended i32, any-extended i8) carries whatever the register holds, and GDB and LLDB push the whole register. An operation whose low bits depend on the upper ones (shr, div, comparisons) is therefore trusted only where the result does not depend on them.", "narrow_values_have_unknown_upper_bits_that_low_bits_ignore"),
+    ("classic: wider SSA values", "An integer operand wider than the generic type cannot be pushed (refused with a diagnostic); a register location of it (empty expression) is still read.", "generic_width_is_the_pointer_width"),
+    ("classic: generic signedness", "Where DWARF 5 leaves the generic type's signedness open and debuggers differ (DW_OP_div: DWARF 5 says signed; DW_OP_mod: unspecified; DW_OP_lt/le/gt/ge: DWARF 5 says signed; GDB's evaluator computes generic values as an unsigned address-sized type and LLDB's as unsigned scalars) the reading is an extra 1-bit input: a record must show the right value under both the signed and the unsigned reading. shr is logical and shra arithmetic in every reading; eq/ne need none.", "generic_signedness_is_an_input_of_the_verdict"),
+    ("classic: typed values", "After DW_OP_LLVM_convert the value has a base type: arithmetic is done at its width, div/mod/comparisons with its encoding's signedness (DW_ATE_signed/signed_char signed; unsigned/unsigned_char/boolean unsigned; other encodings refused). A generic value meeting a base type of the same width takes the base type (GDB refuses the mix, which shows nothing: sound); of another width it is refused.", "typed_values_use_their_own_signedness_and_width"),
+    ("classic: DW_OP_LLVM_convert", "Narrowing truncates; widening extends by the source type's signedness (DWARF 5 DW_OP_convert, what debuggers do). LLVM's DWARF 4 lowering extends by the target's encoding instead, so a widening convert whose source and target signedness differ, or that widens a generic value, is refused.", "convert_extends_by_the_source_signedness"),
+    ("classic: variable read from a wider value", "A variable (or fragment) of N bits reads the low N bits of a wider stack value or register (little-endian: the first N bits, as GDB takes the leading bytes of an implicit value); a value narrower than the variable is refused (a debugger would read bytes the expression did not give).", "a_variable_reads_the_low_bits_of_a_wider_value"),
+    ("classic: stack_value versus memory", "With DW_OP_stack_value (or DW_OP_LLVM_extract_bits_*) the variable is the computed value (read-only). A #dbg_value with an empty expression is the operand's register location. A #dbg_value with operations and no stack_value describes memory at the computed address, a trailing DW_OP_deref being that memory's implied read (DwarfExpression turns it into a memory location); a #dbg_declare's operand is the address, its expression modifies it, and a DW_OP_deref in it is a real load.", "stack_value_versus_memory"),
+    ("classic: fragments", "DW_OP_LLVM_fragment(offset, size) makes the record describe `size` bits of the variable at `offset`; the translated expression yields those `size` bits. A fragment outside the variable is refused (LLVM's verifier rejects it).", "fragments_describe_part_of_the_variable"),
+    ("classic: deref", "DW_OP_deref reads a generic-width value at the address (address space 0, or the pointer operand's own address space); DW_OP_deref_size N reads N bytes and zero-extends them (DWARF 5); N beyond the generic width is refused.", "deref_and_deref_size_read_memory"),
+    ("classic: extract_bits", "DW_OP_LLVM_extract_bits_zext/sext(offset, size) take bits offset..offset+size of the value (of the memory first, for a #dbg_declare, read with deref_size) and zero- or sign-extend them in the generic type, as LLVM's DwarfExpression lowers them (shl then shr/shra); the result is an implicit value.", "extract_bits"),
+    ("classic: shifts", "A shift amount at or above the width gives 0 (shl, shr) or the sign fill (shra), as DIOpShl/LShr/AShr; debuggers compute host shifts there (undefined in C), so such records say nothing reliable either way.", "bitwise_and_shifts"),
+    ("classic: constants", "DW_OP_constu/plus_uconst take their operand modulo 2^W; DW_OP_consts takes LLVM's unsigned 64-bit element as a two's-complement int64, then modulo 2^W; DW_OP_lit0 is 0.", "stack_operations_and_constants"),
+    ("classic: tag offset", "DW_OP_LLVM_tag_offset changes the memory tag a debugger uses for HWASan, not the address or the bits read: no effect on the value shown.", "stack_operations_and_constants"),
+    ("classic: refused operations", "DW_OP_LLVM_entry_value (the value at function entry: diopter has no entry state), DW_OP_LLVM_implicit_pointer, DW_OP_regN/regx/bregN/bregx (machine registers: not IR), DW_OP_push_object_address (no object), DW_OP_xderef (target-defined address spaces), and the operations LLVM 19's DIExpression::isValid rejects (DW_OP_neg, lit1..31, pick, ...), each with a diagnostic naming it.", "every_operation_llvm_accepts_has_a_meaning_or_a_named_refusal"),
+    ("classic: poison operands", "A poison or undef location operand has the undefined location (reading it fails): the record shows the variable as optimized out, a refinement of any value.", "poison_operands_show_nothing"),
 ];
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -138,6 +138,80 @@ fn int(w: u64) -> Type {
 fn konst(w: u64, v: u64) -> OpNode {
     let v = if w < 64 { v & ((1u64 << w) - 1) } else { v };
     n(Op::Constant(int(w), Literal::Int(BigInt::from(v))))
+}
+
+/// `a OP b`: both operands' operations, then `op`.
+pub fn binary(a: &[OpNode], b: &[OpNode], op: Op) -> Vec<OpNode> {
+    let mut v = a.to_vec();
+    v.extend(b.iter().cloned());
+    v.push(n(op));
+    v
+}
+
+/// Unsigned division or modulo of two `iw` values, through `w + 1` bits
+/// (DIOp's Div and Mod are signed).
+pub fn unsigned_binary(a: &[OpNode], b: &[OpNode], w: u64, op: Op) -> Vec<OpNode> {
+    let mut v = a.to_vec();
+    v.push(n(Op::ZExt(int(w + 1))));
+    v.extend(b.iter().cloned());
+    v.push(n(Op::ZExt(int(w + 1))));
+    v.push(n(op));
+    v.push(n(Op::Convert(int(w))));
+    v
+}
+
+/// `a < b` as an `iw` 1/0: the sign bit of `a - b` in `w + 1` bits.
+pub fn less_than(a: &[OpNode], b: &[OpNode], w: u64, signed: bool) -> Vec<OpNode> {
+    let ext = |t| if signed { Op::SExt(t) } else { Op::ZExt(t) };
+    let mut v = a.to_vec();
+    v.push(n(ext(int(w + 1))));
+    v.extend(b.iter().cloned());
+    v.push(n(ext(int(w + 1))));
+    v.push(n(Op::Sub));
+    v.push(konst(w + 1, w));
+    v.push(n(Op::LShr));
+    v.push(n(Op::Convert(int(w))));
+    v
+}
+
+/// `a != b` as an `iw` 1/0: the top bit of `d | -d`, `d = a ^ b`.
+pub fn not_equal(a: &[OpNode], b: &[OpNode], w: u64) -> Vec<OpNode> {
+    let d = binary(a, b, Op::Xor);
+    let mut v = d.clone();
+    v.push(konst(w, 0));
+    v.extend(d);
+    v.push(n(Op::Sub));
+    v.push(n(Op::Or));
+    v.push(konst(w, w - 1));
+    v.push(n(Op::LShr));
+    v
+}
+
+/// `1 - v` for a 1/0 value `v` of `iw`.
+pub fn flip(mut v: Vec<OpNode>, w: u64) -> Vec<OpNode> {
+    v.push(konst(w, 1));
+    v.push(n(Op::Xor));
+    v
+}
+
+/// `c ? a : b` for an `i1` `c` and `iw` values: `b ^ ((a ^ b) & -zext(c))`.
+pub fn select(c: &[OpNode], a: &[OpNode], b: &[OpNode], w: u64) -> Vec<OpNode> {
+    let mut v = b.to_vec();
+    v.extend(binary(a, b, Op::Xor));
+    v.push(konst(w, 0));
+    v.extend(c.iter().cloned());
+    if w > 1 {
+        v.push(n(Op::ZExt(int(w))));
+    }
+    v.push(n(Op::Sub));
+    v.push(n(Op::And));
+    v.push(n(Op::Xor));
+    v
+}
+
+/// `DIOpConstant(iw v mod 2^w)`.
+pub fn constant(w: u64, v: u64) -> OpNode {
+    konst(w, v)
 }
 
 struct Tx<'a> {
@@ -328,73 +402,30 @@ impl Tx<'_> {
         Ok(())
     }
 
-    /// `a OP b` at width `w`.
     fn bin(a: &Entry, b: &Entry, op: Op) -> Vec<OpNode> {
-        let mut v = a.ops.clone();
-        v.extend(b.ops.iter().cloned());
-        v.push(n(op));
-        v
+        binary(&a.ops, &b.ops, op)
     }
 
-    /// Unsigned division or modulo at width `w`, through `w + 1` bits (DIOp's
-    /// Div and Mod are signed).
     fn unsigned(a: &Entry, b: &Entry, w: u64, op: Op) -> Vec<OpNode> {
-        let mut v = a.ops.clone();
-        v.push(n(Op::ZExt(int(w + 1))));
-        v.extend(b.ops.iter().cloned());
-        v.push(n(Op::ZExt(int(w + 1))));
-        v.push(n(op));
-        v.push(n(Op::Convert(int(w))));
-        v
+        unsigned_binary(&a.ops, &b.ops, w, op)
     }
 
-    /// `a < b` as 1/0 at width `w`: the sign bit of `a - b` in `w + 1` bits.
     fn less(a: &Entry, b: &Entry, w: u64, signed: bool) -> Vec<OpNode> {
-        let ext = |t| if signed { Op::SExt(t) } else { Op::ZExt(t) };
-        let mut v = a.ops.clone();
-        v.push(n(ext(int(w + 1))));
-        v.extend(b.ops.iter().cloned());
-        v.push(n(ext(int(w + 1))));
-        v.push(n(Op::Sub));
-        v.push(konst(w + 1, w));
-        v.push(n(Op::LShr));
-        v.push(n(Op::Convert(int(w))));
-        v
+        less_than(&a.ops, &b.ops, w, signed)
     }
 
-    /// `a != b` as 1/0 at width `w`: the top bit of `d | -d`, `d = a ^ b`.
     fn not_equal(a: &Entry, b: &Entry, w: u64) -> Vec<OpNode> {
-        let d = Self::bin(a, b, Op::Xor);
-        let mut v = d.clone();
-        v.push(konst(w, 0));
-        v.extend(d);
-        v.push(n(Op::Sub));
-        v.push(n(Op::Or));
-        v.push(konst(w, w - 1));
-        v.push(n(Op::LShr));
-        v
+        not_equal(&a.ops, &b.ops, w)
     }
 
-    fn flip(mut v: Vec<OpNode>, w: u64) -> Vec<OpNode> {
-        v.push(konst(w, 1));
-        v.push(n(Op::Xor));
-        v
+    fn flip(v: Vec<OpNode>, w: u64) -> Vec<OpNode> {
+        flip(v, w)
     }
 
-    /// `s ? rs : ru` on the signedness input: `ru ^ ((ru ^ rs) & -zext(s))`.
+    /// `s ? rs : ru` on the signedness input.
     fn choose(&mut self, rs: Vec<OpNode>, ru: Vec<OpNode>, w: u64) -> Vec<OpNode> {
         let s = self.hole(Hole::Signedness);
-        let mut v = ru.clone();
-        v.extend(ru);
-        v.extend(rs);
-        v.push(n(Op::Xor));
-        v.push(konst(w, 0));
-        v.push(n(Op::Arg(s, int(1))));
-        v.push(n(Op::ZExt(int(w))));
-        v.push(n(Op::Sub));
-        v.push(n(Op::And));
-        v.push(n(Op::Xor));
-        v
+        select(&[n(Op::Arg(s, int(1)))], &rs, &ru, w)
     }
 
     /// A comparison result (width `w`) as a generic value.

@@ -807,6 +807,163 @@ impl<'a> Ctx<'a> {
         Ok((ops, "--map", format!("{} (by hand)", m.text.trim())))
     }
 
+    /// Two operands `T a, b` of a comparison or binary instruction.
+    fn two(
+        &mut self,
+        w: Which,
+        p: &mut Parser,
+        def: &str,
+        depth: usize,
+    ) -> Option<(Type, Vec<OpNode>, Vec<OpNode>)> {
+        let t = p.parse_type().ok()?;
+        let a = value_tok(p, def)?;
+        if !p.eat(&Tok::Comma) {
+            return None;
+        }
+        let b = value_tok(p, def)?;
+        if p.peek().is_some() {
+            return None;
+        }
+        let (a, _, _) = self.resolve(w, &t, &a, depth + 1).ok()?;
+        let (b, _, _) = self.resolve(w, &t, &b, depth + 1).ok()?;
+        Some((t, a, b))
+    }
+
+    /// `icmp PRED iN a, b` (every predicate) as an `i1`.
+    fn derive_icmp(
+        &mut self,
+        w: Which,
+        ty: &Type,
+        p: &mut Parser,
+        def: &str,
+        depth: usize,
+    ) -> Option<Vec<OpNode>> {
+        let pred = match p.peek()? {
+            Tok::Ident(x) => x.clone(),
+            _ => return None,
+        };
+        p.bump();
+        let (t, a, b) = self.two(w, p, def, depth)?;
+        let wd = t.int_width()?;
+        if *ty != Type::Int(1) {
+            return None;
+        }
+        use classic::{flip, less_than, not_equal};
+        let v = match pred.as_str() {
+            "eq" => flip(not_equal(&a, &b, wd), wd),
+            "ne" => not_equal(&a, &b, wd),
+            "ult" | "slt" => less_than(&a, &b, wd, pred == "slt"),
+            "ugt" | "sgt" => less_than(&b, &a, wd, pred == "sgt"),
+            "ule" | "sle" => flip(less_than(&b, &a, wd, pred == "sle"), wd),
+            "uge" | "sge" => flip(less_than(&a, &b, wd, pred == "sge"), wd),
+            _ => return None,
+        };
+        let mut v = v;
+        if wd > 1 {
+            v.push(node(Op::Convert(Type::Int(1))));
+        }
+        Some(v)
+    }
+
+    /// `select i1 c, iN a, iN b`.
+    fn derive_select(
+        &mut self,
+        w: Which,
+        ty: &Type,
+        p: &mut Parser,
+        def: &str,
+        depth: usize,
+    ) -> Option<Vec<OpNode>> {
+        let ct = p.parse_type().ok()?;
+        let c = value_tok(p, def)?;
+        if ct != Type::Int(1) || !p.eat(&Tok::Comma) {
+            return None;
+        }
+        let (t, a, b) = self.two(w, p, def, depth)?;
+        let wd = t.int_width()?;
+        if t != *ty {
+            return None;
+        }
+        let (c, _, _) = self.resolve(w, &ct, &c, depth + 1).ok()?;
+        Some(classic::select(&c, &a, &b, wd))
+    }
+
+    /// `getelementptr [flags] T, ptr p, iK c, ...` with constant indices: the
+    /// address plus the constant byte offset the data layout gives.
+    fn derive_gep(
+        &mut self,
+        w: Which,
+        ty: &Type,
+        p: &mut Parser,
+        def: &str,
+        depth: usize,
+    ) -> Option<Vec<OpNode>> {
+        while matches!(p.peek(), Some(Tok::Ident(f)) if matches!(f.as_str(), "inbounds" | "nuw" | "nusw"))
+        {
+            p.bump();
+        }
+        let elem = p.parse_type().ok()?;
+        if !p.eat(&Tok::Comma) {
+            return None;
+        }
+        let pt = p.parse_type().ok()?;
+        if !pt.is_ptr() || pt != *ty {
+            return None;
+        }
+        let base = value_tok(p, def)?;
+        let mut idx: Vec<i128> = Vec::new();
+        while p.eat(&Tok::Comma) {
+            let it = p.parse_type().ok()?;
+            it.int_width()?;
+            match value_tok(p, def)? {
+                Value::Const(c) => idx.push(c.parse().ok()?),
+                _ => return None,
+            }
+        }
+        if p.peek().is_some() {
+            return None;
+        }
+        // Byte offset: the first index steps over whole elements, the others
+        // into arrays and struct fields.
+        let size = |t: &Type| {
+            self.dl
+                .alloc_bits(t, self.types)
+                .ok()
+                .map(|b| i128::from(b / 8))
+        };
+        let mut off: i128 = idx.first().copied().unwrap_or(0) * size(&elem)?;
+        let mut cur = elem.clone();
+        for &i in idx.iter().skip(1) {
+            let next = match diopter_semantics::types::resolve(&cur, self.types, 0).ok()? {
+                Type::Array { elem, .. } | Type::Vector { elem, .. } => {
+                    off += i * size(&elem)?;
+                    (*elem).clone()
+                }
+                Type::Struct { fields, .. } => {
+                    let k = usize::try_from(i).ok()?;
+                    let offs = self.dl.struct_field_offsets(&cur, self.types).ok()?;
+                    off += i128::from(*offs.get(k)? / 8);
+                    fields.get(k)?.clone()
+                }
+                _ => return None,
+            };
+            cur = next;
+        }
+        let pb = self.dl.bitsizeof(&pt, self.types).ok()?;
+        let (mut v, _, _) = self.resolve(w, &pt, &base, depth + 1).ok()?;
+        let modulus = 1i128.checked_shl(pb as u32).unwrap_or(0);
+        let off = if modulus > 0 {
+            off.rem_euclid(modulus)
+        } else {
+            off
+        };
+        v.push(node(Op::Reinterpret(Type::Int(pb))));
+        v.push(node(Op::Constant(Type::Int(pb), Literal::Int(off.into()))));
+        v.push(node(Op::Add));
+        v.push(node(Op::Reinterpret(pt)));
+        Some(v)
+    }
+
     /// The value an instruction computes, over its operands' resolutions.
     fn derive(&mut self, w: Which, ty: &Type, def: &str, depth: usize) -> Option<Vec<OpNode>> {
         let toks = lexed(def);
@@ -815,6 +972,21 @@ impl<'a> Ctx<'a> {
             _ => return None,
         };
         let mut p = Parser::new(&toks[3..], def.len());
+        match op.as_str() {
+            "icmp" => return self.derive_icmp(w, ty, &mut p, def, depth),
+            "select" => return self.derive_select(w, ty, &mut p, def, depth),
+            "freeze" => {
+                // The frozen value of a value diopter reads as defined.
+                let t = p.parse_type().ok()?;
+                let v = value_tok(&mut p, def)?;
+                if t != *ty || p.peek().is_some() {
+                    return None;
+                }
+                return self.resolve(w, &t, &v, depth + 1).ok().map(|r| r.0);
+            }
+            "getelementptr" => return self.derive_gep(w, ty, &mut p, def, depth),
+            _ => {}
+        }
         let flags = ["nuw", "nsw", "exact", "disjoint", "nneg"];
         while matches!(p.peek(), Some(Tok::Ident(f)) if flags.contains(&f.as_str())) {
             p.bump();
@@ -835,6 +1007,20 @@ impl<'a> Ctx<'a> {
             "xor" => Some(Op::Xor),
             _ => None,
         };
+        if matches!(op.as_str(), "udiv" | "urem") {
+            let wd = src_ty.int_width()?;
+            if !p.eat(&Tok::Comma) || src_ty != *ty {
+                return None;
+            }
+            let second = value_tok(&mut p, def)?;
+            if p.peek().is_some() {
+                return None;
+            }
+            let (a, _, _) = self.resolve(w, &src_ty, &first, depth + 1).ok()?;
+            let (b, _, _) = self.resolve(w, &src_ty, &second, depth + 1).ok()?;
+            let o = if op == "udiv" { Op::Div } else { Op::Mod };
+            return Some(classic::unsigned_binary(&a, &b, wd, o));
+        }
         if let Some(bop) = bin {
             if !p.eat(&Tok::Comma) || src_ty != *ty || !src_ty.is_int() {
                 return None;

@@ -478,7 +478,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(e.fragment(), Some((0, 32)));
-        assert_eq!(e.ops[0].span, Span::new(24, 36));
+        assert_eq!(e.ops[0].span, Span::new(24, 38));
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! comparison of the oracles' observations (DESIGN.md's equivalence).
 
 pub mod campaign;
+pub mod classic_target;
 pub mod debuggers;
 pub mod minimize;
 pub mod registry;

@@ -322,14 +322,33 @@ pub fn errata(root: &Path) -> Report {
         let _ = writeln!(md, "| **{}** | {} | `{}` |", cell(title), cell(text), test);
         jext.push(json!({"decision": title, "text": text, "test": test}));
     }
+    // Upstream LLVM's classic DIExpression (semantics/src/classic.rs).
+    let _ = writeln!(
+        md,
+        "\n## Classic DIExpression: conventions DWARF and LLVM leave open\n"
+    );
+    let _ = writeln!(
+        md,
+        "Upstream LLVM's `!DIExpression(DW_OP_...)` as diopter translates it into DIOps \
+         (`semantics/src/classic.rs`, `docs/classic.md`), each reading chosen to be sound \
+         for what a debugger shows; pinned by the tests of `semantics/tests/classic.rs`.\n"
+    );
+    let _ = writeln!(md, "| decision | what diopter does | pinned by |");
+    let _ = writeln!(md, "|---|---|---|");
+    let mut jclassic = Vec::new();
+    for (title, text, test) in diopter_semantics::classic::DECISIONS {
+        let _ = writeln!(md, "| **{}** | {} | `{}` |", cell(title), cell(text), test);
+        jclassic.push(json!({"decision": title, "text": text, "test": test}));
+    }
     let summary = format!(
-        "{} decisions ({} not pinned in errata.rs), {} of {} specification lines rejected by the printed BNF, {} example typos, {} DWARF-extension decisions",
+        "{} decisions ({} not pinned in errata.rs), {} of {} specification lines rejected by the printed BNF, {} example typos, {} DWARF-extension decisions, {} classic-DIExpression decisions",
         decisions.len(),
         unpinned,
         rejected,
         specs::all().len(),
         typos.len(),
-        diopter_dwarf::ext::DECISIONS.len()
+        diopter_dwarf::ext::DECISIONS.len(),
+        diopter_semantics::classic::DECISIONS.len()
     );
     Report {
         stem: "errata".into(),
@@ -338,6 +357,7 @@ pub fn errata(root: &Path) -> Report {
         markdown: md,
         json: json!({
             "x86_fp80": jfp80,
+            "classic": jclassic,
             "design": design.is_some(),
             "decisions": jdec,
             "other_errata_tests": others,

@@ -4,6 +4,9 @@
 //! (`report`). Everything here drives LLVM's own programs, found on PATH or
 //! named by the user (`tools`).
 
+pub mod campaign;
 pub mod irgen;
 pub mod opt_loop;
+pub mod reduce;
+pub mod report;
 pub mod tools;

@@ -19,7 +19,10 @@ fn data(name: &str) -> PathBuf {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("diopter-upstream-test-{}-{name}", std::process::id()));
+    let d = std::env::temp_dir().join(format!(
+        "diopter-upstream-test-{}-{name}",
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
@@ -64,7 +67,14 @@ fn bdce_from_three_lines_of_c_is_refuted_on_the_variable_that_kept_the_zext() {
     let ll0 = dir.join("bdce0.ll");
     let ll = dir.join("bdce.ll");
     let st = Command::new("clang-19")
-        .args(["-O0", "-g", "-S", "-emit-llvm", "-Xclang", "-disable-O0-optnone"])
+        .args([
+            "-O0",
+            "-g",
+            "-S",
+            "-emit-llvm",
+            "-Xclang",
+            "-disable-O0-optnone",
+        ])
         .arg(data("bdce.c"))
         .arg("-o")
         .arg(&ll0)
@@ -115,14 +125,17 @@ fn bdce_from_three_lines_of_c_is_refuted_on_the_variable_that_kept_the_zext() {
 #[test]
 fn llvm19_correct_salvages_are_not_refuted_and_width_dependent_ones_are() {
     let f = data("salvages.ll");
-    let (code, doc) = validate_json(&["--passes", "instcombine", "--debugify", f.to_str().unwrap()]);
+    let (code, doc) =
+        validate_json(&["--passes", "instcombine", "--debugify", f.to_str().unwrap()]);
     assert_eq!(code, 1, "the suspect salvages are refuted: {doc:#}");
     // plus_uconst; constu/mul on i64 and i32; constu/minus; sext and zext
     // and trunc as two LLVM_converts; a DIArgList sum; or, xor and shl by a
     // constant: the low N bits of each result depend only on the low N bits
     // of the operand, so the record shows the program's value whatever the
     // bits above the narrow value are.
-    for op in ["%add", "%mul", "%sub", "%mul32", "%sext", "%zext", "%trunc", "%sum", "%or", "%not", "%shl"] {
+    for op in [
+        "%add", "%mul", "%sub", "%mul32", "%sext", "%zext", "%trunc", "%sum", "%or", "%not", "%shl",
+    ] {
         let v = verdict_of(&doc, op);
         assert!(v == "equivalent" || v == "refinement", "{op}: {v}");
     }
@@ -176,15 +189,36 @@ fn a_missing_opt_is_exit_2_naming_the_package() {
 fn a_short_campaign_finds_reduces_and_reports_the_suspect_salvages() {
     let dir = scratch("campaign");
     let out = diopter()
-        .args(["upstream", "campaign", "--no-stress", "--no-irgen", "--pass", "instcombine"])
-        .args(["--modules", "1", "--jobs", "1", "--reduce-limit", "300", "--format", "json"])
+        .args([
+            "upstream",
+            "campaign",
+            "--no-stress",
+            "--no-irgen",
+            "--pass",
+            "instcombine",
+        ])
+        .args([
+            "--modules",
+            "1",
+            "--jobs",
+            "1",
+            "--reduce-limit",
+            "300",
+            "--format",
+            "json",
+        ])
         .arg("--inputs")
         .arg(data("salvages.ll"))
         .arg("--out")
         .arg(&dir)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     let findings = doc["findings"].as_array().unwrap();
     // Four refuted salvages of four causes (slt, ult, ashr, sdiv).

@@ -107,7 +107,13 @@ fn matched_json(
             "file": bsrc.name,
             "pair": format!("@{} {}", m.function, m.variable),
             "verdict": "not-compared",
-            "detail": why,
+            "detail": match &m.diagnostic {
+                Some((side, d)) => {
+                    let src = if *side == "after" { asrc } else { bsrc };
+                    format!("{side}-record: {}", src.render(d).trim_end())
+                }
+                None => why,
+            },
             "millis": 0,
         }),
     };
@@ -152,6 +158,12 @@ pub fn compare_files(a: &Args) -> Result<Value, String> {
     let (Some((bsrc, bm)), Some((asrc, am))) = (b, af) else {
         return Err(errors);
     };
+    // A classic expression LLVM's reader or verifier rejects is an input error.
+    for (src, m) in [(&bsrc, &bm), (&asrc, &am)] {
+        for d in validate_ir::classic_errors(m) {
+            errors.push_str(&src.render(&d));
+        }
+    }
     if !errors.is_empty() {
         return Err(errors);
     }

@@ -7,6 +7,7 @@
 pub mod access;
 pub mod ast;
 pub mod check;
+pub mod classic;
 pub mod context;
 pub mod dataflow;
 pub mod diag;

@@ -390,6 +390,7 @@ pub fn validate_diff_outcome(data: &[u8]) -> Result<Option<(Update, &'static str
         notes: Vec::new(),
         source: None,
         span: Span::default(),
+        value_args: Vec::new(),
     };
     judge_update(&pair, wrong, &case.types, trial_seed).map(|v| Some((update, v)))
 }
@@ -558,6 +559,7 @@ pub fn sroa_pair(
         notes: Vec::new(),
         source: None,
         span: Span::default(),
+        value_args: Vec::new(),
     })
 }
 

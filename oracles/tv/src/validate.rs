@@ -78,6 +78,11 @@ pub struct Pair {
     /// `source ...`: the test file the pair comes from.
     pub source: Option<String>,
     pub span: Span,
+    /// New arguments that are plain values (an implicit location holding any
+    /// value: `HoleKind::Const`), not locations of every storage shape: the
+    /// inputs a classic expression's translation adds (upper bits of a
+    /// narrow register, the generic type's signedness).
+    pub value_args: Vec<u64>,
 }
 
 /// The verdict on one pair.
@@ -365,7 +370,11 @@ pub fn instance(p: &Pair, types: &TypeTable, relation: Relation) -> Option<Insta
             .map(|(k, a)| Hole {
                 name: format!("arg{k}"),
                 ty: a.ty.clone(),
-                kind: HoleKind::Expr,
+                kind: if p.value_args.contains(&(k as u64)) {
+                    HoleKind::Const
+                } else {
+                    HoleKind::Expr
+                },
             })
             .collect(),
         types: types.clone(),
@@ -813,6 +822,7 @@ impl Generic {
             notes: self.notes.clone(),
             source: self.source.clone(),
             span: self.span,
+            value_args: Vec::new(),
         };
         check_pair(&pair, types)?;
         let old = arg_infos(pair.before.args.as_deref().unwrap_or_default());
@@ -1049,6 +1059,7 @@ fn finish(c: Partial, entries: &mut Vec<Entry>, diags: &mut Vec<Diagnostic>) {
         notes: c.notes,
         source: c.source,
         span: c.span,
+        value_args: Vec::new(),
     })));
 }
 

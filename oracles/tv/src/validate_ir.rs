@@ -42,11 +42,14 @@
 
 use crate::validate::{self, MapRhs, Outcome, Pair};
 use diopter_semantics::ast::{ArgDecl, Bare, Dialect, Expr, Literal, Op, OpNode, Span};
+use diopter_semantics::classic::{self, Hole, RecordUse};
 use diopter_semantics::diag::Diagnostic;
 use diopter_semantics::ir::{
-    DbgLocation, DbgRecord, Function, InstKind, MdKind, MdValue, Module, Operand, RecordKind, Value,
+    object_bits, DbgLocation, DbgRecord, Function, InstKind, MdKind, MdValue, Module, Node,
+    Operand, RecordKind, Value,
 };
 use diopter_semantics::syntax::bare::parse_bare_at;
+use diopter_semantics::syntax::classic::parse_classic;
 use diopter_semantics::syntax::lexer::{lex, Tok, Token};
 use diopter_semantics::syntax::parser::Parser;
 use diopter_semantics::syntax::print_ops;
@@ -234,6 +237,10 @@ pub struct OperandNote {
     pub detail: String,
 }
 
+/// The root keys of a classic translation's inputs.
+const UPPER: &str = "upper bits of ";
+const SIGNEDNESS: &str = "generic signedness (1 signed, 0 unsigned)";
+
 /// A shared value: one hole of the query.
 #[derive(Clone, Debug)]
 pub struct Root {
@@ -261,6 +268,9 @@ pub struct Matched {
     /// Whether the verdict rests on an undefined (deleted, unmapped) or
     /// unconstrained operand.
     pub assumes_unknown: bool,
+    /// Why a classic expression has no pair, pointing into the file named
+    /// by the side (`before`/`after`).
+    pub diagnostic: Option<(&'static str, Diagnostic)>,
 }
 
 /// A record no record of the other file was paired with.
@@ -370,10 +380,14 @@ fn records<'m>(m: &'m Module, f: &'m Function) -> Vec<(String, &'m DbgRecord, us
     for b in &f.blocks {
         for i in &b.insts {
             if let InstKind::DbgRecord(r) = &i.kind {
-                let key = match r.variable_id() {
+                let mut key = match r.variable_id() {
                     Some(id) => variable_key(m, id),
                     None => "?".into(),
                 };
+                // A variable's fragments are described separately.
+                if let Some((off, size)) = classic_fragment(m, r) {
+                    key = format!("{key} bits {off}..{}", off + size);
+                }
                 out.push((key, &**r, i.span.start));
             }
         }
@@ -735,6 +749,32 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// The roots of a classic translation's holes, appended to `map` after
+    /// the operands: the upper bits of an operand are a root of their own,
+    /// shared by every record whose operand resolves alike (the same
+    /// register contents); the generic signedness is one root (one debugger
+    /// reads both records).
+    fn hole_maps(&mut self, holes: &[Hole], map: &mut Vec<(u64, MapRhs, Span)>) {
+        let base = map.len();
+        for (j, h) in holes.iter().enumerate() {
+            let (key, ty) = match h {
+                Hole::UpperBits { operand, bits } => {
+                    let of = match map.get(*operand) {
+                        Some((_, MapRhs::Expr(e), _)) => print_ops(e),
+                        _ => format!("an undefined operand {operand}"),
+                    };
+                    (format!("upper bits of {of}"), Type::Int(*bits))
+                }
+                Hole::Signedness => (
+                    "generic signedness (1 signed, 0 unsigned)".to_string(),
+                    Type::Int(1),
+                ),
+            };
+            let ops = self.root(key, &ty);
+            map.push(((base + j) as u64, MapRhs::Expr(expr(ops)), Span::default()));
+        }
+    }
+
     fn user_map(&mut self, m: &UserMap) -> Res {
         let Some((b, names)) = &m.rhs else {
             return Err(("--map", format!("{} (by hand)", m.text.trim())));
@@ -761,6 +801,7 @@ impl<'a> Ctx<'a> {
             notes: Vec::new(),
             source: None,
             span: Span::default(),
+            value_args: Vec::new(),
         };
         let ops = validate::substitute(&tmp).ops;
         Ok((ops, "--map", format!("{} (by hand)", m.text.trim())))
@@ -860,17 +901,119 @@ fn print_operand(o: &Operand) -> String {
     diopter_semantics::syntax::module_print::print_operand(o)
 }
 
-/// A record's DIOp expression, or why it has none.
-fn record_expr<'m>(m: &'m Module, r: &'m DbgRecord) -> Result<&'m Expr, String> {
-    match &r.expr {
-        MdValue::Node(n) if n.name == "DIExpression" && n.fields.is_empty() => {
-            Err("an empty classic !DIExpression() (no DIOps)".into())
+/// A record's expression as DIOps over its operands (then its holes), or
+/// why it has none.
+struct SideExpr {
+    args: Vec<ArgDecl>,
+    expr: Expr,
+    holes: Vec<Hole>,
+    classic: bool,
+}
+
+/// Why a record has no expression to compare: a message, and for a classic
+/// expression the diagnostic pointing into its file.
+type SideErr = (String, Option<Diagnostic>);
+
+/// The classic `!DIExpression(DW_OP_...)` node a record names, if any.
+pub fn classic_node<'m>(m: &'m Module, v: &'m MdValue) -> Option<&'m Node> {
+    let n = match v {
+        MdValue::Node(n) => n,
+        MdValue::Ref(id) => match &m.metadata.get(id)?.value {
+            MdValue::Node(n) => n,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    (n.name == "DIExpression").then_some(&**n)
+}
+
+/// Every classic expression of a module's debug records read, with the
+/// diagnostics of those LLVM's reader or verifier rejects.
+pub fn classic_errors(m: &Module) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for f in &m.functions {
+        for b in &f.blocks {
+            for i in &b.insts {
+                if let InstKind::DbgRecord(r) = &i.kind {
+                    let exprs =
+                        std::iter::once(&r.expr).chain(r.assign.as_ref().map(|a| &a.address_expr));
+                    for e in exprs {
+                        if let Some(n) = classic_node(m, e) {
+                            if let Err(d) = parse_classic(&n.raw, n.span.start) {
+                                if !out.iter().any(|x: &Diagnostic| x.span == d.span) {
+                                    out.push(d);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
-        MdValue::Node(n) => Err(format!("a classic !{}(...) (DW_OPs, no DIOps)", n.name)),
-        v => m
-            .resolve_expr(v)
-            .ok_or_else(|| "no DIOp expression".to_string()),
     }
+    out
+}
+
+/// The `DW_OP_LLVM_fragment` of a record's classic expression, for telling
+/// a variable's fragments apart.
+fn classic_fragment(m: &Module, r: &DbgRecord) -> Option<(u64, u64)> {
+    let n = classic_node(m, &r.expr)?;
+    parse_classic(&n.raw, n.span.start).ok()?.fragment()
+}
+
+fn side_expr(m: &Module, r: &DbgRecord, dl: &DataLayout) -> Result<SideExpr, SideErr> {
+    let decl = |o: &Operand| o.ty.clone().map(|t| (t, o.is_poison() || o.is_undef()));
+    if let Some(n) = classic_node(m, &r.expr) {
+        let e = parse_classic(&n.raw, n.span.start).map_err(|d| {
+            (
+                format!("a classic expression LLVM rejects: {}", d.message),
+                Some(d),
+            )
+        })?;
+        let ops: Option<Vec<(Type, bool)>> = r.location.operands().iter().map(decl).collect();
+        let ops = ops.ok_or_else(|| ("an operand without a type".to_string(), None))?;
+        let var = r
+            .variable_id()
+            .and_then(|v| object_bits(m, v, dl))
+            .ok_or_else(|| {
+                (
+                    "the variable's size is unknown (no sized type)".to_string(),
+                    None,
+                )
+            })?;
+        let use_ = match r.kind {
+            RecordKind::Declare => RecordUse::Declare,
+            _ => RecordUse::Value,
+        };
+        let t = classic::translate(&e, use_, &ops, var, dl, &m.types, *n.span)
+            .map_err(|d| (format!("no meaning given: {}", d.message), Some(d)))?;
+        return Ok(SideExpr {
+            args: t.bare.args.clone().unwrap_or_default(),
+            expr: t.bare.expr,
+            holes: t.holes,
+            classic: true,
+        });
+    }
+    let e = m
+        .resolve_expr(&r.expr)
+        .ok_or_else(|| ("no DIOp expression".to_string(), None))?;
+    let args = r
+        .location
+        .operands()
+        .iter()
+        .filter_map(|o| {
+            o.ty.clone().map(|ty| ArgDecl {
+                ty,
+                poison: o.is_poison(),
+                span: Span::default(),
+            })
+        })
+        .collect();
+    Ok(SideExpr {
+        args,
+        expr: e.clone(),
+        holes: Vec::new(),
+        classic: false,
+    })
 }
 
 fn all_poison(r: &DbgRecord) -> bool {
@@ -878,6 +1021,16 @@ fn all_poison(r: &DbgRecord) -> bool {
     !ops.is_empty() && ops.iter().all(|o| o.is_poison() || o.is_undef())
         || matches!(r.location, DbgLocation::Md(_))
 }
+
+/// A built pair: the pair or why not, the operand notes, the roots, whether
+/// it assumes an unknown operand, and a classic expression's diagnostic.
+type Built = (
+    Result<Pair, String>,
+    Vec<OperandNote>,
+    Vec<Root>,
+    bool,
+    Option<(&'static str, Diagnostic)>,
+);
 
 /// Builds the pair of one matched couple of records.
 #[allow(clippy::too_many_arguments)]
@@ -889,7 +1042,7 @@ fn build(
     name: String,
     dl: &DataLayout,
     maps: &[UserMap],
-) -> (Result<Pair, String>, Vec<OperandNote>, Vec<Root>, bool) {
+) -> Built {
     let types = &before.0.types;
     let mut cx = Ctx {
         before: Side::new(before.1),
@@ -905,31 +1058,35 @@ fn build(
         before_uses: BTreeSet::new(),
         side_now: Which::After,
     };
-    let eb = match record_expr(before.0, rb) {
-        Ok(e) => e.clone(),
-        Err(why) => {
-            return (
-                Err(format!("before-record: {why}")),
-                Vec::new(),
-                Vec::new(),
-                false,
-            )
-        }
+    let fail = |why: String, d: Option<Diagnostic>, side: &'static str| {
+        (
+            Err(why),
+            Vec::new(),
+            Vec::new(),
+            false,
+            d.map(|d| (side, d)),
+        )
     };
-    // After: the expression, unless the record is killed (all operands poison
-    // and a classic expression): poisoned.
-    let ea = match record_expr(after.0, ra) {
-        Ok(e) => Some(e.clone()),
+    let sb = match side_expr(before.0, rb, dl) {
+        Ok(e) => e,
+        Err((why, d)) => return fail(format!("before-record: {why}"), d, "before"),
+    };
+    // After: the expression, unless the record is killed (all operands poison,
+    // or a classic expression over poison): poisoned.
+    let sa = match side_expr(after.0, ra, dl) {
+        Ok(e) if e.classic && all_poison(ra) => None,
+        Ok(e) => Some(e),
         Err(_) if all_poison(ra) => None,
-        Err(why) => {
-            return (
-                Err(format!("after-record: {why}")),
-                Vec::new(),
-                Vec::new(),
-                false,
-            )
-        }
+        Err((why, d)) => return fail(format!("after-record: {why}"), d, "after"),
     };
+    if let (Some(fb), Some(fa)) = (
+        classic_fragment(before.0, rb),
+        classic_fragment(after.0, ra),
+    ) {
+        if fb != fa {
+            return fail(format!("the records describe different fragments of the variable ({fb:?} and {fa:?} bits)"), None, "before");
+        }
+    }
     // Operands, each with its type.
     let typed = |ops: Vec<Operand>, side: &str| -> Result<Vec<(Type, Operand)>, String> {
         ops.into_iter()
@@ -941,16 +1098,16 @@ fn build(
     };
     let ob = match typed(rb.location.operands(), "before") {
         Ok(o) => o,
-        Err(e) => return (Err(e), Vec::new(), Vec::new(), false),
+        Err(e) => return fail(e, None, "before"),
     };
     let oa = match typed(ra.location.operands(), "after") {
         Ok(o) => o,
-        Err(e) => return (Err(e), Vec::new(), Vec::new(), false),
+        Err(e) => return fail(e, None, "after"),
     };
     // After-operands first, so that the after-record's own operands are the
     // first roots.
     let mut amap = Vec::new();
-    if ea.is_some() {
+    if let Some(sa) = &sa {
         for (k, (t, o)) in oa.iter().enumerate() {
             let r = cx.resolve(Which::After, t, &o.value, 0);
             let (rhs, how, detail) = match r {
@@ -965,6 +1122,7 @@ fn build(
             });
             amap.push((k as u64, rhs, Span::default()));
         }
+        cx.hole_maps(&sa.holes, &mut amap);
     }
     let mut bmap = Vec::new();
     cx.side_now = Which::Before;
@@ -985,6 +1143,7 @@ fn build(
         });
         bmap.push((k as u64, rhs, Span::default()));
     }
+    cx.hole_maps(&sb.holes, &mut bmap);
     // An unconstrained new operand that no before-operand is related to.
     if cx
         .roots
@@ -994,15 +1153,6 @@ fn build(
     {
         cx.assumes_unknown = true;
     }
-    let decls = |os: &[(Type, Operand)]| -> Vec<ArgDecl> {
-        os.iter()
-            .map(|(t, o)| ArgDecl {
-                ty: t.clone(),
-                poison: o.is_poison(),
-                span: Span::default(),
-            })
-            .collect()
-    };
     let bare = |args: Vec<ArgDecl>, e: Expr| Bare {
         args: Some(args),
         referrer: None,
@@ -1011,16 +1161,17 @@ fn build(
         explicit_dialect: false,
         wrapped: false,
     };
-    let after = ea.map(|ea| {
+    let after = sa.map(|sa| {
         let tmp = Pair {
             name: String::new(),
-            before: bare(decls(&oa), ea),
+            before: bare(sa.args, sa.expr),
             after: None,
             map: amap,
             dl: dl.clone(),
             notes: Vec::new(),
             source: None,
             span: Span::default(),
+            value_args: Vec::new(),
         };
         let e = validate::substitute(&tmp);
         // Every root is a hole of the after-expression, also those only the
@@ -1037,17 +1188,26 @@ fn build(
             .collect();
         bare(roots, e)
     });
+    // The classic translation's inputs are plain values.
+    let value_args = cx
+        .roots
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.key.starts_with(UPPER) || r.key == SIGNEDNESS)
+        .map(|(k, _)| k as u64)
+        .collect();
     let pair = Pair {
         name,
-        before: bare(decls(&ob), eb),
+        before: bare(sb.args, sb.expr),
         after,
         map: bmap,
         dl: dl.clone(),
         notes: Vec::new(),
         source: None,
         span: Span::default(),
+        value_args,
     };
-    (Ok(pair), cx.notes, cx.roots, cx.assumes_unknown)
+    (Ok(pair), cx.notes, cx.roots, cx.assumes_unknown, None)
 }
 
 /// The roots a record's operands resolve to (for matching by operands).
@@ -1199,7 +1359,7 @@ pub fn compare(
             pairs.sort();
             for (n, (i, j, how)) in pairs.into_iter().enumerate() {
                 let name = format!("@{} {} #{}", fb.name, var, n);
-                let (pair, operands, roots, assumes_unknown) =
+                let (pair, operands, roots, assumes_unknown, diagnostic) =
                     build((before, fb), (after, fa), bs[i].1, as_[j].1, name, dl, maps);
                 out.matched.push(Matched {
                     function: fb.name.clone(),
@@ -1213,6 +1373,7 @@ pub fn compare(
                     roots,
                     pair,
                     assumes_unknown,
+                    diagnostic,
                 });
             }
         }

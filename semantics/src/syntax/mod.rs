@@ -2,6 +2,7 @@
 //! types, literals and DIOps, the one-line form and `.expr` files, and the printer.
 
 pub mod bare;
+pub mod classic;
 pub mod lexer;
 pub mod module;
 pub mod module_print;

@@ -1,0 +1,4 @@
+int f(signed char c) {
+  int x = c;
+  return (x << 24) >> 24 & 0xff;
+}

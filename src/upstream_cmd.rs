@@ -307,30 +307,54 @@ fn run_campaign(a: &CampaignArgs, w: &mut dyn std::io::Write, e: &mut dyn std::i
     let outcome = campaign::run(&cfg, &stop, &Bar(bar.clone()));
     bar.finish_and_clear();
     let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("diopter"));
-    let reduced: Vec<Result<(reduce::Reduced, String), String>> = outcome
-        .findings
-        .iter()
-        .map(|f| {
-            let Some(t) = &reducer_tool else {
-                return Err("--no-reduce".into());
-            };
-            let r = Reducer {
-                llvm_reduce: t.clone(),
-                diopter: exe.clone(),
-                opt: opt.clone(),
-                limit: Duration::from_secs(a.reduce_limit),
-                timeout_ms: a.timeout,
-            };
-            let dir = out_dir.join("findings").join(&f.id);
-            let cid = campaign::cause_id(&f.cause);
-            let out = dir.join("reduced.ll");
-            outln!(e, "reducing {} ...", f.id);
-            r.reduce(Path::new(&f.input), &f.pass, &cid, &out)
-                .and_then(|rd| {
-                    std::fs::read_to_string(&out)
-                        .map(|t| (rd, t))
-                        .map_err(|err| err.to_string())
-                })
+    let reduce_one = |f: &campaign::Finding| -> Result<(reduce::Reduced, String), String> {
+        let Some(t) = &reducer_tool else {
+            return Err("--no-reduce".into());
+        };
+        let r = Reducer {
+            llvm_reduce: t.clone(),
+            diopter: exe.clone(),
+            opt: opt.clone(),
+            limit: Duration::from_secs(a.reduce_limit),
+            timeout_ms: a.timeout,
+        };
+        let dir = out_dir.join("findings").join(&f.id);
+        let cid = campaign::cause_id(&f.cause);
+        let out = dir.join("reduced.ll");
+        r.reduce(Path::new(&f.input), &f.pass, &cid, &out)
+            .and_then(|rd| {
+                std::fs::read_to_string(&out)
+                    .map(|t| (rd, t))
+                    .map_err(|err| err.to_string())
+            })
+    };
+    // Reductions run --jobs at a time: each is one llvm-reduce process
+    // calling diopter on every candidate.
+    let slots: Vec<std::sync::Mutex<Option<Result<(reduce::Reduced, String), String>>>> =
+        outcome.findings.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    if !outcome.findings.is_empty() && reducer_tool.is_some() {
+        outln!(e, "reducing {} findings, {} at a time ...", outcome.findings.len(), a.jobs);
+    }
+    std::thread::scope(|s| {
+        for _ in 0..a.jobs.max(1) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(f) = outcome.findings.get(i) else {
+                    break;
+                };
+                let r = reduce_one(f);
+                *slots[i].lock().expect("not poisoned") = Some(r);
+            });
+        }
+    });
+    let reduced: Vec<Result<(reduce::Reduced, String), String>> = slots
+        .into_iter()
+        .map(|m| {
+            m.into_inner()
+                .ok()
+                .flatten()
+                .unwrap_or_else(|| Err("not reduced".into()))
         })
         .collect();
     let known_text = include_str!("../corpus/upstream/known-issues.tsv");

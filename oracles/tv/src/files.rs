@@ -22,6 +22,10 @@ pub enum Kind {
     Refinement,
     Unknown,
     NotCompared,
+    /// Refuted on the effect of a write only: every value shown is the
+    /// same (typically AFTER names a register where BEFORE was a computed,
+    /// read-only value). Not a wrong value, so never a finding.
+    WriteOnly,
     Refuted,
     EncodingBug,
 }
@@ -33,16 +37,18 @@ impl Kind {
             Kind::Refinement => "refinement",
             Kind::Unknown => "unknown",
             Kind::NotCompared => "not-compared",
+            Kind::WriteOnly => "write-only",
             Kind::Refuted => "refuted",
             Kind::EncodingBug => "encoding-bug",
         }
     }
 
-    pub const ALL: [Kind; 6] = [
+    pub const ALL: [Kind; 7] = [
         Kind::Equivalent,
         Kind::Refinement,
         Kind::Unknown,
         Kind::NotCompared,
+        Kind::WriteOnly,
         Kind::Refuted,
         Kind::EncodingBug,
     ];
@@ -137,6 +143,12 @@ fn verdict_of(o: Result<Outcome, String>) -> (Kind, String, Option<String>, u64)
                     Kind::Refuted,
                     format!("Z3 could not decide ({why}); the reference found: {found}"),
                     None,
+                    ms,
+                ),
+                Verdict::Refuted(c) if c.differences.iter().all(|d| d.contains("write")) => (
+                    Kind::WriteOnly,
+                    c.differences.join("; "),
+                    Some(c.render()),
                     ms,
                 ),
                 Verdict::Refuted(c) => (

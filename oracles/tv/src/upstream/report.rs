@@ -112,12 +112,12 @@ pub fn markdown(r: &ReportInput) -> String {
     );
     let _ = writeln!(
         m,
-        "Every module was debugified (`opt -passes=debugify`: a variable for every instruction result), run through each pass alone, and every matched pair of records validated (`diopter validate BEFORE.ll AFTER.ll`). *Inconclusive* counts refutations that rest on an operand with no known relation between the two files; they are not findings. {} inputs could not be debugified.\n",
+        "Every module was debugified (`opt -passes=debugify`: a variable for every instruction result), run through each pass alone, and every matched pair of records validated (`diopter validate BEFORE.ll AFTER.ll`). *Inconclusive* counts refutations that rest on an operand with no known relation between the two files; *write-only* counts refutations on the effect of a debugger's write alone (every value shown agrees); neither is a finding. {} inputs could not be debugified.\n",
         o.unusable_inputs
     );
     let _ = writeln!(
         m,
-        "| pass | modules | functions | records | equivalent | refinement | unknown | not compared | refuted | inconclusive | encoding bug | opt errors | opt s | validate s |"
+        "| pass | modules | functions | records | equivalent | refinement | unknown | not compared | refuted | inconclusive | encoding bug | write-only | opt errors | opt s | validate s |"
     );
     let _ = writeln!(
         m,
@@ -128,7 +128,7 @@ pub fn markdown(r: &ReportInput) -> String {
         let errs: Vec<String> = s.errors.iter().map(|(k, n)| format!("{n} {k}")).collect();
         let _ = writeln!(
             m,
-            "| {p} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} | {:.1} |",
+            "| {p} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} | {:.1} |",
             s.modules,
             s.functions,
             s.records,
@@ -139,6 +139,7 @@ pub fn markdown(r: &ReportInput) -> String {
             v(Kind::Refuted) - s.inconclusive,
             s.inconclusive,
             v(Kind::EncodingBug),
+            v(Kind::WriteOnly),
             if errs.is_empty() {
                 "0".into()
             } else {

@@ -20,9 +20,11 @@ pub mod report_cmd;
 pub mod run_cmd;
 pub mod simplify_cmd;
 pub mod transform_cmd;
+pub mod upstream_cmd;
 pub mod validate_cmd;
 pub mod validate_ll;
 pub mod widths_arg;
+pub mod validate_opt;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
@@ -112,6 +114,9 @@ pub enum Command {
     /// one before, given how the pass changed the operands?
     #[command(after_help = validate_cmd_help())]
     Validate(validate_cmd::Args),
+    /// Upstream LLVM under test: fuzz opt's passes, validate every debug record, reduce each finding with llvm-reduce (exit 0: no finding, 1: findings, 2: bad arguments or LLVM 19 missing).
+    #[command(after_help = upstream_cmd::UPSTREAM_HELP)]
+    Upstream(upstream_cmd::Args),
     /// GDB and LLDB as oracles: generated cases in batches through gimli, GDB and LLDB against the reference, or case files through all of them (exit 0: all right, 1: a consumer differs, refuses or failed, 2: unreadable input or missing tools).
     #[command(after_help = debuggers_cmd::DEBUGGERS_HELP)]
     Debuggers(debuggers_cmd::Args),
@@ -161,6 +166,7 @@ where
         Command::Simplify(a) => simplify_cmd::run_to(&a, out, err),
         Command::Transform(a) => transform_cmd::run_to(&a, out, err),
         Command::Prove(a) if !a.transforms => prove_cmd::run_to(&a, out, err),
+        Command::Validate(a) if a.passes.is_some() => validate_opt::run_to(&a, out, err),
         Command::Validate(a) if validate_ll::applies(&a) => validate_ll::run_to(&a, out, err),
         Command::Validate(a) => validate_cmd::run_to(&a, out, err),
         Command::Minimize(a) => minimize_cmd::run_to(&a, out, err),
@@ -190,6 +196,8 @@ pub fn main() -> ExitCode {
         Command::Report(a) => report_cmd::run(&a),
         Command::Campaign(a) => campaign_cmd::run(&a),
         Command::Debuggers(a) => debuggers_cmd::run(&a),
+        Command::Upstream(a) => upstream_cmd::run(&a),
+        Command::Validate(a) if a.passes.is_some() => validate_opt::run(&a),
         Command::Validate(a) if validate_ll::applies(&a) => validate_ll::run(&a),
         Command::Validate(a) => validate_cmd::run(&a),
         Command::Specs { format } => run_std(|o, _| print_specs(format, o)),
@@ -238,10 +246,11 @@ fn print_specs(format: Format, out: &mut dyn std::io::Write) -> u8 {
 /// `diopter validate --help`: the command and the pair file format.
 fn validate_cmd_help() -> String {
     format!(
-        "{}\n{}\n\n{}",
+        "{}\n{}\n\n{}\n{}",
         validate_cmd::VALIDATE_HELP,
         diopter_tv::validate::FORMAT_HELP,
-        diopter_tv::validate_ir::IR_HELP
+        diopter_tv::validate_ir::IR_HELP,
+        validate_opt::OPT_HELP
     )
 }
 

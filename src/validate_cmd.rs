@@ -70,10 +70,25 @@ COMMAND LINE
       --map 'arg0 := DIOpArg(0, T), DIOpConstant(T 1), DIOpAdd()'
 ";
 
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone)]
 pub struct Args {
-    /// Pair files.
+    /// Pair files; two .ll files (BEFORE AFTER); or, with --passes, one .ll file.
     pub paths: Vec<PathBuf>,
+    /// Run this pass pipeline (opt -passes= syntax) over the one .ll file
+    /// with LLVM's opt and validate every record of the result (OPT IN THE LOOP below).
+    #[arg(long, value_name = "PIPELINE")]
+    pub passes: Option<String>,
+    /// With --passes: first strip the file's debug information and give
+    /// every instruction result a variable (opt -passes=debugify).
+    #[arg(long, requires = "passes")]
+    pub debugify: bool,
+    /// With --passes: the opt to run (default: opt-19, then opt, on PATH).
+    #[arg(long, value_name = "PATH", requires = "passes")]
+    pub opt: Option<PathBuf>,
+    /// With --passes: write the two modules validated (BEFORE.ll, AFTER.ll) here
+    /// (default: a fresh directory under the system's temporary directory, printed).
+    #[arg(long, value_name = "DIR", requires = "passes")]
+    pub keep: Option<PathBuf>,
     /// BEFORE then AFTER in the one-line form (AFTER may be `poisoned`).
     #[arg(short = 'e', long = "expr", value_name = "ONE-LINE")]
     pub exprs: Vec<String>,

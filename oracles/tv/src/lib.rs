@@ -9,5 +9,7 @@
 //!   records matched and related through the instructions both files share
 //!   (`diopter validate BEFORE.ll AFTER.ll`).
 
+pub mod files;
+pub mod upstream;
 pub mod validate;
 pub mod validate_ir;

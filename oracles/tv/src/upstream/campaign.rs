@@ -1,0 +1,471 @@
+//! The pass-fuzzing campaign: modules from `llvm-stress`, from diopter's
+//! own generator (`irgen`) and from collected `.ll` files are debugified
+//! once, run through each pass by `opt`, and every record validated. A
+//! refutation that rests only on values both files share is a finding,
+//! deduplicated by pass and cause, its debugified input kept for
+//! reduction; a refutation that rests on an operand with no known relation
+//! is counted as inconclusive, never as a finding. A pass that crashes or
+//! hangs in `opt` is a finding of its own kind.
+
+use super::irgen;
+use super::opt_loop::{Opt, StepError};
+use super::tools::{self, Limits, Located};
+use crate::files::{self, FileVerdicts, Kind, RecordVerdict};
+use diopter_semantics::diag::Source;
+use diopter_smt::prove::ProveConfig;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// The passes a campaign runs by default: those that rewrite or delete
+/// instructions and so must salvage or drop the debug values on them.
+pub const DEFAULT_PASSES: &[&str] = &[
+    "instcombine",
+    "instsimplify",
+    "bdce",
+    "correlated-propagation",
+    "simplifycfg",
+    "dce",
+    "adce",
+    "early-cse",
+    "gvn",
+    "sroa",
+    "mem2reg",
+    "reassociate",
+    "licm",
+    "loop-rotate",
+    "indvars",
+    "sccp",
+    "jump-threading",
+    "dse",
+    "aggressive-instcombine",
+    "loop-instsimplify",
+    "div-rem-pairs",
+    "consthoist",
+    "newgvn",
+    "ipsccp",
+    "function-attrs,instcombine",
+];
+
+/// Where a campaign's modules come from.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "source", rename_all = "kebab-case")]
+pub enum Origin {
+    Stress {
+        seed: u64,
+        size: usize,
+    },
+    Irgen {
+        seed: u64,
+        functions: usize,
+        size: usize,
+    },
+    File {
+        path: String,
+    },
+}
+
+impl Origin {
+    pub fn label(&self) -> String {
+        match self {
+            Origin::Stress { seed, size } => format!("llvm-stress --seed={seed} --size={size}"),
+            Origin::Irgen { seed, .. } => format!("irgen seed {seed}"),
+            Origin::File { path } => path.clone(),
+        }
+    }
+}
+
+/// What a campaign reads and how long it runs.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub opt: Opt,
+    /// `llvm-stress`, when its modules are wanted.
+    pub stress: Option<Located>,
+    pub irgen: bool,
+    /// Collected `.ll` files.
+    pub files: Vec<PathBuf>,
+    pub passes: Vec<String>,
+    pub duration: Duration,
+    /// Stop after this many modules even if time is left.
+    pub max_modules: Option<usize>,
+    pub seed: u64,
+    pub jobs: usize,
+    pub prove: ProveConfig,
+    /// Findings' inputs are written here (`findings/<id>/`).
+    pub out_dir: PathBuf,
+}
+
+/// Per-pass figures.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct PassStats {
+    pub modules: usize,
+    pub functions: usize,
+    pub records: usize,
+    pub verdicts: BTreeMap<Kind, usize>,
+    /// Refutations that rest on an operand with no known relation.
+    pub inconclusive: usize,
+    pub coverage_losses: usize,
+    /// `opt-failed`, `opt-crashed`, `opt-timeout`, `bad-input` (a result
+    /// diopter could not read).
+    pub errors: BTreeMap<String, usize>,
+    pub opt_ms: u64,
+    pub validate_ms: u64,
+}
+
+/// One refutation kept for reduction and the report.
+#[derive(Clone, Debug, Serialize)]
+pub struct Finding {
+    pub id: String,
+    pub pass: String,
+    pub cause: String,
+    pub origin: Origin,
+    pub record: RecordVerdict,
+    /// The debugified module the pass ran on.
+    pub input: String,
+    /// How many refuted records had this pass and cause.
+    pub occurrences: usize,
+}
+
+/// A pass that crashed or hung in `opt`.
+#[derive(Clone, Debug, Serialize)]
+pub struct OptProblem {
+    pub pass: String,
+    pub class: String,
+    pub message: String,
+    pub origin: Origin,
+    pub input: String,
+}
+
+/// What a campaign found.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Outcome {
+    pub modules: usize,
+    pub functions: usize,
+    /// Modules whose debugify step failed (`opt` refused the input).
+    pub unusable_inputs: usize,
+    pub passes: BTreeMap<String, PassStats>,
+    pub findings: Vec<Finding>,
+    pub opt_problems: Vec<OptProblem>,
+    pub elapsed_ms: u64,
+    /// Set when the campaign was interrupted.
+    pub interrupted: bool,
+}
+
+impl Outcome {
+    /// Functions through `opt` and validation per minute (each function
+    /// counted once per pass).
+    pub fn functions_per_minute(&self) -> f64 {
+        let f: usize = self.passes.values().map(|p| p.functions).sum();
+        if self.elapsed_ms == 0 {
+            0.0
+        } else {
+            f as f64 * 60_000.0 / self.elapsed_ms as f64
+        }
+    }
+}
+
+/// The cause of a refutation, for deduplication: the pass, and the two
+/// expressions and operand resolutions with every number and name replaced,
+/// so that one mistake in a pass is one finding however often it fires.
+pub fn cause(pass: &str, r: &RecordVerdict) -> String {
+    fn shape(s: &str) -> String {
+        let mut out = String::new();
+        let mut last_digit = false;
+        let mut in_name = false;
+        for c in s.chars() {
+            if in_name {
+                if c.is_alphanumeric() || c == '.' || c == '_' {
+                    continue;
+                }
+                in_name = false;
+            }
+            if c == '%' {
+                out.push_str("%v");
+                in_name = true;
+                last_digit = false;
+            } else if c.is_ascii_digit() {
+                if !last_digit {
+                    out.push('N');
+                }
+                last_digit = true;
+            } else {
+                out.push(c);
+                last_digit = false;
+            }
+        }
+        out
+    }
+    let hows: Vec<String> = r
+        .operands
+        .iter()
+        .map(|o| {
+            // `side operand: how: detail` -> `side how`
+            let mut it = o.splitn(3, ": ");
+            let head = it.next().unwrap_or("");
+            let how = it.next().unwrap_or("");
+            format!("{} {how}", head.split(' ').next().unwrap_or(""))
+        })
+        .collect();
+    format!(
+        "{pass} | {} => {} | {}",
+        shape(&r.before_expr),
+        shape(&r.after_expr),
+        hows.join(", ")
+    )
+}
+
+/// A short stable id for a cause (FNV-1a, hex).
+pub fn cause_id(cause: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in cause.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+fn stress_module(tool: &Located, seed: u64, size: usize) -> Result<String, String> {
+    let out = tools::run(
+        Command::new(&tool.path).args([format!("--seed={seed}"), format!("--size={size}")]),
+        None,
+        Limits {
+            time: Duration::from_secs(30),
+            memory_mb: 2048,
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    if !out.status_ok {
+        return Err(out.stderr_tail());
+    }
+    // llvm-stress writes bitcode unless asked otherwise on some versions;
+    // its text form starts with `; ModuleID`.
+    Ok(out.stdout)
+}
+
+/// The `k`-th module of the campaign: sources taken in turn.
+fn module_for(cfg: &Config, k: usize) -> Option<(Origin, Result<String, String>)> {
+    let mut kinds: Vec<u8> = Vec::new();
+    if cfg.stress.is_some() {
+        kinds.push(0);
+    }
+    if cfg.irgen {
+        kinds.push(1);
+    }
+    if !cfg.files.is_empty() {
+        kinds.push(2);
+    }
+    if kinds.is_empty() {
+        return None;
+    }
+    let round = k / kinds.len();
+    let seed = cfg.seed.wrapping_add(round as u64);
+    Some(match kinds[k % kinds.len()] {
+        0 => {
+            let size = 20 + (seed % 4) as usize * 15;
+            let tool = cfg.stress.as_ref().expect("checked");
+            (
+                Origin::Stress { seed, size },
+                stress_module(tool, seed, size),
+            )
+        }
+        1 => {
+            let (functions, size) = (4, 8 + (seed % 3) as usize * 6);
+            (
+                Origin::Irgen {
+                    seed,
+                    functions,
+                    size,
+                },
+                Ok(irgen::module(seed, functions, size)),
+            )
+        }
+        _ => {
+            let p = &cfg.files[round % cfg.files.len()];
+            let text = crate_read(p);
+            (
+                Origin::File {
+                    path: p.display().to_string(),
+                },
+                text,
+            )
+        }
+    })
+}
+
+/// Most bytes of a collected `.ll` file the campaign reads.
+const MAX_INPUT_BYTES: u64 = 4 << 20;
+
+fn crate_read(p: &Path) -> Result<String, String> {
+    let len = std::fs::metadata(p).map_err(|e| e.to_string())?.len();
+    if len > MAX_INPUT_BYTES {
+        return Err(format!(
+            "{} is {len} bytes, over the {MAX_INPUT_BYTES}-byte limit",
+            p.display()
+        ));
+    }
+    std::fs::read_to_string(p).map_err(|e| e.to_string())
+}
+
+/// Progress of a running campaign, for a progress bar.
+pub trait Progress: Sync {
+    fn module_done(&self, modules: usize, findings: usize, elapsed: Duration);
+}
+
+/// No progress output.
+pub struct Quiet;
+
+impl Progress for Quiet {
+    fn module_done(&self, _: usize, _: usize, _: Duration) {}
+}
+
+fn count_functions(text: &str) -> usize {
+    text.lines().filter(|l| l.starts_with("define ")).count()
+}
+
+struct Shared {
+    outcome: Mutex<Outcome>,
+    by_cause: Mutex<BTreeMap<String, usize>>,
+}
+
+fn record_pass(
+    sh: &Shared,
+    cfg: &Config,
+    pass: &str,
+    origin: &Origin,
+    input: &str,
+    res: Result<(FileVerdicts, Duration, Duration), StepError>,
+    functions: usize,
+) {
+    let mut o = sh.outcome.lock().expect("not poisoned");
+    let st = o.passes.entry(pass.to_string()).or_default();
+    st.modules += 1;
+    st.functions += functions;
+    match res {
+        Err(e) => {
+            *st.errors.entry(e.class().to_string()).or_default() += 1;
+            if matches!(e.class(), "opt-crashed" | "opt-timeout") {
+                o.opt_problems.push(OptProblem {
+                    pass: pass.to_string(),
+                    class: e.class().to_string(),
+                    message: e.to_string(),
+                    origin: origin.clone(),
+                    input: input.to_string(),
+                });
+            }
+        }
+        Ok((v, topt, tval)) => {
+            st.opt_ms += topt.as_millis() as u64;
+            st.validate_ms += tval.as_millis() as u64;
+            st.records += v.records.len();
+            st.coverage_losses += v.coverage_losses.len();
+            for r in &v.records {
+                *st.verdicts.entry(r.verdict).or_default() += 1;
+            }
+            let mut new = Vec::new();
+            for r in v.records.iter().filter(|r| r.verdict == Kind::Refuted) {
+                if r.assumes_unknown {
+                    st.inconclusive += 1;
+                    continue;
+                }
+                new.push(r.clone());
+            }
+            let mut by = sh.by_cause.lock().expect("not poisoned");
+            for r in new {
+                let c = cause(pass, &r);
+                match by.get(&c) {
+                    Some(&i) => o.findings[i].occurrences += 1,
+                    None => {
+                        let id = format!(
+                            "{}-{}",
+                            pass.replace([',', '<', '>', ';'], "_"),
+                            &cause_id(&c)[..8]
+                        );
+                        let dir = cfg.out_dir.join("findings").join(&id);
+                        let _ = std::fs::create_dir_all(&dir);
+                        let _ = std::fs::write(dir.join("src.ll"), input);
+                        by.insert(c.clone(), o.findings.len());
+                        o.findings.push(Finding {
+                            id,
+                            pass: pass.to_string(),
+                            cause: c,
+                            origin: origin.clone(),
+                            record: r,
+                            input: dir.join("src.ll").display().to_string(),
+                            occurrences: 1,
+                        });
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Runs the campaign until its time is up, its module budget is spent or
+/// `stop` is set.
+pub fn run(cfg: &Config, stop: &AtomicBool, progress: &dyn Progress) -> Outcome {
+    let start = Instant::now();
+    let deadline = start + cfg.duration;
+    let next = AtomicUsize::new(0);
+    let sh = Shared {
+        outcome: Mutex::new(Outcome::default()),
+        by_cause: Mutex::new(BTreeMap::new()),
+    };
+    let _ = std::fs::create_dir_all(&cfg.out_dir);
+    let worker = || loop {
+        if stop.load(Ordering::Relaxed) || Instant::now() >= deadline {
+            break;
+        }
+        let k = next.fetch_add(1, Ordering::Relaxed);
+        if cfg.max_modules.is_some_and(|m| k >= m) {
+            break;
+        }
+        let Some((origin, text)) = module_for(cfg, k) else {
+            break;
+        };
+        let debugified = text.and_then(|t| cfg.opt.debugify(&t).map_err(|e| e.to_string()));
+        let Ok(input) = debugified else {
+            sh.outcome.lock().expect("not poisoned").unusable_inputs += 1;
+            continue;
+        };
+        let functions = count_functions(&input);
+        for pass in &cfg.passes {
+            if stop.load(Ordering::Relaxed) || Instant::now() >= deadline {
+                break;
+            }
+            let t0 = Instant::now();
+            let res = cfg.opt.passes(&input, pass).and_then(|after| {
+                let topt = t0.elapsed();
+                let t1 = Instant::now();
+                let b = Source::new(format!("{} (before {pass})", origin.label()), input.clone());
+                let a = Source::new(format!("{} (after {pass})", origin.label()), after);
+                let mut cfgp = cfg.prove.clone();
+                // A query never outlives the campaign by more than its timeout.
+                cfgp.deadline = Some(deadline);
+                files::validate_texts(&b, &a, None, &cfgp)
+                    .map(|v| (v, topt, t1.elapsed()))
+                    .map_err(StepError::Input)
+            });
+            record_pass(&sh, cfg, pass, &origin, &input, res, functions);
+        }
+        let (modules, findings) = {
+            let mut o = sh.outcome.lock().expect("not poisoned");
+            o.modules += 1;
+            o.functions += functions;
+            (o.modules, o.findings.len())
+        };
+        progress.module_done(modules, findings, start.elapsed());
+    };
+    std::thread::scope(|s| {
+        for _ in 0..cfg.jobs.max(1) {
+            s.spawn(worker);
+        }
+    });
+    let mut o = sh.outcome.into_inner().expect("not poisoned");
+    o.elapsed_ms = start.elapsed().as_millis() as u64;
+    o.interrupted = stop.load(Ordering::Relaxed);
+    o
+}

@@ -6,13 +6,18 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 # System packages: Debian's Z3, which the prover links (z3-sys's bindings
-# are pregenerated: no libclang), and zip, unzip and shellcheck for the
-# ClusterFuzzLite/OSS-Fuzz build check. Installed here when missing (as
+# are pregenerated: no libclang); zip, unzip and shellcheck for the
+# ClusterFuzzLite/OSS-Fuzz build check; LLVM 19 and clang-19 (upstream LLVM
+# in the loop: tests/upstream_cli.rs, tests/validate_classic.rs) and GDB and
+# LLDB 19 (the debugger oracles' tests and smoke). Installed here when missing (as
 # root), so that this script alone is the set-up on a fresh machine.
 missing=()
 [ -f /usr/include/z3.h ] || missing+=(libz3-dev)
-for tool in zip unzip shellcheck; do
+for tool in zip unzip shellcheck gdb; do
   command -v "$tool" >/dev/null || missing+=("$tool")
+done
+for pair in opt-19:llvm-19 clang-19:clang-19 lldb-19:lldb-19; do
+  command -v "${pair%%:*}" >/dev/null || missing+=("${pair##*:}")
 done
 if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
@@ -39,7 +44,7 @@ cargo run --release --quiet -- prove --no-report --format text | tail -n 6
 # makes artifacts for reports/minimizer.sh) and fails by design.
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 fuzz/seed.sh
-for t in eval_diff parse_roundtrip check_eval simplify_diff dwarf_diff lifetimes_diff transform_diff validate_diff cli; do
+for t in eval_diff parse_roundtrip check_eval simplify_diff dwarf_diff lifetimes_diff transform_diff validate_diff classic_roundtrip cli; do
   dict=()
   case "$t" in parse_roundtrip | check_eval | cli) dict=(-dict=fuzz/dict/diop.dict) ;; esac
   echo "== fuzz smoke: $t (30 s)"

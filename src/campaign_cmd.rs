@@ -31,7 +31,7 @@
 //! summary gives its size before and after. `--no-cmin` skips it.
 
 use crate::report_cmd;
-use crate::run_cmd::{clock_seed, parse_duration, stop_flag};
+use crate::run_cmd::{clock_seed, parse_duration, stop_flag, utc_stamp};
 use diopter_diff::{self as diff, Oracle, Reference};
 use diopter_fast::Fast;
 use diopter_gen::{Case, GenConfig};
@@ -259,30 +259,6 @@ struct FindingRec {
     reproduced: bool,
 }
 
-/// UTC `YYYYMMDD-HHMMSS` (no date crate needed: the civil-from-days
-/// algorithm of H. Hinnant).
-pub fn utc_stamp() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs()) as i64;
-    let (days, rem) = (secs.div_euclid(86400), secs.rem_euclid(86400));
-    let z = days + 719468;
-    let era = z.div_euclid(146097);
-    let doe = z - era * 146097;
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}{m:02}{d:02}-{:02}{:02}{:02}",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
-}
-
 /// Parses a libFuzzer stats line: `#1234 ... cov: 567 ... exec/s: 89`
 /// (also fork mode's `#1234: cov: ...`). (executions, coverage)
 pub fn parse_stats_line(line: &str) -> Option<(u64, u64)> {
@@ -411,6 +387,7 @@ pub fn other_target_failure(target: &str, data: &[u8]) -> Option<String> {
         "check_eval" => targets::check_eval(data),
         "parse_roundtrip" => targets::parse_roundtrip(data),
         "validate_diff" => targets::validate_diff(data),
+        "classic_roundtrip" => diopter_harness::classic_target::classic_roundtrip(data),
         "dwarf_diff" => diopter_dwarf::fuzz_dwarf_diff(data, None),
         "lifetimes_diff" => diopter_lifetimes::lifetimes_diff(data),
         "transform_diff" => diopter_transforms::transform_diff(data),

@@ -23,8 +23,8 @@ pub mod transform_cmd;
 pub mod upstream_cmd;
 pub mod validate_cmd;
 pub mod validate_ll;
-pub mod widths_arg;
 pub mod validate_opt;
+pub mod widths_arg;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;

@@ -314,10 +314,10 @@ pub fn run(a: &Args) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    let reports = a.reports.clone().unwrap_or_else(|| {
-        root.join("target/diopter-run")
-            .join(crate::campaign_cmd::utc_stamp())
-    });
+    let reports = a
+        .reports
+        .clone()
+        .unwrap_or_else(|| root.join("target/diopter-run").join(utc_stamp()));
     let mut steps: Vec<Step> = Vec::new();
 
     println!("== 1/4 check: diopter check {}/corpus", root.display());
@@ -421,4 +421,28 @@ pub fn run(a: &Args) -> ExitCode {
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// UTC `YYYYMMDD-HHMMSS` (no date crate needed: the civil-from-days
+/// algorithm of H. Hinnant).
+pub fn utc_stamp() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs()) as i64;
+    let (days, rem) = (secs.div_euclid(86400), secs.rem_euclid(86400));
+    let z = days + 719468;
+    let era = z.div_euclid(146097);
+    let doe = z - era * 146097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}{m:02}{d:02}-{:02}{:02}{:02}",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
 }

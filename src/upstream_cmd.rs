@@ -118,6 +118,33 @@ pub struct CampaignArgs {
     pub format: Format,
 }
 
+/// Public upstream issues a finding may match (`report::parse_known`).
+const KNOWN_ISSUES: &str = include_str!("../corpus/upstream/known-issues.tsv");
+
+/// Writes OUT/upstream.{md,json}; returns them.
+fn write_run(
+    out_dir: &Path,
+    outcome: &campaign::Outcome,
+    reduced: &[Result<(reduce::Reduced, String), String>],
+    known: &[report::KnownIssue],
+    command: &str,
+    opt_version: &str,
+) -> (String, String) {
+    let input = ReportInput {
+        outcome,
+        reduced,
+        known,
+        command,
+        opt_version,
+    };
+    let md = report::markdown(&input);
+    let js = serde_json::to_string_pretty(&report::json(&input)).unwrap_or_default();
+    let _ = std::fs::create_dir_all(out_dir);
+    let _ = std::fs::write(out_dir.join("upstream.md"), &md);
+    let _ = std::fs::write(out_dir.join("upstream.json"), &js);
+    (md, js)
+}
+
 fn minutes(s: &str) -> Result<f64, String> {
     let m: f64 = s
         .parse()
@@ -306,6 +333,27 @@ fn run_campaign(a: &CampaignArgs, w: &mut dyn std::io::Write, e: &mut dyn std::i
     );
     let outcome = campaign::run(&cfg, &stop, &Bar(bar.clone()));
     bar.finish_and_clear();
+    let known = report::parse_known(KNOWN_ISSUES);
+    let command = format!(
+        "diopter upstream campaign {}",
+        std::env::args().skip(3).collect::<Vec<_>>().join(" ")
+    );
+    let opt_version = format!("opt {}", opt.tool.version);
+    // The campaign's figures are written before any reduction starts, so
+    // that a reduction cut short (or the process killed) loses no finding.
+    let pending: Vec<Result<(reduce::Reduced, String), String>> = outcome
+        .findings
+        .iter()
+        .map(|_| Err("reduction pending".into()))
+        .collect();
+    write_run(
+        &out_dir,
+        &outcome,
+        &pending,
+        &known,
+        command.trim(),
+        &opt_version,
+    );
     let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("diopter"));
     let reduce_one = |f: &campaign::Finding| -> Result<(reduce::Reduced, String), String> {
         let Some(t) = &reducer_tool else {
@@ -330,11 +378,19 @@ fn run_campaign(a: &CampaignArgs, w: &mut dyn std::io::Write, e: &mut dyn std::i
     };
     // Reductions run --jobs at a time: each is one llvm-reduce process
     // calling diopter on every candidate.
-    let slots: Vec<std::sync::Mutex<Option<Result<(reduce::Reduced, String), String>>>> =
-        outcome.findings.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    let slots: Vec<std::sync::Mutex<Option<Result<(reduce::Reduced, String), String>>>> = outcome
+        .findings
+        .iter()
+        .map(|_| std::sync::Mutex::new(None))
+        .collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
     if !outcome.findings.is_empty() && reducer_tool.is_some() {
-        outln!(e, "reducing {} findings, {} at a time ...", outcome.findings.len(), a.jobs);
+        outln!(
+            e,
+            "reducing {} findings, {} at a time ...",
+            outcome.findings.len(),
+            a.jobs
+        );
     }
     std::thread::scope(|s| {
         for _ in 0..a.jobs.max(1) {
@@ -357,24 +413,14 @@ fn run_campaign(a: &CampaignArgs, w: &mut dyn std::io::Write, e: &mut dyn std::i
                 .unwrap_or_else(|| Err("not reduced".into()))
         })
         .collect();
-    let known_text = include_str!("../corpus/upstream/known-issues.tsv");
-    let known = report::parse_known(known_text);
-    let command = format!(
-        "diopter upstream campaign {}",
-        std::env::args().skip(3).collect::<Vec<_>>().join(" ")
+    let (md, js) = write_run(
+        &out_dir,
+        &outcome,
+        &reduced,
+        &known,
+        command.trim(),
+        &opt_version,
     );
-    let input = ReportInput {
-        outcome: &outcome,
-        reduced: &reduced,
-        known: &known,
-        command: command.trim(),
-        opt_version: &format!("opt {}", opt.tool.version),
-    };
-    let md = report::markdown(&input);
-    let js = serde_json::to_string_pretty(&report::json(&input)).unwrap_or_default();
-    let _ = std::fs::create_dir_all(&out_dir);
-    let _ = std::fs::write(out_dir.join("upstream.md"), &md);
-    let _ = std::fs::write(out_dir.join("upstream.json"), &js);
     if a.report {
         let _ = std::fs::write("reports/upstream.md", &md);
         let _ = std::fs::write("reports/upstream.json", &js);

@@ -109,11 +109,14 @@ fn every_path_the_readme_and_the_docs_name_exists() {
                 .next()
                 .unwrap_or("")
                 .trim_end_matches([',', '.', ':', ';']);
-            // `FILE:LINE` names the file.
-            let c = match c.rsplit_once(':') {
-                Some((f, l)) if l.chars().all(|d| d.is_ascii_digit()) => f,
-                _ => c,
-            };
+            // `FILE:LINE` and `FILE:LINE:COLUMN` name the file.
+            let mut c = c;
+            while let Some((f, l)) = c.rsplit_once(':') {
+                if l.is_empty() || !l.chars().all(|d| d.is_ascii_digit()) {
+                    break;
+                }
+                c = f;
+            }
             // Build outputs (`fuzz/target/...`) are not in the repository.
             if c.is_empty()
                 || c.starts_with("http")

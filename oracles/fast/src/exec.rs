@@ -24,7 +24,7 @@
 
 use super::arith::{self, BinOp};
 use super::compile::{Compiled, Conv, Fallback, Ins, Lane};
-use super::msg::Msg;
+use super::failure::Msg;
 use super::offset::Off;
 use super::words::{self, mask128, sext128};
 use diopter_semantics::context::{splitmix64, Context};

@@ -46,6 +46,7 @@
 mod arith;
 mod compile;
 mod exec;
+mod failure;
 mod msg;
 mod offset;
 pub mod oracle;

@@ -11,79 +11,11 @@
 //! [`Msg::Owned`].
 
 use super::exec::{Machine, St};
+use super::failure::{Msg, Size};
 use super::offset::Off;
 use diopter_semantics::location::{print_entity_name, MAX_LOC_NODES};
 use num_bigint::BigInt;
-use num_traits::One;
 use std::fmt::Write;
-
-/// A storage's size in bits.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Size {
-    Bits(u128),
-    /// Memory: `8 · 2^p` bits for `p`-bit pointers.
-    Mem(u64),
-}
-
-impl Size {
-    pub(crate) fn to_bigint(self) -> BigInt {
-        match self {
-            Size::Bits(b) => BigInt::from(b),
-            Size::Mem(p) => BigInt::one() << (p + 3),
-        }
-    }
-    /// The size in decimal, as `BigInt`'s `Display` writes it.
-    pub(crate) fn decimal(self) -> String {
-        match self {
-            Size::Bits(b) => b.to_string(),
-            Size::Mem(p) if p + 3 < 128 => (1u128 << (p + 3)).to_string(),
-            Size::Mem(_) => self.to_bigint().to_string(),
-        }
-    }
-}
-
-/// The arguments of an evaluation error's message.
-#[derive(Clone, Debug)]
-pub(crate) enum Msg {
-    Text(&'static str),
-    /// The program's message table (`Compiled::msgs`).
-    Prog(u32),
-    /// Written when the error happened.
-    Owned(String),
-    NoArg(u64),
-    /// A location of this many single locations would be built.
-    LocNodes(u64),
-    /// `DIOpPushLane`: the lane does not fit the type (`Compiled::types`).
-    LaneRange {
-        lane: u64,
-        ty: u32,
-    },
-    /// `DIOpConvert`: the float (raw bits of `from_w`) has no integer value.
-    ConvertRange {
-        from_ty: u32,
-        to_ty: u32,
-        raw: u128,
-        from_w: u64,
-    },
-    ReadUndef(u64),
-    /// The entity of the machine's `fault` storage is not in the context.
-    NotInContext,
-    /// Bits `off..off+n` of the machine's `fault` storage, of `size` bits.
-    OutOfBounds {
-        off: i128,
-        n: u64,
-        size: Size,
-    },
-    /// Single locations `first` and `other` (`singles` arena positions;
-    /// `other` is #`j`) read `a` and `b` (at most 128 bits).
-    Inconsistent {
-        first: u32,
-        other: u32,
-        j: u32,
-        a: u128,
-        b: u128,
-    },
-}
 
 /// `describe` of the reference's read errors: the storage, in words.
 pub(crate) fn describe(st: &St) -> String {

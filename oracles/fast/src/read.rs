@@ -15,7 +15,8 @@
 //! through the general path, so errors have one source.
 
 use super::exec::{fail, Loc, Machine, Sgl, St, Stop, Val, R};
-use super::msg::{out_of_bounds, Msg, Size};
+use super::failure::{Msg, Size};
+use super::msg::out_of_bounds;
 use super::offset::Off;
 use super::show;
 use super::words::{self, mask128};

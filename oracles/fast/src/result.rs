@@ -16,7 +16,7 @@
 
 use super::compile::Compiled;
 use super::exec::{recycle, Loc, Machine, Sgl, St, Stop};
-use super::msg::Msg;
+use super::failure::Msg;
 use super::offset::Off;
 use super::words;
 use super::Scratch;

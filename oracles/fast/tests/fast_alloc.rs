@@ -10,22 +10,35 @@ use diopter_semantics::context::Context;
 use diopter_semantics::syntax::parse_bare;
 use diopter_semantics::types::TypeTable;
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::cell::Cell;
 
 struct Counting;
 
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+// Counted per thread: the test harness runs this file's tests on several
+// threads at once, and another test's allocations are not this one's.
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn bump() {
+    // `try_with`: the allocator may run while the thread is torn down.
+    let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+}
+
+fn allocated() -> usize {
+    ALLOCATIONS.with(Cell::get)
+}
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        bump();
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        bump();
         unsafe { System.realloc(ptr, layout, new_size) }
     }
 }
@@ -49,9 +62,9 @@ fn allocations(line: &str, ctx: &str) -> usize {
     let (p, ctx) = program(line, ctx);
     let mut scratch = Scratch::new();
     let first = p.eval(&ctx, &mut scratch);
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = allocated();
     let second = p.eval(&ctx, &mut scratch);
-    let n = ALLOCATIONS.load(Ordering::Relaxed) - before;
+    let n = allocated() - before;
     drop(second);
     assert!(first.is_ok(), "{first:?}");
     n
@@ -63,13 +76,13 @@ fn compact_allocations(line: &str, ctx: &str) -> (usize, usize, bool) {
     let (p, ctx) = program(line, ctx);
     let mut scratch = Scratch::new();
     drop(p.run(&ctx, &mut scratch));
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = allocated();
     let run = p.run(&ctx, &mut scratch);
     let ok = run.is_ok() && run.single_count() == 1;
-    let n = ALLOCATIONS.load(Ordering::Relaxed) - before;
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let n = allocated() - before;
+    let before = allocated();
     let message = run.failure().map(|f| f.message());
-    let m = ALLOCATIONS.load(Ordering::Relaxed) - before;
+    let m = allocated() - before;
     drop(message);
     drop(run);
     (n, m, ok)

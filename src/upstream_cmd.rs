@@ -118,6 +118,9 @@ pub struct CampaignArgs {
     pub format: Format,
 }
 
+/// A finding's reduction and the reduced text, or why there is none.
+type Reduction = Result<(reduce::Reduced, String), String>;
+
 /// Public upstream issues a finding may match (`report::parse_known`).
 const KNOWN_ISSUES: &str = include_str!("../corpus/upstream/known-issues.tsv");
 
@@ -125,7 +128,7 @@ const KNOWN_ISSUES: &str = include_str!("../corpus/upstream/known-issues.tsv");
 fn write_run(
     out_dir: &Path,
     outcome: &campaign::Outcome,
-    reduced: &[Result<(reduce::Reduced, String), String>],
+    reduced: &[Reduction],
     known: &[report::KnownIssue],
     command: &str,
     opt_version: &str,
@@ -341,7 +344,7 @@ fn run_campaign(a: &CampaignArgs, w: &mut dyn std::io::Write, e: &mut dyn std::i
     let opt_version = format!("opt {}", opt.tool.version);
     // The campaign's figures are written before any reduction starts, so
     // that a reduction cut short (or the process killed) loses no finding.
-    let pending: Vec<Result<(reduce::Reduced, String), String>> = outcome
+    let pending: Vec<Reduction> = outcome
         .findings
         .iter()
         .map(|_| Err("reduction pending".into()))
@@ -355,7 +358,7 @@ fn run_campaign(a: &CampaignArgs, w: &mut dyn std::io::Write, e: &mut dyn std::i
         &opt_version,
     );
     let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("diopter"));
-    let reduce_one = |f: &campaign::Finding| -> Result<(reduce::Reduced, String), String> {
+    let reduce_one = |f: &campaign::Finding| -> Reduction {
         let Some(t) = &reducer_tool else {
             return Err("--no-reduce".into());
         };
@@ -378,7 +381,7 @@ fn run_campaign(a: &CampaignArgs, w: &mut dyn std::io::Write, e: &mut dyn std::i
     };
     // Reductions run --jobs at a time: each is one llvm-reduce process
     // calling diopter on every candidate.
-    let slots: Vec<std::sync::Mutex<Option<Result<(reduce::Reduced, String), String>>>> = outcome
+    let slots: Vec<std::sync::Mutex<Option<Reduction>>> = outcome
         .findings
         .iter()
         .map(|_| std::sync::Mutex::new(None))
@@ -404,7 +407,7 @@ fn run_campaign(a: &CampaignArgs, w: &mut dyn std::io::Write, e: &mut dyn std::i
             });
         }
     });
-    let reduced: Vec<Result<(reduce::Reduced, String), String>> = slots
+    let reduced: Vec<Reduction> = slots
         .into_iter()
         .map(|m| {
             m.into_inner()

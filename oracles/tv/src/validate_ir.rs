@@ -685,6 +685,34 @@ impl<'a> Ctx<'a> {
         )
     }
 
+    /// Each of a record's operands resolved on side `w`, as the pair's
+    /// operand mapping, with a note of how; a before-operand left undefined
+    /// marks the verdict as resting on an unknown operand.
+    fn map_operands(&mut self, w: Which, ops: &[(Type, Operand)]) -> Vec<(u64, MapRhs, Span)> {
+        let side = match w {
+            Which::Before => "before",
+            Which::After => "after",
+        };
+        let mut map = Vec::new();
+        for (k, (t, o)) in ops.iter().enumerate() {
+            let (rhs, how, detail) = match self.resolve(w, t, &o.value, 0) {
+                Ok((ops, how, d)) => (MapRhs::Expr(expr(ops)), how, d),
+                Err((how, d)) => (MapRhs::Undefined, how, d),
+            };
+            if w == Which::Before && how == "undefined" {
+                self.assumes_unknown = true;
+            }
+            self.notes.push(OperandNote {
+                side,
+                operand: print_operand(o),
+                how,
+                detail,
+            });
+            map.push((k as u64, rhs, Span::default()));
+        }
+        map
+    }
+
     fn resolve(&mut self, w: Which, ty: &Type, v: &Value, depth: usize) -> Res {
         match v {
             Value::Poison | Value::Undef => Err(("poison", "the undefined location".into())),
@@ -1294,41 +1322,11 @@ fn build(
     // first roots.
     let mut amap = Vec::new();
     if let Some(sa) = &sa {
-        for (k, (t, o)) in oa.iter().enumerate() {
-            let r = cx.resolve(Which::After, t, &o.value, 0);
-            let (rhs, how, detail) = match r {
-                Ok((ops, how, d)) => (MapRhs::Expr(expr(ops)), how, d),
-                Err((how, d)) => (MapRhs::Undefined, how, d),
-            };
-            cx.notes.push(OperandNote {
-                side: "after",
-                operand: print_operand(o),
-                how,
-                detail,
-            });
-            amap.push((k as u64, rhs, Span::default()));
-        }
+        amap = cx.map_operands(Which::After, &oa);
         cx.hole_maps(&sa.holes, &mut amap);
     }
-    let mut bmap = Vec::new();
     cx.side_now = Which::Before;
-    for (k, (t, o)) in ob.iter().enumerate() {
-        let r = cx.resolve(Which::Before, t, &o.value, 0);
-        let (rhs, how, detail) = match r {
-            Ok((ops, how, d)) => (MapRhs::Expr(expr(ops)), how, d),
-            Err((how, d)) => (MapRhs::Undefined, how, d),
-        };
-        if how == "undefined" {
-            cx.assumes_unknown = true;
-        }
-        cx.notes.push(OperandNote {
-            side: "before",
-            operand: print_operand(o),
-            how,
-            detail,
-        });
-        bmap.push((k as u64, rhs, Span::default()));
-    }
+    let mut bmap = cx.map_operands(Which::Before, &ob);
     cx.hole_maps(&sb.holes, &mut bmap);
     // An unconstrained new operand that no before-operand is related to.
     if cx

@@ -42,7 +42,10 @@ address, composite, two single locations, a failing subexpression), on which
 the two sides differ in failure, type, bits read or the effect of a write?\"
 (DESIGN.md, Equivalence; `=>ro` rules may refuse writes the left side
 accepts). A refutation prints the counterexample, re-evaluated by the
-reference interpreter.
+reference interpreter. A rule is instantiated in both dialects; where
+neither side uses an operation whose meaning the dialect changes
+(DIOpReferrer, DIOpConvert, DIOpAddrOf), the two instances pose the same
+query, which is decided once (the JSON's `twin_of` names the one decided).
 
 WHAT A PROOF COVERS
   A proof covers the instances that were checked and nothing more. Every
@@ -553,6 +556,27 @@ pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
         .iter()
         .map(|(_, i)| cache.as_ref().map(|c| c.key(i)))
         .collect();
+    // An instance whose twin in the other dialect poses the same question
+    // (`Instance::dialect_twin_key`) is not decided again: it takes its
+    // twin's verdict once the workers are done. Half the library's
+    // instances are such twins.
+    let twin_of: Vec<Option<usize>> = {
+        let mut first: std::collections::HashMap<String, usize> = Default::default();
+        work.iter()
+            .enumerate()
+            .map(|(i, (_, inst))| {
+                let key = inst.dialect_twin_key()?;
+                match first.get(&key) {
+                    Some(&j) => Some(j),
+                    None => {
+                        first.insert(key, i);
+                        None
+                    }
+                }
+            })
+            .collect()
+    };
+    let to_decide = twin_of.iter().filter(|t| t.is_none()).count();
     let results: Vec<Mutex<Option<Value>>> = work.iter().map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
     // A rule expected to be refuted needs one refutation: its other
@@ -585,6 +609,9 @@ pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some((k, inst)) = work.get(i) else { break };
+                if twin_of[i].is_some() {
+                    continue;
+                }
                 let expect_refuted = rules[*k].expect_refuted();
                 let cached = match (&cache, &keys[i]) {
                     (Some(c), Some(key)) => c.get(key),
@@ -618,15 +645,16 @@ pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
         }
         // Progress for long runs.
         let mut last = Instant::now();
-        while done.load(Ordering::SeqCst) < work.len() {
+        while done.load(Ordering::SeqCst) < to_decide {
             std::thread::sleep(Duration::from_millis(100));
             if last.elapsed() >= Duration::from_secs(5) {
                 outln!(
                     werr,
-                    "  {}/{} instances ({} from the cache), {:.1} s",
+                    "  {}/{} instances ({} from the cache; {} more are dialect twins), {:.1} s",
                     done.load(Ordering::SeqCst),
-                    work.len(),
+                    to_decide,
                     from_cache.load(Ordering::SeqCst),
+                    work.len() - to_decide,
                     start.elapsed().as_secs_f64()
                 );
                 last = Instant::now();
@@ -641,13 +669,24 @@ pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
             a.cache_dir.display()
         );
     }
-    let recs: Vec<Value> = results
+    let mut recs: Vec<Option<Value>> = results
         .into_iter()
-        .map(|m| {
-            m.into_inner()
-                .expect("not poisoned")
-                .expect("every instance ran")
-        })
+        .map(|m| m.into_inner().expect("not poisoned"))
+        .collect();
+    for (i, t) in twin_of.iter().enumerate() {
+        if let Some(j) = *t {
+            let mut v = recs[j].clone().expect("every instance decided ran");
+            v["millis"] = json!(0);
+            if let Some(o) = v.as_object_mut() {
+                o.remove("cached");
+            }
+            v["twin_of"] = json!(binding(&work[j].1));
+            recs[i] = Some(v);
+        }
+    }
+    let recs: Vec<Value> = recs
+        .into_iter()
+        .map(|r| r.expect("every instance ran"))
         .collect();
     let total = start.elapsed();
 

@@ -82,6 +82,29 @@ pub fn signature_for(op: &Op, dialect: Dialect) -> Option<&'static Signature> {
     *MEMO[sig_slot(op, dialect)].get_or_init(|| signature_uncached(op, dialect))
 }
 
+/// Whether `e` means the same in both dialects: none of its operations is
+/// one whose meaning the dialect changes (`DIOpReferrer`, which defaults to
+/// argument 0 in the live dialect; `DIOpConvert`, which may not widen an
+/// integer there), and each of them is governed by the same specification
+/// line in both ([`signature_for`]: `DIOpAddrOf` is not). These are every
+/// place the checker, the reference interpreter and the SMT encoding read
+/// the dialect, so the two dialects' instances of such an expression pose
+/// the same question (`diopter prove` decides it once;
+/// `tests/dialect_neutral.rs` checks the claim against the reference).
+pub fn dialect_neutral(e: &Expr) -> bool {
+    e.ops().all(|op| {
+        !matches!(op, Op::Referrer(_) | Op::Convert(_))
+            && match (
+                signature_for(op, Dialect::DiExpr),
+                signature_for(op, Dialect::DiExpression),
+            ) {
+                (Some(a), Some(b)) => std::ptr::eq(a, b),
+                (None, None) => true,
+                _ => false,
+            }
+    })
+}
+
 /// The number of [`sig_slot`]s.
 const SIG_SLOTS: usize = 32 * 3 * 2;
 

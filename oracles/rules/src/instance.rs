@@ -177,3 +177,32 @@ pub struct Instance {
     /// constants of the right side; `t` mentions left-side holes only).
     pub defs: Vec<(usize, Term)>,
 }
+
+impl Instance {
+    /// For an instance whose two sides mean the same in both dialects
+    /// ([`diopter_semantics::check::dialect_neutral`]), a key that its twin
+    /// in the other dialect shares: everything the instance poses except
+    /// its dialect. `None` when a side is not neutral. Two instances with
+    /// the same key pose the same question, so a prover may decide one and
+    /// give the other its verdict.
+    pub fn dialect_twin_key(&self) -> Option<String> {
+        use diopter_semantics::check::dialect_neutral;
+        if !(dialect_neutral(&self.lhs) && dialect_neutral(&self.rhs)) {
+            return None;
+        }
+        let ops = |e: &Expr| e.ops().map(|o| format!("{o:?}")).collect::<Vec<_>>();
+        Some(format!(
+            "{}|{}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}",
+            self.rule,
+            self.origin,
+            self.relation,
+            self.binding,
+            self.holes,
+            self.types.named,
+            ops(&self.lhs),
+            ops(&self.rhs),
+            self.pre,
+            self.defs
+        ))
+    }
+}

@@ -1215,15 +1215,15 @@ fn decide_in(inst: &Instance, dl: &DataLayout, cfg: &ProveConfig) -> Verdict {
         // A lemma about shifts by symbolic amounts is split on an amount
         // instead (see `shift_cases`), and the split gets the whole time:
         // each case is small, but there are as many as the shift is wide.
-        let cases = shift_cases(&q, &pairs);
-        let proved = if cases.is_empty() {
+        let amounts = shift_amounts(&q, &pairs);
+        let proved = if shift_cases(&amounts, &[]).is_none() {
             matches!(
                 solve(&lemma, &q.const_fixed, (cfg.timeout_ms / 2).max(1), &q),
                 Solved::Unsat
             )
         } else {
             matches!(
-                solve_cases(&lemma, &cases, &q.const_fixed, cfg.timeout_ms.max(1), &q),
+                solve_cases(&lemma, &amounts, &q.const_fixed, cfg.timeout_ms.max(1)),
                 Solved::Unsat
             )
         };
@@ -1310,34 +1310,42 @@ struct Case {
     cond: Bool,
 }
 
+/// The shift amounts of a query's lemma, with the lemma's abstractions
+/// `pairs` applied and simplified, each with its shift's width: what
+/// [`solve_cases`] splits on.
+fn shift_amounts(q: &Query, pairs: &[(&BV, &BV)]) -> Vec<(BV, u64)> {
+    q.enc
+        .shift_amounts
+        .borrow()
+        .iter()
+        .map(|(t, w)| (t.substitute(pairs).simplify(), *w))
+        .collect()
+}
+
 /// An exhaustive case split on a shift amount, for queries whose shifts by
 /// symbolic amounts defeat the bit-blaster: `x << a << b` against
 /// `x << (a + b)` at 64 bits is a miter of barrel shifters that takes Z3
 /// seconds, while with `a` fixed the first shift is wiring and the query
 /// takes milliseconds.
 ///
-/// The amount split on is the first one the encoding built (the left side's
-/// innermost shift) that is not a numeral, `t` of a `w`-bit shift, with the
-/// lemma's abstractions `pairs` applied. The cases are `t == 0`, `t == 1`,
-/// ..., `t == w - 1` and `t >= w` (unsigned): every value of `t` lies in
-/// exactly one of them, so a formula is unsatisfiable exactly when it is
-/// unsatisfiable in every case, and a model of a case is a model of the
-/// formula. No cases (no symbolic shift amount, or a shift wider than
-/// [`MAX_SHIFT_CASES`]) means no split.
-fn shift_cases(q: &Query, pairs: &[(&BV, &BV)]) -> Vec<Case> {
-    let amounts = q.enc.shift_amounts.borrow();
-    let Some((t, w)) = amounts
+/// The amount split on is the first of `amounts` (in the order the encoding
+/// built them: the left side's innermost shift first) that is not a numeral
+/// and not one of `done` (already split on, in its `>= w` case), `t` of a
+/// `w`-bit shift. The cases are `t == 0`, `t == 1`, ..., `t == w - 1` and
+/// `t >= w` (unsigned): every value of `t` lies in exactly one of them, so a
+/// formula is unsatisfiable exactly when it is unsatisfiable in every case,
+/// and a model of a case is a model of the formula. No cases (no symbolic
+/// shift amount left, or a shift wider than [`MAX_SHIFT_CASES`]) means no
+/// split. Returns the amount split on, and the cases.
+fn shift_cases(amounts: &[(BV, u64)], done: &[BV]) -> Option<(BV, Vec<Case>)> {
+    let (t, w) = amounts
         .iter()
-        .map(|(t, w)| (t.substitute(pairs).simplify(), *w))
-        .find(|(t, _)| bv::as_biguint(t).is_none())
-    else {
-        return Vec::new();
-    };
+        .find(|(t, _)| bv::as_biguint(t).is_none() && !done.contains(t))?;
     if w + 1 > MAX_SHIFT_CASES {
-        return Vec::new();
+        return None;
     }
     let n = t.get_size() as u64;
-    let mut cases: Vec<Case> = (0..w)
+    let mut cases: Vec<Case> = (0..*w)
         .map(|k| {
             let k = bv::num_u(k, n);
             Case {
@@ -1347,49 +1355,135 @@ fn shift_cases(q: &Query, pairs: &[(&BV, &BV)]) -> Vec<Case> {
         })
         .collect();
     cases.push(Case {
-        cond: t.bvuge(bv::num_u(w, n)),
+        cond: t.bvuge(bv::num_u(*w, n)),
         fixes: None,
     });
-    cases
+    Some((t.clone(), cases))
 }
 
 /// At most this many cases in a split on a shift amount (a 128-bit shift).
 const MAX_SHIFT_CASES: u64 = 129;
 
-/// `formula` decided case by case (`cases` must be exhaustive) within
-/// `timeout_ms` in all: unsat when every case is, a model when a case has
-/// one, else the reason Z3 gave up. Each case may use all the time left: the
-/// cases differ widely in difficulty (a shift by a small fixed amount leaves
-/// more to decide than one by a large amount), and once one case gives up
-/// the formula is not proved, so the rest are not tried.
+/// How many shift amounts [`solve_cases`] splits on, one inside the other:
+/// two settle `x << a << b` against `x << (a + b)` (each case is wiring,
+/// and most simplify to `false` with no solver); a third would multiply
+/// the cases by the width once more.
+const MAX_SHIFT_SPLIT_DEPTH: usize = 2;
+
+/// `formula` decided by case splits on its shift amounts (`amounts`, see
+/// [`shift_cases`]), within `timeout_ms` in all: unsat when every case is,
+/// a model when a case has one, else the reason Z3 gave up. A case that
+/// still shifts by a symbolic amount is split again on that amount, up to
+/// [`MAX_SHIFT_SPLIT_DEPTH`] amounts deep. Most cases simplify to `false`;
+/// the others (an amount's `>= w` case) go to one [`Incremental`] solver
+/// under the case's conditions, not to a fresh solver each: on an idle
+/// machine that took `shl-shl-const` at i64 from a 10 s timeout of the
+/// lemma (one level, fresh solvers) to 0.4 s. Each case may use all the time
+/// left: the cases differ widely in difficulty (a shift by a small fixed
+/// amount leaves more to decide than one by a large amount), and once one
+/// case gives up the formula is not proved, so the rest are not tried.
 fn solve_cases(
     formula: &Bool,
-    cases: &[Case],
+    amounts: &[(BV, u64)],
     fixed: &[(BV, BV)],
     timeout_ms: u32,
-    q: &Query,
 ) -> Solved {
     let deadline = Instant::now() + std::time::Duration::from_millis(timeout_ms as u64);
     // Simplified once, so that the amounts (simplified) occur in it as such.
     let formula = formula.simplify();
+    let inc = Incremental::new(&formula, fixed);
+    solve_split(&formula, amounts, &[], &[], &inc, deadline)
+}
+
+/// One solver holding a formula, asked once per case of a split with the
+/// case's conditions as assumptions: what it learns in one case (the
+/// circuit of the shifts, lemmas about the other operands) serves the next.
+struct Incremental {
+    solver: Solver,
+}
+
+impl Incremental {
+    fn new(formula: &Bool, fixed: &[(BV, BV)]) -> Incremental {
+        let solver = Solver::new_for_logic("QF_FPBV").unwrap_or_default();
+        let pairs: Vec<(&BV, &BV)> = fixed.iter().map(|(a, b)| (a, b)).collect();
+        solver.assert(formula.substitute(&pairs).simplify());
+        for (a, b) in fixed {
+            solver.assert(a.eq(b));
+        }
+        Incremental { solver }
+    }
+
+    /// Whether the formula has a model under `conds`. A model is returned
+    /// as found: the split decides the location lemma, where a model only
+    /// means "not proved" and is never a counterexample.
+    fn check(&self, conds: &[Bool], timeout_ms: u32) -> Solved {
+        let mut p = Params::new();
+        p.set_u32("timeout", timeout_ms.max(1));
+        self.solver.set_params(&p);
+        match self.solver.check_assumptions(conds) {
+            SatResult::Unsat => Solved::Unsat,
+            SatResult::Unknown => Solved::Gave(
+                self.solver
+                    .get_reason_unknown()
+                    .unwrap_or_else(|| "unknown".into()),
+            ),
+            SatResult::Sat => match self.solver.get_model() {
+                Some(m) => Solved::Model(m),
+                None => Solved::Gave("final:Z3 said sat but gave no model".into()),
+            },
+        }
+    }
+}
+
+/// One level of [`solve_cases`]: `done` are the amounts split on above,
+/// in their `>= w` cases (still symbolic there), `conds` the conditions of
+/// the cases above.
+fn solve_split(
+    formula: &Bool,
+    amounts: &[(BV, u64)],
+    done: &[BV],
+    conds: &[Bool],
+    inc: &Incremental,
+    deadline: Instant,
+) -> Solved {
+    let split = if done.len() < MAX_SHIFT_SPLIT_DEPTH {
+        shift_cases(amounts, done)
+    } else {
+        None
+    };
+    let Some((t, cases)) = split else {
+        let now = Instant::now();
+        if now >= deadline {
+            return Solved::Gave("timeout (split on shift amounts)".into());
+        }
+        return inc.check(conds, (deadline - now).as_millis().max(1) as u32);
+    };
+    let mut done_here = done.to_vec();
+    done_here.push(t);
     for (i, c) in cases.iter().enumerate() {
-        let f = match &c.fixes {
-            Some((t, k)) => formula.substitute(&[(t, k)]),
-            None => formula.clone(),
+        let (f, sub) = match &c.fixes {
+            Some((t, k)) => {
+                let sub: Vec<(BV, u64)> = amounts
+                    .iter()
+                    .map(|(a, w)| (a.substitute(&[(t, k)]).simplify(), *w))
+                    .collect();
+                (formula.substitute(&[(t, k)]), sub)
+            }
+            None => (formula.clone(), amounts.to_vec()),
         };
         let f = Bool::and(&[&f, &c.cond]).simplify();
         if f.as_bool() == Some(false) {
             continue;
         }
-        let now = Instant::now();
-        if now >= deadline {
+        if Instant::now() >= deadline {
             return Solved::Gave(format!(
-                "timeout after {timeout_ms} ms (split on a shift amount, {i} of {} cases done)",
+                "timeout (split on a shift amount, {i} of {} cases done)",
                 cases.len()
             ));
         }
-        let budget = (deadline - now).as_millis().max(1) as u32;
-        match solve(&f, fixed, budget, q) {
+        let mut conds_here = conds.to_vec();
+        conds_here.push(c.cond.clone());
+        match solve_split(&f, &sub, &done_here, &conds_here, inc, deadline) {
             Solved::Unsat => {}
             other => return other,
         }
@@ -1543,7 +1637,7 @@ fn small_constant(inst: &Instance, q: &Query) -> Option<(BV, Vec<BV>)> {
         if q.const_fixed.iter().any(|(x, _)| *x == v) {
             continue;
         }
-        let solver = Solver::new_for_logic("QF_BV").unwrap_or_default();
+        let solver = Solver::new_for_logic("QF_FPBV").unwrap_or_default();
         let mut p = Params::new();
         p.set_u32("timeout", 1000);
         solver.set_params(&p);

@@ -39,7 +39,7 @@ if command -v gdb >/dev/null && command -v lldb-19 >/dev/null; then s=0; cargo r
 # exit status); the report is not rewritten here.
 cargo run --release --quiet -- prove --no-report --format text | tail -n 6
 
-# Fuzz smoke: each target 30 s on the stable toolchain (sanitizers off).
+# Fuzz smoke: each target 20 s on the stable toolchain (sanitizers off).
 # eval_diff_planted is left out: it carries a planted bug on purpose (it
 # makes artifacts for reports/minimizer.sh) and fails by design.
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
@@ -47,11 +47,11 @@ fuzz/seed.sh
 for t in eval_diff parse_roundtrip check_eval simplify_diff dwarf_diff lifetimes_diff transform_diff validate_diff classic_roundtrip cli; do
   dict=()
   case "$t" in parse_roundtrip | check_eval | cli) dict=(-dict=fuzz/dict/diop.dict) ;; esac
-  echo "== fuzz smoke: $t (30 s)"
-  cargo fuzz run "$t" -s none -- -max_total_time=30 -print_final_stats=1 "${dict[@]}" 2>&1 | tail -n 4
+  echo "== fuzz smoke: $t (20 s)"
+  cargo fuzz run "$t" -s none -- -max_total_time=20 -print_final_stats=1 "${dict[@]}" 2>&1 | tail -n 4
 done
 
 # ClusterFuzzLite / OSS-Fuzz: lint the workflows and build scripts, build the
 # targets as the engines' images do (reusing the smoke's builds), check $OUT
-# (seed zips, dictionaries, options) and run each binary 10 s from it.
-fuzz/oss-fuzz/check-build.sh
+# (seed zips, dictionaries, options) and run each binary 5 s from it.
+fuzz/oss-fuzz/check-build.sh 5

@@ -91,6 +91,19 @@ fn a_literal_that_first_fits_is_tried_where_it_does() {
 }
 
 #[test]
+fn a_shift_amount_that_reaches_the_sign_bit_is_tried_where_it_does() {
+    // `1 << 11` is 0 below i12 (the amount reaches the width), the sign bit
+    // at i12, and positive above: shifting it right logically or
+    // arithmetically differs at i12 alone. No default width is 12, and the
+    // literals' bit lengths (11 and 1) ask for widths up to 7 only; the
+    // shift amount 11 asks for 10..=12.
+    assert_refuted_only_at(
+        "rule r: DIOpConstant(T 1), DIOpConstant(T 11), DIOpShl(), ?x:T, DIOpLShr() => DIOpConstant(T 1), DIOpConstant(T 11), DIOpShl(), ?x, DIOpAShr()\n    where T: int\n",
+        "i12",
+    );
+}
+
+#[test]
 fn the_issues_offset_rule_is_refuted_at_i5() {
     // The rule of issue 30: 16 as a bit offset reads as -16 in an i5
     // (8 + 8 is 16, one step at a time); `if width(I) >= 5` admits i5.

@@ -27,21 +27,35 @@ if [ "${#missing[@]}" -gt 0 ]; then
     exit 2
   fi
 fi
+# Each phase's start, with the seconds since the script began (CI has 30
+# minutes on 2 cores; this shows where they go).
+phase() { echo "== [$SECONDS s] $*" >&2; }
+phase fmt
 cargo fmt --all -- --check
+phase clippy
 cargo clippy --workspace --all-targets -- -D warnings
+phase test
 cargo test --workspace
+phase corpus check
 cargo run --release --quiet -- check corpus/ --quiet
+phase debuggers smoke
 # Debugger smoke (docs/debuggers.md): 200 generated cases through gimli, GDB and LLDB; exit 1 = findings (known), 2 = broken.
 if command -v gdb >/dev/null && command -v lldb-19 >/dev/null; then s=0; cargo run --release --quiet -- debuggers run --cases 200 --batch 200 --dir target/debuggers-smoke >/dev/null || s=$?; [ "$s" -le 1 ]; else echo "debuggers smoke: skipped (apt-get install gdb lldb-19)"; fi
 
 # The rule-proof gate: every rule of the library proved at the default
 # widths, every rule under corpus/rules/refuted/ refuted (diopter prove's
 # exit status); the report is not rewritten here.
+phase rule-proof gate
 cargo run --release --quiet -- prove --no-report --format text | tail -n 6
+# Every width from 1 to 64 for the type variables that a type condition or
+# a literal concerns (docs/proof-coverage.md).
+phase rule-proof gate, every width where a rule names one
+cargo run --release --quiet -- prove --all-widths=bounded --no-report --format text | tail -n 2
 
 # Fuzz smoke: each target 20 s on the stable toolchain (sanitizers off).
 # eval_diff_planted is left out: it carries a planted bug on purpose (it
 # makes artifacts for reports/minimizer.sh) and fails by design.
+phase fuzz smoke
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 fuzz/seed.sh
 for t in eval_diff parse_roundtrip check_eval simplify_diff dwarf_diff lifetimes_diff transform_diff validate_diff classic_roundtrip cli; do
@@ -54,4 +68,6 @@ done
 # ClusterFuzzLite / OSS-Fuzz: lint the workflows and build scripts, build the
 # targets as the engines' images do (reusing the smoke's builds), check $OUT
 # (seed zips, dictionaries, options) and run each binary 5 s from it.
+phase OSS-Fuzz build check
 fuzz/oss-fuzz/check-build.sh 5
+phase finished

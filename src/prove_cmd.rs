@@ -53,7 +53,8 @@ WHAT A PROOF COVERS
   i1..i8, i16, i32, i33, i64; half, bfloat, float, double, fp128,
   x86_fp80\" means the rule was proved with its integer type variables at
   those widths and its float variables at those kinds, not at any other
-  width. --all-widths adds every width from 1 to 64.
+  width. --all-widths adds every width from 1 to 64 (--all-widths=bounded:
+  only to the rules with a type condition or a literal, as CI runs it).
 
 VERDICTS
   Each instance is proved, refuted, or one of: timeout (Z3 ran out of
@@ -116,9 +117,19 @@ pub struct Args {
         value_parser = parse_widths
     )]
     pub widths: WidthList,
-    /// Also every width from 1 to 64, for every rule.
-    #[arg(long)]
-    pub all_widths: bool,
+    /// Also every width from 1 to 64: for every rule (`--all-widths`), or
+    /// only for the rules whose text can change meaning with a width
+    /// (`--all-widths=bounded`: a type condition or a literal; what CI
+    /// runs).
+    #[arg(
+        long,
+        value_name = "WHICH",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "every",
+        value_enum
+    )]
+    pub all_widths: Option<AllWidths>,
     /// Timeout of one Z3 query, in milliseconds (1 to 3600000); a timeout
     /// is `unknown` (timeout).
     #[arg(
@@ -463,12 +474,23 @@ fn library_fingerprint(rules: &[Rule], sizes: &[usize]) -> String {
         .collect()
 }
 
+/// Which rules `--all-widths` tries at every width from 1 to 64.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum AllWidths {
+    /// Every rule.
+    Every,
+    /// The type variables that a type condition or a literal concerns
+    /// (those with derived widths, `diopter_rules::widths::derived_widths`),
+    /// each with the other variables at their samples.
+    Bounded,
+}
+
 /// The widths every rule is tried at (each rule adds its own, see
-/// `diopter_rules::widths`): `--widths`, and with `--all-widths` every
-/// width from 1 to 64.
+/// `diopter_rules::widths`): `--widths`, and with `--all-widths` (for
+/// every rule) every width from 1 to 64.
 pub fn base_widths(a: &Args) -> Vec<u64> {
     let mut ws: Vec<u64> = a.widths.to_vec();
-    if a.all_widths {
+    if a.all_widths == Some(AllWidths::Every) {
         ws.extend(widths::all_widths());
         ws.sort_unstable();
         ws.dedup();
@@ -532,7 +554,10 @@ pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
     }
     let base = base_widths(a);
     let start = Instant::now();
-    let instances: Vec<Vec<Instance>> = rules.iter().map(|r| r.instances(&base)).collect();
+    let instances: Vec<Vec<Instance>> = rules
+        .iter()
+        .map(|r| r.instances_at(&base, a.all_widths == Some(AllWidths::Bounded)))
+        .collect();
     let sizes: Vec<usize> = instances.iter().map(Vec::len).collect();
     let (si, sn) = a.shard.unwrap_or((1, 1));
     let mine = shard_rules(&sizes, si, sn);
@@ -676,10 +701,9 @@ pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
     for (i, t) in twin_of.iter().enumerate() {
         if let Some(j) = *t {
             let mut v = recs[j].clone().expect("every instance decided ran");
+            // `cached` stays the twin's: this verdict came from the cache
+            // exactly when the twin's did.
             v["millis"] = json!(0);
-            if let Some(o) = v.as_object_mut() {
-                o.remove("cached");
-            }
             v["twin_of"] = json!(binding(&work[j].1));
             recs[i] = Some(v);
         }

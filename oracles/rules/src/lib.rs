@@ -269,8 +269,16 @@ impl Rule {
     /// side is not well-formed (so that the rule can never match), are
     /// dropped. Types are sized by LLVM's default data layout.
     pub fn instances(&self, widths: &[u64]) -> Vec<Instance> {
+        self.instances_at(widths, false)
+    }
+
+    /// [`Rule::instances`], and with `every_width` each type variable that
+    /// has derived widths (a type condition or a literal concerns it) also
+    /// at every width of [`widths::all_widths`], the other variables at
+    /// their samples (`diopter prove --all-widths=bounded`).
+    pub fn instances_at(&self, widths: &[u64], every_width: bool) -> Vec<Instance> {
         let mut out = Vec::new();
-        self.for_each_binding(widths, |inst| {
+        self.for_each_binding_at(widths, every_width, |inst| {
             if let Ok(i) = inst {
                 out.push(i);
             }
@@ -308,15 +316,34 @@ impl Rule {
     /// of the type variables (over `widths` and the derived widths) and
     /// parameter holes that meets
     /// the type conditions, until `f` returns false.
-    fn for_each_binding(
+    fn for_each_binding(&self, widths: &[u64], f: impl FnMut(Result<Instance, String>) -> bool) {
+        self.for_each_binding_at(widths, false, f)
+    }
+
+    /// [`Rule::for_each_binding`], with `every_width` as in
+    /// [`Rule::instances_at`].
+    fn for_each_binding_at(
         &self,
         widths: &[u64],
+        every_width: bool,
         mut f: impl FnMut(Result<Instance, String>) -> bool,
     ) {
         let dl = DataLayout::llvm_default();
         let table = TypeTable::default();
         let params = self.param_holes();
-        let derived = widths::derived_widths(self, widths);
+        let mut derived = widths::derived_widths(self, widths);
+        if every_width {
+            let concerned = widths::derived_widths(self, &[]);
+            for (v, ws) in concerned.per_var {
+                if !ws.is_empty() {
+                    derived.per_var.entry(v).or_default().extend(
+                        widths::all_widths()
+                            .into_iter()
+                            .filter(|w| !widths.contains(w)),
+                    );
+                }
+            }
+        }
         for &dialect in &self.dialects {
             let base: Vec<Vec<Type>> = self
                 .vars

@@ -26,8 +26,12 @@ fn added(text: &str, v: &str) -> Vec<u64> {
 
 /// The widths at which instances of `v` are made (all of them).
 fn instance_widths(text: &str, v: &str) -> BTreeSet<u64> {
-    rule(text)
-        .instances(DEFAULT_WIDTHS)
+    widths_in(&rule(text).instances(DEFAULT_WIDTHS), v)
+}
+
+/// The integer widths `v` is bound to in `insts`.
+fn widths_in(insts: &[diopter_rules::instance::Instance], v: &str) -> BTreeSet<u64> {
+    insts
         .iter()
         .filter_map(|i| {
             i.binding
@@ -141,4 +145,31 @@ fn width_lists_take_ranges() {
     assert_eq!(parse_width_list("1..4,8").unwrap(), vec![1, 2, 3, 4, 8]);
     assert!(parse_width_list("0").is_err());
     assert!(parse_width_list("257").is_err());
+}
+
+/// The widths at which instances of `v` are made with every width for the
+/// variables a condition or literal concerns (`--all-widths=bounded`).
+fn every_width_instances(text: &str, v: &str) -> BTreeSet<u64> {
+    widths_in(&rule(text).instances_at(DEFAULT_WIDTHS, true), v)
+}
+
+#[test]
+fn every_width_goes_to_the_variables_a_literal_or_condition_concerns() {
+    // The literal 0 is of type I and used as a value (not as a shift
+    // amount or an offset, which concern every variable): I takes every
+    // width from 1 to 64; T keeps the listed widths.
+    let text = "lemma r [diexpr]: ?x:T, DIOpConvert(I), DIOpConstant(I 0), DIOpAdd() => ?x, DIOpConvert(I)   where T: int, I: int\n";
+    let i_widths = every_width_instances(text, "I");
+    assert!((1..=64).all(|w| i_widths.contains(&w)), "{i_widths:?}");
+    assert_eq!(
+        every_width_instances(text, "T"),
+        instance_widths(text, "T"),
+        "T is concerned by no literal or condition"
+    );
+    // A rule with neither gains nothing.
+    let plain = "lemma p: ?x:T, ?y:T, DIOpAdd() => ?y, ?x, DIOpAdd()   where T: int\n";
+    assert_eq!(
+        every_width_instances(plain, "T"),
+        instance_widths(plain, "T")
+    );
 }

@@ -4,7 +4,7 @@
 use crate::inputs;
 use crate::Format;
 use crate::{out, outln};
-use diopter_semantics::check::{check_bare, check_expr, ArgInfo, Env, ReferrerInfo};
+use diopter_semantics::check::{check_bare, check_expr, ArgInfo, Checked, Env, ReferrerInfo};
 use diopter_semantics::diag::{Diagnostic, Severity, Source};
 use diopter_semantics::ir;
 use diopter_semantics::lifetimes::{self, LifetimeKind};
@@ -440,15 +440,68 @@ pub fn check_ir(
         let line = src.line_col(site.expr.span.start).0;
         match check_expr(site.expr, &env) {
             Ok(c) => push(line, Verdict::Valid, Some(c.result.to_string()), vec![]),
-            Err(ds) => push(
-                line,
-                Verdict::Invalid,
-                None,
-                ds.iter().map(|d| diag_out(src, d)).collect(),
-            ),
+            Err(ds) => match unchecked_widths(&m, &site, &dl, &bits) {
+                // Read as AMD reads a MIR file: its reader checks no DIOp
+                // expression against its operands, so an expression that
+                // fails only on a register's width is accepted, with the
+                // width diagnostic as a warning (docs/mir.md).
+                Some(c) => {
+                    let ws: Vec<Diagnostic> = ds
+                        .iter()
+                        .map(|d| {
+                            let mut w = d.clone();
+                            w.severity = Severity::Warning;
+                            w.note(MIR_WIDTH_NOTE)
+                        })
+                        .collect();
+                    for w in &ws {
+                        out!(werr, "{}", src.render(w));
+                    }
+                    push(
+                        line,
+                        Verdict::Valid,
+                        Some(c.result.to_string()),
+                        ws.iter().map(|w| diag_out(src, w)).collect(),
+                    )
+                }
+                None => push(
+                    line,
+                    Verdict::Invalid,
+                    None,
+                    ds.iter().map(|d| diag_out(src, d)).collect(),
+                ),
+            },
         }
     }
     out[first..].sort_by_key(|r| r.line);
+}
+
+/// The note on a MIR expression accepted although an operand's register is
+/// not as wide as its `DIOpArg` type.
+const MIR_WIDTH_NOTE: &str = "accepted as AMD reads a MIR file: its MIR reader checks no DIOp expression against its operands (the IR verifier would reject the same expression with an IR operand of that width)";
+
+/// For a MIR file's expression that is not well-formed against its operands'
+/// register widths (`mir_bits`): the result when it is well-formed without
+/// them. `None` for an IR file, or when the widths are not what fails.
+fn unchecked_widths(
+    m: &ir::Module,
+    site: &sites::ExprSite,
+    dl: &DataLayout,
+    mir_bits: &HashMap<usize, u64>,
+) -> Option<Checked> {
+    if mir_bits.is_empty() {
+        return None;
+    }
+    let (args, referrer, var_bits) = site_inputs(m, &site.context, dl, &HashMap::new());
+    let env = Env {
+        dialect: site.expr.dialect,
+        dl,
+        types: &m.types,
+        args: args.as_deref(),
+        referrer,
+        var_bits,
+    };
+    check_expr(site.expr, &env).ok()
 }
 
 /// What `DIOpArg` and `DIOpReferrer` refer to at an expression's place.

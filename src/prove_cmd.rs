@@ -54,7 +54,8 @@ WHAT A PROOF COVERS
   x86_fp80\" means the rule was proved with its integer type variables at
   those widths and its float variables at those kinds, not at any other
   width. --all-widths adds every width from 1 to 64 (--all-widths=bounded:
-  only to the rules with a type condition or a literal, as CI runs it).
+  only to the type variables that a type condition or a literal concerns,
+  as CI runs it).
 
 VERDICTS
   Each instance is proved, refuted, or one of: timeout (Z3 ran out of

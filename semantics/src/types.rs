@@ -48,8 +48,10 @@ pub enum Type {
     },
     /// `%name`, defined in a [`TypeTable`].
     Named(String),
-    /// `target("name", T..., N...)`: a target extension type. It has no size diopter
-    /// knows, so it parses and prints but every size question about it is an error.
+    /// `target("name", T..., N...)`: a target extension type. Its size and
+    /// alignment are those of its layout type ([`Type::target_layout`]) where
+    /// LLVM gives it one diopter can represent; otherwise every size question
+    /// about it is an error.
     Target {
         name: String,
         types: Vec<Type>,
@@ -73,6 +75,51 @@ impl Ord for FloatKindOrd {
 }
 
 impl Type {
+    /// The layout type of a target extension type: what LLVM's
+    /// `TargetExtType::getLayoutType` gives (`getTargetTypeInfo` in
+    /// `llvm/lib/IR/Type.cpp`, AMD's fork included), for the names whose
+    /// layout diopter can represent. `None` for any other type, for a name
+    /// whose layout is `void` or scalable (unsized), and for a name LLVM does
+    /// not know (its layout is `void`).
+    pub fn target_layout(&self) -> Option<Type> {
+        let Type::Target { name, types, ints } = self else {
+            return None;
+        };
+        let n = name.as_str();
+        let ptr0 = Some(Type::opaque_ptr(0));
+        match n {
+            // AMD's fork: one value per lane of a wavefront,
+            // `[WFSize x LaneType]` (the debug type of a whole VGPR).
+            "amdgpu.debug.whole.vreg" => match (types.as_slice(), ints.as_slice()) {
+                ([lane], [lanes]) => Some(Type::Array {
+                    len: *lanes,
+                    elem: Box::new(lane.clone()),
+                }),
+                _ => None,
+            },
+            "amdgcn.named.barrier" => Some(Type::Vector {
+                len: 4,
+                elem: Box::new(Type::Int(32)),
+            }),
+            "spirv.Padding" | "dx.Padding" => ints.first().map(|k| Type::Array {
+                len: *k,
+                elem: Box::new(Type::Int(8)),
+            }),
+            "spirv.Type" => match ints.as_slice() {
+                [_, size, align] if *size > 0 && *align > 0 => Some(Type::Array {
+                    len: size * 8 / align,
+                    elem: Box::new(Type::Int(*align)),
+                }),
+                [_, _, _] => Some(Type::Int(32)),
+                _ => None,
+            },
+            "spirv.IntegralConstant" | "spirv.Literal" => None,
+            "wasm.funcref" | "wasm.externref" => ptr0,
+            _ if n.starts_with("spirv.") || n.starts_with("dx.") => ptr0,
+            _ => None,
+        }
+    }
+
     pub fn float(k: FloatKind) -> Type {
         Type::Float(FloatKindOrd(k))
     }
@@ -439,11 +486,14 @@ impl DataLayout {
                 let body = resolve_ref(t, table, depth)?;
                 self.size_in_bits(body, table, depth + 1)?
             }
-            Type::Target { .. } => {
-                return Err(LayoutError(format!(
-                    "target extension type `{t}` has no size diopter knows"
-                )))
-            }
+            Type::Target { .. } => match t.target_layout() {
+                Some(l) => self.size_in_bits(&l, table, depth + 1)?,
+                None => {
+                    return Err(LayoutError(format!(
+                        "target extension type `{t}` has no size diopter knows"
+                    )))
+                }
+            },
         };
         if bits > MAX_TYPE_BITS {
             return Err(LayoutError(format!(
@@ -501,11 +551,14 @@ impl DataLayout {
                 let body = resolve_ref(t, table, depth)?;
                 self.align_bits(body, table, depth + 1)?
             }
-            Type::Target { .. } => {
-                return Err(LayoutError(format!(
-                    "target extension type `{t}` has no alignment diopter knows"
-                )))
-            }
+            Type::Target { .. } => match t.target_layout() {
+                Some(l) => self.align_bits(&l, table, depth + 1)?,
+                None => {
+                    return Err(LayoutError(format!(
+                        "target extension type `{t}` has no alignment diopter knows"
+                    )))
+                }
+            },
         })
     }
 
@@ -887,11 +940,14 @@ mod layout_equivalence {
                     let body = resolve(t, table, depth)?;
                     self.old_size_in_bits(&body, table, depth + 1)?
                 }
-                Type::Target { .. } => {
-                    return Err(LayoutError(format!(
-                        "target extension type `{t}` has no size diopter knows"
-                    )))
-                }
+                Type::Target { .. } => match t.target_layout() {
+                    Some(l) => self.old_size_in_bits(&l, table, depth + 1)?,
+                    None => {
+                        return Err(LayoutError(format!(
+                            "target extension type `{t}` has no size diopter knows"
+                        )))
+                    }
+                },
             };
             if bits > MAX_TYPE_BITS {
                 return Err(LayoutError(format!(
@@ -966,11 +1022,14 @@ mod layout_equivalence {
                     let body = resolve(t, table, depth)?;
                     self.old_align_bits(&body, table, depth + 1)?
                 }
-                Type::Target { .. } => {
-                    return Err(LayoutError(format!(
-                        "target extension type `{t}` has no alignment diopter knows"
-                    )))
-                }
+                Type::Target { .. } => match t.target_layout() {
+                    Some(l) => self.old_align_bits(&l, table, depth + 1)?,
+                    None => {
+                        return Err(LayoutError(format!(
+                            "target extension type `{t}` has no alignment diopter knows"
+                        )))
+                    }
+                },
             })
         }
 

@@ -119,9 +119,9 @@ pub struct Args {
     )]
     pub widths: WidthList,
     /// Also every width from 1 to 64: for every rule (`--all-widths`), or
-    /// only for the rules whose text can change meaning with a width
-    /// (`--all-widths=bounded`: a type condition or a literal; what CI
-    /// runs).
+    /// only for the type variables that a type condition or a literal
+    /// concerns, whose meaning can change with a width
+    /// (`--all-widths=bounded`; what CI runs).
     #[arg(
         long,
         value_name = "WHICH",
@@ -584,8 +584,8 @@ pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
         .collect();
     // An instance whose twin in the other dialect poses the same question
     // (`Instance::dialect_twin_key`) is not decided again: it takes its
-    // twin's verdict once the workers are done. Half the library's
-    // instances are such twins.
+    // twin's verdict once the workers are done (2298 of the library's 9019
+    // instances are such twins).
     let twin_of: Vec<Option<usize>> = {
         let mut first: std::collections::HashMap<String, usize> = Default::default();
         work.iter()

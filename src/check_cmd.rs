@@ -428,17 +428,8 @@ pub fn check_ir(
         );
     }
     for site in sites::expressions(&m) {
-        let (args, referrer, var_bits) = site_inputs(&m, &site.context, &dl, &bits);
-        let env = Env {
-            dialect: site.expr.dialect,
-            dl: &dl,
-            types: &m.types,
-            args: args.as_deref(),
-            referrer,
-            var_bits,
-        };
         let line = src.line_col(site.expr.span.start).0;
-        match check_expr(site.expr, &env) {
+        match check_site(&m, &site, &dl, &bits) {
             Ok(c) => push(line, Verdict::Valid, Some(c.result.to_string()), vec![]),
             Err(ds) => match unchecked_widths(&m, &site, &dl, &bits) {
                 // Read as AMD reads a MIR file: its reader checks no DIOp
@@ -492,7 +483,18 @@ fn unchecked_widths(
     if mir_bits.is_empty() {
         return None;
     }
-    let (args, referrer, var_bits) = site_inputs(m, &site.context, dl, &HashMap::new());
+    check_site(m, site, dl, &HashMap::new()).ok()
+}
+
+/// `site`'s expression checked in the environment its place gives it, with
+/// the MIR operands' register widths `mir_bits`.
+fn check_site(
+    m: &ir::Module,
+    site: &sites::ExprSite,
+    dl: &DataLayout,
+    mir_bits: &HashMap<usize, u64>,
+) -> Result<Checked, Vec<Diagnostic>> {
+    let (args, referrer, var_bits) = site_inputs(m, &site.context, dl, mir_bits);
     let env = Env {
         dialect: site.expr.dialect,
         dl,
@@ -501,7 +503,7 @@ fn unchecked_widths(
         referrer,
         var_bits,
     };
-    check_expr(site.expr, &env).ok()
+    check_expr(site.expr, &env)
 }
 
 /// What `DIOpArg` and `DIOpReferrer` refer to at an expression's place.

@@ -210,6 +210,15 @@
 //!     reading, moving, `neg` and `abs` never canonicalize it (`neg` flips
 //!     bit 79 of those bits); the results of arithmetic and conversions are
 //!     `APFloat`'s encodings, which may.
+//! 16. **A shift's operands have one type.** DWARF 5 §2.5.1.4: "Operands
+//!     of an operation with two operands must have the same type, either
+//!     the same base type or the generic type." gimli checks it for every
+//!     binary operation but the shifts (their count may be any integral
+//!     value); GDB checks the shifts too ("Incompatible types on DWARF
+//!     stack"), and so does this evaluator, after gimli's own checks (a
+//!     float or negative count keeps gimli's error). It found the lowering
+//!     shifting typed values by generic counts (reports/debuggers-findings.md,
+//!     F1).
 
 use super::lower::{
     ImplicitTarget, IMPLICIT_DIE_BASE, IMPLICIT_POINTER_REG, LOCLIST_DIE_BASE, UNDEF_REG,
@@ -1349,6 +1358,11 @@ pub const DECISIONS: &[(&str, &str, &str)] = &[
         "The x87 80-bit base type",
         "the 10-byte `__float80` base type (LLVM's x86_fp80, explicit integer bit; 10 bytes are the value's own 80 bits, LLVM's bitsizeof(x86_fp80), where a debugger's `long double` DIE often says 16 with 6 of padding) is a fourth soft kind of the half/bfloat/binary128 decision, computed with rustc_apfloat's X87DoubleExtended under all of its rules; reinterpret pairs it with the 10-byte wide integers, const_type takes 10 bytes, regval_type/deref_type/xderef_type read 80 bits, stack_value gives those 80. Encodings that are no IEEE value are APFloat's, which agrees with the reference's x86_fp80 decisions: the pseudo-infinity, pseudo-NaNs and unnormals are NaNs (unordered; abs leaves them); a pseudo-denormal is the normal 2^-16382 · 1.f and a result written back from it has exponent 1; a NaN converted to x86_fp80 (from x86_fp80 too) has the integer and quiet bits set; arithmetic on a pseudo-NaN, pseudo-infinity or unnormal gives a NaN with the integer bit still clear (APFloat sets the quiet bit alone; an unnormal's exponent becomes all ones). A value holds the encoding it was read with (constant, register, memory, reinterpret): reading, moving, neg (bit 79 flipped) and abs never canonicalize it; arithmetic and conversion results are APFloat's encodings, which may",
         "x87_floats_compute_in_80_bits (ext_soft.rs)",
+    ),
+    (
+        "A shift's operands have one type",
+        "DW_OP_shl/shr/shra of two values of different types (a typed value by a generic count, or by another base type) is an error, as DWARF 5 §2.5.1.4 says of every operation with two operands and as GDB evaluates it; gimli takes a count of any integral type. Checked after gimli's own checks, so a float or negative count keeps gimli's error",
+        "shifts (wide.rs unit test), wide_values_compute_modulo_2_to_the_n (ext_wide.rs)",
     ),
     (
         "Older unprefixed encodings",

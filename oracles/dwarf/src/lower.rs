@@ -1210,8 +1210,7 @@ impl Lowerer<'_> {
         self.push_address(wrap64(&a));
         self.load(space, whole, at);
         if r != 0 {
-            self.uconst(r);
-            self.emit(DwOp::Shr);
+            self.shift_by_const(DwOp::Shr, whole, r);
         }
         self.emit(DwOp::Convert(Some(want)));
         self.sign_extend_top(want, w);
@@ -1269,12 +1268,10 @@ impl Lowerer<'_> {
     fn extract_top(&mut self, r: u64, w: u64) {
         self.emit(DwOp::Reinterpret(BaseType::I64));
         if r + w < 64 {
-            self.uconst(64 - r - w);
-            self.emit(DwOp::Shl);
+            self.shift_by_const(DwOp::Shl, BaseType::I64, 64 - r - w);
         }
         if w < 64 {
-            self.uconst(64 - w);
-            self.emit(DwOp::Shra);
+            self.shift_by_const(DwOp::Shra, BaseType::I64, 64 - w);
         }
     }
 
@@ -1322,13 +1319,33 @@ impl Lowerer<'_> {
         self.emit(DwOp::Convert(None));
     }
 
-    /// Pushes the unsigned constant `v` (a generic value, e.g. a shift amount).
+    /// Pushes the unsigned constant `v` as a generic value (an address, or
+    /// an operand of generic values).
     fn uconst(&mut self, v: u64) {
         if v < 32 {
             self.emit(DwOp::Lit(v as u8));
         } else {
             self.emit(DwOp::Constu(v));
         }
+    }
+
+    /// Shifts the value on top, of base type `t`, by the constant `v`: the
+    /// amount is pushed of type `t` too, as DWARF 5 wants both operands of
+    /// a binary operation of one type (§2.5.1.4; a generic amount beside a
+    /// typed value is what GDB rejects as "Incompatible types on DWARF
+    /// stack"). A narrow amount is a literal converted to `t`
+    /// (DW_OP_convert, which more consumers read than DW_OP_const_type); a
+    /// wide `t`'s, a DW_OP_const_type.
+    fn shift_by_const(&mut self, shift: DwOp, t: BaseType, v: u64) {
+        if t.is_wide() {
+            let mut bytes = v.to_le_bytes().to_vec();
+            bytes.resize(usize::from(t.bytes()), 0);
+            self.emit(DwOp::ConstType(t, bytes));
+        } else {
+            self.uconst(v);
+            self.emit(DwOp::Convert(Some(t)));
+        }
+        self.emit(shift);
     }
 
     /// Re-establishes the container invariant of an `iN` after an operation
@@ -1338,10 +1355,8 @@ impl Lowerer<'_> {
     fn sign_extend_top(&mut self, c: BaseType, n: u64) {
         let cb = c.bits();
         if n < cb {
-            self.uconst(cb - n);
-            self.emit(DwOp::Shl);
-            self.uconst(cb - n);
-            self.emit(DwOp::Shra);
+            self.shift_by_const(DwOp::Shl, c, cb - n);
+            self.shift_by_const(DwOp::Shra, c, cb - n);
         }
     }
 
@@ -1930,8 +1945,7 @@ impl Lowerer<'_> {
                 // [.., acc] -> [.., acc, V2's lane] -> [.., acc, a, V1's lane]
                 self.emit(DwOp::Pick(2));
                 if i > 0 {
-                    self.uconst(i * e);
-                    self.emit(DwOp::Shr);
+                    self.shift_by_const(DwOp::Shr, u, i * e);
                 }
                 if c != u {
                     self.emit(DwOp::Convert(Some(c)));
@@ -1950,8 +1964,7 @@ impl Lowerer<'_> {
                 self.emit(DwOp::Convert(Some(u)));
             }
             if i > 0 {
-                self.uconst(i * e);
-                self.emit(DwOp::Shl);
+                self.shift_by_const(DwOp::Shl, u, i * e);
             }
             self.emit(DwOp::Or);
         }
@@ -2020,23 +2033,7 @@ impl Lowerer<'_> {
             }
             Op::Shl | Op::Shr | Op::LShr | Op::AShr => {
                 int_only(self)?;
-                // The amount is unsigned (gimli refuses negative signed amounts).
-                let u1 = BaseType::int(u64::from(b1.bytes()), false).expect("an integer width");
-                self.emit(DwOp::Reinterpret(u1));
-                match op {
-                    Op::Shl => self.emit(DwOp::Shl),
-                    Op::AShr => self.emit(DwOp::Shra),
-                    _ => {
-                        // DW_OP_shr shifts unsigned values only.
-                        let u2 =
-                            BaseType::int(u64::from(b2.bytes()), false).expect("an integer width");
-                        self.emit(DwOp::Swap);
-                        self.emit(DwOp::Reinterpret(u2));
-                        self.emit(DwOp::Swap);
-                        self.emit(DwOp::Shr);
-                        self.emit(DwOp::Reinterpret(b2));
-                    }
-                }
+                self.full_width_shift(op, b1, b2);
             }
             _ => return nl(Some(at), "not a binary operation"),
         }
@@ -2044,6 +2041,61 @@ impl Lowerer<'_> {
             bt: b2,
             computed_float,
         })
+    }
+
+    /// A shift of V2 (below, of base type `b2`) by V1 (on top, of `b1`, the
+    /// same width: DIOp shifts take two operands of one type). The amount is
+    /// unsigned (DESIGN.md), and DWARF 5 wants both operands of one type
+    /// (§2.5.1.4: "Operands of an operation with two operands must have the
+    /// same type"; GDB enforces it), so each shift runs with both operands
+    /// in the unsigned type `u` of that width. An arithmetic shift, which
+    /// DW_OP_shra gives only for a signed value, is the logical one of
+    /// V2 ^ s, XOR-ed with s again (s = V2's sign fill, V2 >> (w - 1)
+    /// arithmetically, both operands of V2's signed type): an amount of `w`
+    /// or more then gives the sign fill, as the reference's.
+    fn full_width_shift(&mut self, op: &Op, b1: BaseType, b2: BaseType) {
+        let u = BaseType::int(u64::from(b2.bytes()), false).expect("an integer width");
+        let st = BaseType::int(u64::from(b2.bytes()), true).expect("an integer width");
+        debug_assert_eq!(b1.bytes(), b2.bytes(), "a shift's operands have one type");
+        let to = |s: &mut Self, from: BaseType, to: BaseType| {
+            if from != to {
+                s.emit(DwOp::Reinterpret(to));
+            }
+        };
+        match op {
+            Op::Shl | Op::Shr | Op::LShr => {
+                // [V2, V1] -> [V2u, V1u] -> [V2u op V1u] -> back to b2
+                to(self, b1, u);
+                self.emit(DwOp::Swap);
+                to(self, b2, u);
+                self.emit(DwOp::Swap);
+                self.emit(if matches!(op, Op::Shl) {
+                    DwOp::Shl
+                } else {
+                    DwOp::Shr
+                });
+                to(self, u, b2);
+            }
+            _ => {
+                // [V2, V1] -> [V1, V2s, V2s] -> [V1, V2s, s] -> [V1, s, V2s ^ s]
+                self.emit(DwOp::Swap);
+                to(self, b2, st);
+                self.emit(DwOp::Dup);
+                self.shift_by_const(DwOp::Shra, st, st.bits() - 1);
+                self.emit(DwOp::Swap);
+                self.emit(DwOp::Pick(1));
+                self.emit(DwOp::Xor);
+                // -> [V1, s, y u] -> [s, y u, V1] -> [s, y u >> V1 u] -> [s ^ that]
+                to(self, st, u);
+                self.emit(DwOp::Rot);
+                self.emit(DwOp::Rot);
+                to(self, b1, u);
+                self.emit(DwOp::Shr);
+                to(self, u, st);
+                self.emit(DwOp::Xor);
+                to(self, st, b2);
+            }
+        }
     }
 
     /// A binary operation on two `iN` values of a narrow width `w`, each
@@ -2093,9 +2145,11 @@ impl Lowerer<'_> {
             }
             Op::Shr | Op::LShr => {
                 // DW_OP_shr shifts unsigned values only: V2's w bits as an
-                // unsigned number of the container's width, shifted, back
-                // into the container.
+                // unsigned number of the container's width, shifted by V1's
+                // (of that type too: DWARF 5 §2.5.1.4), back into the
+                // container.
                 self.zero_extend_top(c, w);
+                self.emit(DwOp::Reinterpret(u));
                 self.emit(DwOp::Swap);
                 self.zero_extend_top(c, w);
                 self.emit(DwOp::Reinterpret(u));
@@ -2493,8 +2547,7 @@ impl Lowerer<'_> {
         }
         // [a, t] -> [t & 7, a + (t >> 3)]
         self.emit(DwOp::Dup);
-        self.emit(DwOp::Lit(3));
-        self.emit(DwOp::Shra);
+        self.shift_by_const(DwOp::Shra, BaseType::I64, 3);
         self.emit(DwOp::Convert(None));
         self.emit(DwOp::Rot);
         self.emit(i64c(7));

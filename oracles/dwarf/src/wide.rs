@@ -614,6 +614,26 @@ impl BinOp {
 
 /// `a op b` (`a` the lower stack entry, `b` the top).
 pub fn binary(op: BinOp, a: ExtValue, b: ExtValue) -> Result<ExtValue, ValueError> {
+    let (ta, tb) = (a.ty(), b.ty());
+    let r = binary_of_any_types(op, a, b)?;
+    // DWARF 5 §2.5.1.4: "Operands of an operation with two operands must
+    // have the same type, either the same base type or the generic type."
+    // gimli checks it for every operation but the shifts; GDB checks it for
+    // the shifts too, and so does this evaluator (after gimli's own checks,
+    // so that a float or negative count keeps gimli's error).
+    if op.is_shift() && ta != tb {
+        return Err(ValueError::Ill(format!(
+            "TypeMismatch: {} of {} by {} (DWARF 5 §2.5.1.4: the two operands of a binary operation have one type)",
+            op.name(),
+            ta.name(),
+            tb.name()
+        )));
+    }
+    Ok(r)
+}
+
+/// [`binary`] without the shifts' type check: gimli's rules.
+fn binary_of_any_types(op: BinOp, a: ExtValue, b: ExtValue) -> Result<ExtValue, ValueError> {
     if let (ExtValue::Narrow(x), ExtValue::Narrow(y)) = (&a, &b) {
         return Ok(ExtValue::Narrow(op.gimli(*x, *y)?));
     }
@@ -917,88 +937,115 @@ mod tests {
 
     #[test]
     fn shifts() {
+        // gimli's rules, which take a count of any integral type.
+        let lax = |o: BinOp, a: ExtValue, b: ExtValue| {
+            binary_of_any_types(o, a, b).unwrap_or_else(|e| panic!("{o:?}: {e:?}"))
+        };
         // 1 << 127 is the signed minimum; counts of n or more give 0.
-        assert_eq!(int(&op(BinOp::Shl, iw(16, 1), iw(16, 127))), -two(127));
-        assert_eq!(int(&op(BinOp::Shl, iw(16, 1), iw(16, 128))), 0.into());
+        assert_eq!(int(&lax(BinOp::Shl, iw(16, 1), iw(16, 127))), -two(127));
+        assert_eq!(int(&lax(BinOp::Shl, iw(16, 1), iw(16, 128))), 0.into());
         assert_eq!(
-            int(&op(BinOp::Shl, uw(16, 3), Value::Generic(200).into())),
+            int(&lax(BinOp::Shl, uw(16, 3), Value::Generic(200).into())),
             0.into()
         );
-        assert_eq!(int(&op(BinOp::Shl, uw(16, 3), uw(16, two(100)))), 0.into());
+        assert_eq!(int(&lax(BinOp::Shl, uw(16, 3), uw(16, two(100)))), 0.into());
         assert_eq!(
-            int(&op(BinOp::Shl, uw(9, 3), Value::U8(71).into())),
+            int(&lax(BinOp::Shl, uw(9, 3), Value::U8(71).into())),
             two(71)
         );
         // shr: logical, unsigned types only.
         assert_eq!(
-            int(&op(BinOp::Shr, uw(16, two(127)), uw(16, 127))),
+            int(&lax(BinOp::Shr, uw(16, two(127)), uw(16, 127))),
             1.into()
         );
         assert_eq!(
-            int(&op(BinOp::Shr, uw(16, -1), Value::I32(128).into())),
+            int(&lax(BinOp::Shr, uw(16, -1), Value::I32(128).into())),
             0.into()
         );
         ill(
-            binary(BinOp::Shr, iw(16, 4), iw(16, 1)),
+            binary_of_any_types(BinOp::Shr, iw(16, 4), iw(16, 1)),
             "UnsupportedTypeOperation",
         );
         // shra: arithmetic, signed types only, sign fill beyond n.
-        assert_eq!(int(&op(BinOp::Shra, iw(16, -3), iw(16, 1))), (-2).into());
+        assert_eq!(int(&lax(BinOp::Shra, iw(16, -3), iw(16, 1))), (-2).into());
         assert_eq!(
-            int(&op(BinOp::Shra, iw(16, -two(127)), iw(16, 200))),
+            int(&lax(BinOp::Shra, iw(16, -two(127)), iw(16, 200))),
             (-1).into()
         );
-        assert_eq!(int(&op(BinOp::Shra, iw(16, 5), uw(16, two(120)))), 0.into());
         assert_eq!(
-            int(&op(BinOp::Shra, iw(16, -two(127)), iw(16, 126))),
+            int(&lax(BinOp::Shra, iw(16, 5), uw(16, two(120)))),
+            0.into()
+        );
+        assert_eq!(
+            int(&lax(BinOp::Shra, iw(16, -two(127)), iw(16, 126))),
             (-2).into()
         );
         ill(
-            binary(BinOp::Shra, uw(16, 4), uw(16, 1)),
+            binary_of_any_types(BinOp::Shra, uw(16, 4), uw(16, 1)),
             "UnsupportedTypeOperation",
         );
         // A negative or float count.
         ill(
-            binary(BinOp::Shl, uw(16, 1), iw(16, -1)),
+            binary_of_any_types(BinOp::Shl, uw(16, 1), iw(16, -1)),
             "InvalidShiftExpression",
         );
         ill(
-            binary(BinOp::Shl, uw(16, 1), Value::I8(-1).into()),
+            binary_of_any_types(BinOp::Shl, uw(16, 1), Value::I8(-1).into()),
             "InvalidShiftExpression",
         );
         ill(
-            binary(BinOp::Shl, uw(16, 1), Value::F32(1.0).into()),
+            binary_of_any_types(BinOp::Shl, uw(16, 1), Value::F32(1.0).into()),
             "InvalidShiftExpression",
         );
         // The count is checked before the value's type (gimli's order).
         ill(
-            binary(BinOp::Shr, iw(16, 4), iw(16, -1)),
+            binary_of_any_types(BinOp::Shr, iw(16, 4), iw(16, -1)),
             "InvalidShiftExpression",
         );
         // A narrow value shifted by a wide count: gimli's result.
         let n = |v: Value| ExtValue::Narrow(v);
         assert_eq!(
-            op(BinOp::Shl, n(Value::U32(1)), uw(9, 31)),
+            lax(BinOp::Shl, n(Value::U32(1)), uw(9, 31)),
             n(Value::U32(0x8000_0000))
         );
         assert_eq!(
-            op(BinOp::Shl, n(Value::U32(1)), uw(9, two(70))),
+            lax(BinOp::Shl, n(Value::U32(1)), uw(9, two(70))),
             n(Value::U32(0))
         );
         assert_eq!(
-            op(BinOp::Shra, n(Value::I8(-128)), iw(9, two(70))),
+            lax(BinOp::Shra, n(Value::I8(-128)), iw(9, two(70))),
             n(Value::I8(-1))
         );
         assert_eq!(
-            op(BinOp::Shr, n(Value::Generic(8)), iw(9, 3)),
+            lax(BinOp::Shr, n(Value::Generic(8)), iw(9, 3)),
             n(Value::Generic(1))
         );
         ill(
-            binary(BinOp::Shr, n(Value::I32(8)), uw(9, 1)),
+            binary_of_any_types(BinOp::Shr, n(Value::I32(8)), uw(9, 1)),
             "UnsupportedTypeOperation",
         );
         ill(
-            binary(BinOp::Shl, n(Value::U32(8)), iw(9, -1)),
+            binary_of_any_types(BinOp::Shl, n(Value::U32(8)), iw(9, -1)),
+            "InvalidShiftExpression",
+        );
+        // DWARF 5 §2.5.1.4 on top of them: a count of another type than the
+        // value's is refused, after gimli's own checks.
+        assert_eq!(int(&op(BinOp::Shl, iw(16, 1), iw(16, 127))), -two(127));
+        ill(
+            binary(BinOp::Shl, uw(16, 3), Value::Generic(2).into()),
+            "TypeMismatch",
+        );
+        ill(binary(BinOp::Shra, iw(16, 5), uw(16, 1)), "TypeMismatch");
+        ill(
+            binary(BinOp::Shl, n(Value::U32(1)), uw(9, 31)),
+            "TypeMismatch",
+        );
+        ill(
+            binary(BinOp::Shl, n(Value::I32(1)), n(Value::U32(3))),
+            "TypeMismatch",
+        );
+        ill(
+            binary(BinOp::Shl, uw(16, 1), Value::I8(-1).into()),
             "InvalidShiftExpression",
         );
     }

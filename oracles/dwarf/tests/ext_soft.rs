@@ -99,6 +99,14 @@ fn bytes(parts: &[P]) -> Vec<u8> {
     b
 }
 
+/// A shift count of a wide type of `bytes` bytes (DWARF 5 §2.5.1.4: a
+/// shift's count has the shifted value's type).
+fn count(v: u64, bytes: usize) -> Vec<u8> {
+    let mut b = v.to_le_bytes().to_vec();
+    b.resize(bytes, 0);
+    b
+}
+
 fn d(ops: &[DwOp]) -> P {
     P::D(ops.to_vec())
 }
@@ -473,7 +481,7 @@ fn soft_reinterpret_keeps_the_bits() {
             &[
                 quad(Q1),
                 Reinterpret(BaseType::UW(16)),
-                Constu(112),
+                ConstType(BaseType::UW(16), count(112, 16)),
                 Shr,
                 StackValue
             ],
@@ -815,7 +823,7 @@ fn x87_reinterpret_keeps_the_80_bits() {
             &[
                 x87(X1),
                 Reinterpret(BaseType::UW(10)),
-                Constu(64),
+                ConstType(BaseType::UW(10), count(64, 10)),
                 Shr,
                 StackValue
             ],

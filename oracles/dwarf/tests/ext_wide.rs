@@ -147,13 +147,13 @@ fn wide_values_compute_modulo_2_to_the_n() {
         "0x0000000000000001"
     );
     // Shifts: 1 << 127; a count of 128 or more gives 0 (shl) or the sign
-    // fill (shra); the count may be a generic value or a wide one.
+    // fill (shra); the count has the value's type (DWARF 5 §2.5.1.4).
     assert_eq!(
-        result(&[u128c(1), Constu(127), Shl, StackValue], 128),
+        result(&[u128c(1), u128c(127), Shl, StackValue], 128),
         "0x80000000000000000000000000000000"
     );
     assert_eq!(
-        result(&[u128c(1), Constu(128), Shl, StackValue], 128),
+        result(&[u128c(1), u128c(128), Shl, StackValue], 128),
         ZERO128
     );
     assert_eq!(
@@ -161,13 +161,16 @@ fn wide_values_compute_modulo_2_to_the_n() {
         ONES128
     );
     assert_eq!(
-        result(&[i128c(-3), Lit(1), Shra, StackValue], 128),
+        result(&[i128c(-3), i128c(1), Shra, StackValue], 128),
         "0xfffffffffffffffffffffffffffffffe"
     );
     assert_eq!(
-        result(&[u128c(1 << 127), Lit(31), Shr, StackValue], 128),
+        result(&[u128c(1 << 127), u128c(31), Shr, StackValue], 128),
         "0x00000001000000000000000000000000"
     );
+    // A generic count beside a wide value is two types: refused.
+    let e = error(&[u128c(1), Constu(127), Shl, StackValue]);
+    assert!(e.message.contains("TypeMismatch"), "{e:?}");
     // DW_OP_bra on a wide value: 2^100 is nonzero (its low 64 bits are 0).
     let branch = |v: i128| [i128c(v), Bra(4), Lit(0), Skip(1), Lit(1), StackValue];
     assert_eq!(result(&branch(1 << 100), 64), "0x0000000000000001");
@@ -249,7 +252,7 @@ fn wide_convert_and_reinterpret() {
     // reinterpret -1 as u128: a logical shift by 127 leaves 1.
     assert_eq!(
         result(
-            &[i128c(-1), Reinterpret(U128), Constu(127), Shr, StackValue],
+            &[i128c(-1), Reinterpret(U128), u128c(127), Shr, StackValue],
             128
         ),
         "0x00000000000000000000000000000001"
@@ -266,7 +269,7 @@ fn wide_values_from_registers_and_memory() {
     );
     // As a signed value, shra 4 fills with the sign.
     assert_eq!(
-        result(&[RegvalType(0, I128), Lit(4), Shra, StackValue], 128),
+        result(&[RegvalType(0, I128), i128c(4), Shra, StackValue], 128),
         "0xf8000000000000000000000000000fff"
     );
     // A 128-bit read of the 32-bit $s leaves the register.

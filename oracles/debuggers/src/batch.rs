@@ -134,6 +134,7 @@ pub fn run(
     let obj_path = dir.join("batch.o");
     std::fs::write(&obj_path, obj).map_err(|e| format!("{}: {e}", obj_path.display()))?;
     let runtime = link::runtime(cc, &dir.join("runtime"))?;
+    let quiet = link::quiet_syslog(cc, &dir.join("runtime"))?;
     let exe = dir.join("batch");
     link::link(cc, &runtime, &obj_path, &exe)?;
     let build = t0.elapsed();
@@ -151,10 +152,11 @@ pub fn run(
                     Debugger::Gdb => tools.gdb.clone(),
                     Debugger::Lldb => tools.lldb.clone(),
                 }?;
-                let (exe, plan) = (&exe, &plan);
+                let (exe, plan, quiet) = (&exe, &plan, &quiet);
+                let preload = matches!(d, Debugger::Lldb).then_some(quiet.as_path());
                 Some(s.spawn(move || {
                     let t = Instant::now();
-                    let r = drive::run(*d, &tool, exe, plan, dir, timeout);
+                    let r = drive::run_preloaded(*d, &tool, exe, plan, dir, timeout, preload);
                     (*d, r, t.elapsed())
                 }))
             })

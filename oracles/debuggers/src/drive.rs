@@ -62,8 +62,26 @@ pub fn run(
     dir: &Path,
     timeout: Duration,
 ) -> Result<BTreeMap<String, Answer>, String> {
+    run_preloaded(debugger, tool, exe, plan, dir, timeout, None)
+}
+
+/// [`run`], the debugger started with `preload` as `LD_PRELOAD` (LLDB:
+/// [`crate::link::quiet_syslog`]); the program it debugs is started without.
+pub fn run_preloaded(
+    debugger: Debugger,
+    tool: &Path,
+    exe: &Path,
+    plan: &Plan,
+    dir: &Path,
+    timeout: Duration,
+    preload: Option<&Path>,
+) -> Result<BTreeMap<String, Answer>, String> {
     let name = debugger.name();
     let io = |e: std::io::Error| format!("{name}: {e}");
+    // The debugger runs in `dir`: a relative path given here would be read
+    // from there (`diopter debuggers case` passes `target/debuggers/case`).
+    let dir = &std::path::absolute(dir).map_err(io)?;
+    let exe = &std::path::absolute(exe).map_err(io)?;
     let plan_path = dir.join(format!("{name}.plan.json"));
     let out_path = dir.join(format!("{name}.out.jsonl"));
     let log_path = dir.join(format!("{name}.log"));
@@ -87,9 +105,16 @@ pub fn run(
         Debugger::Lldb => {
             let script = dir.join("lldb_read.py");
             std::fs::write(&script, LLDB_SCRIPT).map_err(io)?;
-            cmd.args(["-b", "--no-lldbinit", "-o"])
+            cmd.args(["-b", "--no-lldbinit"]);
+            if preload.is_some() {
+                cmd.args(["-o", "settings set target.unset-env-vars LD_PRELOAD"]);
+            }
+            cmd.arg("-o")
                 .arg(format!("command script import {}", script.display()));
         }
+    }
+    if let Some(p) = preload {
+        cmd.env("LD_PRELOAD", std::path::absolute(p).map_err(io)?);
     }
     let log = std::fs::File::create(&log_path).map_err(io)?;
     cmd.env("DIOPTER_PLAN", &plan_path)

@@ -9,6 +9,7 @@ use std::process::Command;
 
 pub const MAIN_C: &str = include_str!("../runtime/main.c");
 pub const STOPS_S: &str = include_str!("../runtime/stops.S");
+pub const QUIET_SYSLOG_C: &str = include_str!("../runtime/quiet_syslog.c");
 
 fn run(cmd: &mut Command, what: &str) -> Result<(), String> {
     let out = cmd
@@ -25,27 +26,51 @@ fn run(cmd: &mut Command, what: &str) -> Result<(), String> {
     }
 }
 
+/// `text` written to `dir/name` and compiled with `args` into `dir/out`,
+/// unless both already are.
+fn compile_once(
+    cc: &Path,
+    dir: &Path,
+    name: &str,
+    text: &str,
+    out: &str,
+    args: &[&str],
+) -> Result<PathBuf, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let src = dir.join(name);
+    let obj = dir.join(out);
+    let current = std::fs::read_to_string(&src).is_ok_and(|t| t == text) && obj.is_file();
+    if !current {
+        std::fs::write(&src, text).map_err(|e| format!("{}: {e}", src.display()))?;
+        run(
+            Command::new(cc).args(args).arg("-o").arg(&obj).arg(&src),
+            name,
+        )?;
+    }
+    Ok(obj)
+}
+
 /// The runtime's objects in `dir`, compiled unless they already are.
 pub fn runtime(cc: &Path, dir: &Path) -> Result<[PathBuf; 2], String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut objs = Vec::new();
-    for (name, text) in [("main.c", MAIN_C), ("stops.S", STOPS_S)] {
-        let src = dir.join(name);
-        let obj = dir.join(format!("{name}.o"));
-        let current = std::fs::read_to_string(&src).is_ok_and(|t| t == text) && obj.is_file();
-        if !current {
-            std::fs::write(&src, text).map_err(|e| format!("{}: {e}", src.display()))?;
-            run(
-                Command::new(cc)
-                    .args(["-c", "-O1", "-fno-pie", "-g0", "-o"])
-                    .arg(&obj)
-                    .arg(&src),
-                name,
-            )?;
-        }
-        objs.push(obj);
-    }
-    Ok([objs[0].clone(), objs[1].clone()])
+    let args = ["-c", "-O1", "-fno-pie", "-g0"];
+    Ok([
+        compile_once(cc, dir, "main.c", MAIN_C, "main.c.o", &args)?,
+        compile_once(cc, dir, "stops.S", STOPS_S, "stops.S.o", &args)?,
+    ])
+}
+
+/// The shared object LLDB is started with (`LD_PRELOAD`) so that its copies
+/// of diagnostics to the system log cost nothing (see
+/// `runtime/quiet_syslog.c`), in `dir`, compiled unless it already is.
+pub fn quiet_syslog(cc: &Path, dir: &Path) -> Result<PathBuf, String> {
+    compile_once(
+        cc,
+        dir,
+        "quiet_syslog.c",
+        QUIET_SYSLOG_C,
+        "quiet_syslog.so",
+        &["-shared", "-fPIC", "-O1", "-g0"],
+    )
 }
 
 /// Links the runtime and `batch_o` into `exe`.

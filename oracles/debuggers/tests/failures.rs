@@ -107,3 +107,60 @@ fn a_complete_answer_parses() {
         drive::Answer::Error("value has been optimized out".into())
     );
 }
+
+/// A batch directory given as a relative path (as `diopter debuggers case`
+/// gives `target/debuggers/case`): the debugger, which runs in that
+/// directory, still finds its script, the program and the plan.
+#[test]
+fn a_relative_batch_directory_is_found_from_the_debuggers_directory() {
+    let rel = PathBuf::from(format!("diopter-dbg-rel-{}", std::process::id()));
+    std::fs::create_dir_all(&rel).unwrap();
+    std::fs::write(rel.join("prog"), "").unwrap();
+    // gdb's arguments: -nx -batch -x SCRIPT PROGRAM.
+    let tool = fake(
+        &std::env::temp_dir(),
+        &format!("fake-gdb-rel-{}", std::process::id()),
+        r#"[ -f "$4" ] && [ -f "$5" ] && [ -f "$DIOPTER_PROGRAM" ] && [ -f "$DIOPTER_PLAN" ] || exit 3
+printf '%s\n' '{"stop": 0, "var": "c0", "bytes": [1, 2, 3, 4]}' '{"stop": 0, "var": "c1", "bytes": [5, 6]}' '{"done": true}' > "$DIOPTER_OUT""#,
+    );
+    let r = drive::run(
+        Debugger::Gdb,
+        &tool,
+        &rel.join("prog"),
+        &plan(),
+        &rel,
+        Duration::from_secs(20),
+    );
+    let _ = std::fs::remove_dir_all(&rel);
+    let _ = std::fs::remove_file(&tool);
+    let got = r.expect("the fake debugger finds every file");
+    assert_eq!(got["c1"], drive::Answer::Bytes(vec![Some(5), Some(6)]));
+}
+
+/// LLDB is started with the preloaded object (`LD_PRELOAD`), and told to
+/// start the program it debugs without it.
+#[test]
+fn lldb_runs_with_the_preload_and_the_program_without() {
+    let dir = std::env::temp_dir().join(format!("diopter-dbg-preload-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let so = dir.join("quiet.so");
+    std::fs::write(&so, "").unwrap();
+    let tool = fake(
+        &dir,
+        "fake-lldb",
+        r#"case "$LD_PRELOAD" in */quiet.so) ;; *) exit 3 ;; esac
+case "$*" in *"settings set target.unset-env-vars LD_PRELOAD"*) ;; *) exit 4 ;; esac
+printf '%s\n' '{"stop": 0, "var": "c0", "bytes": [1, 2, 3, 4]}' '{"stop": 0, "var": "c1", "bytes": [5, 6]}' '{"done": true}' > "$DIOPTER_OUT""#,
+    );
+    let r = drive::run_preloaded(
+        Debugger::Lldb,
+        &tool,
+        &dir.join("prog"),
+        &plan(),
+        &dir,
+        Duration::from_secs(20),
+        Some(&so),
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(r.expect("the fake LLDB sees both").len(), 2);
+}

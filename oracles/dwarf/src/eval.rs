@@ -289,7 +289,11 @@ impl Machine<'_> {
                 format!("reading {bits} bits of the {}-bit entity {name}", v.width()),
             ));
         }
-        Ok(v.slice(0, bits.min(64)).to_u64().unwrap_or(0))
+        // A register holds all of its entity's bits that fit in 64, as a
+        // debugger reads a machine register whole (DW_OP_bregx: "the
+        // contents of the register plus the offset"), not only the bits
+        // the read site wants: the lowering must mask what it does not use.
+        Ok(v.slice(0, v.width().min(64)).to_u64().unwrap_or(0))
     }
 
     /// The diopter location description of the pieces: one piece without a

@@ -1418,8 +1418,14 @@ impl Lowerer<'_> {
         }
         match f {
             Form::Reg { reg, bit: 0 } => {
+                // DW_OP_bregx gives the whole register: keep the pointer's
+                // p bits (a generic AND, both operands generic).
                 self.emit(DwOp::Bregx(*reg, 0));
                 self.site(at, p);
+                if p < 64 {
+                    self.uconst((1u64 << p) - 1);
+                    self.emit(DwOp::And);
+                }
             }
             Form::Undef => {
                 self.emit(DwOp::Bregx(UNDEF_REG, 0));

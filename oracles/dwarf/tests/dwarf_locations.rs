@@ -502,3 +502,23 @@ fn half_and_vector_values_are_moved_as_their_bits() {
     let e = lower_ext(&c.bare, &c.types, &c.ctx).unwrap_err();
     assert!(e.reason.starts_with("arithmetic on `<2 x half>`"), "{e}");
 }
+
+/// A pointer narrower than its register (a 32-bit `ptr` in a 64-bit
+/// entity): DW_OP_bregx yields the whole register (DWARF 5 §2.5.1.2: "the
+/// contents of the register plus the offset"), so the lowering masks the
+/// address to the pointer's bits. Without the mask GDB read the address
+/// 0x60c4989affffff32 (reports/debuggers-findings.md, F10); the gimli
+/// oracle, which answered register reads with the read's width only, did
+/// not see it.
+#[test]
+fn a_pointer_narrower_than_its_register_is_masked() {
+    let c = case(
+        "target datalayout = \"e-p:32:32-p5:16:16-i64:64\"\n[referrer: ptr addrspace(5)] DIOpTypeObject(ptr), DIOpDeref([2 x i1])\n--- context\ndatalayout \"e-p:32:32-p5:16:16-i64:64\"\nmem 0 0xffffff30 = 11 22 33 44\n@g5 = i64 0x60c4989affffff32\nobject = @g5\n",
+    );
+    let l = agrees(&c);
+    assert!(
+        print_ops(&l.ops).contains("DW_OP_and"),
+        "masked: {}",
+        print_ops(&l.ops)
+    );
+}

@@ -160,3 +160,49 @@ fn every_path_the_readme_and_the_docs_name_exists() {
         missing.join("\n")
     );
 }
+
+/// reports/debuggers.md's findings are attributed by hand: every
+/// (consumer, class, signature) of the committed run has a row of the
+/// attribution table in reports/debuggers-findings.md, and each case file
+/// that table's findings name is committed.
+#[test]
+fn every_debugger_finding_of_the_committed_run_is_attributed() {
+    let json = std::fs::read_to_string(root().join("reports/debuggers.json")).unwrap();
+    let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let by_hand = std::fs::read_to_string(root().join("reports/debuggers-findings.md")).unwrap();
+    let table = by_hand
+        .split("## Every signature of the committed run, attributed")
+        .nth(1)
+        .expect("the attribution table");
+    let rows: Vec<&str> = table.lines().filter(|l| l.starts_with("| ")).collect();
+    let findings = report["findings"].as_array().unwrap();
+    assert!(!findings.is_empty());
+    for f in findings {
+        let (consumer, class) = (
+            f["consumer"].as_str().unwrap(),
+            f["class"].as_str().unwrap(),
+        );
+        let sig = f["signature"].as_str().unwrap();
+        // The table shortens a long parenthesis to `(…)`.
+        let head = sig.split('(').next().unwrap();
+        assert!(
+            rows.iter().any(
+                |r| r.starts_with(&format!("| {consumer} | {class} | {head}")) && r.contains("| F")
+            ),
+            "no attribution for {consumer} {class} `{sig}`"
+        );
+    }
+    for line in by_hand.lines().filter(|l| l.starts_with("Case")) {
+        for path in line.split('`').filter(|p| p.ends_with(".case")) {
+            let p = if path.contains('/') {
+                path.to_string()
+            } else {
+                format!("reports/debuggers/{path}")
+            };
+            assert!(
+                root().join(&p).is_file(),
+                "{p} named in debuggers-findings.md"
+            );
+        }
+    }
+}

@@ -122,7 +122,14 @@ fn signature(class: &Class) -> String {
         Class::Differs(_) if d.contains("where the reference fails") => {
             "a value where the reference fails".into()
         }
-        Class::Differs(_) if d.contains("??") => {
+        // The bytes shown, not the legend every such detail ends with
+        // ("(?? = optimized out or unavailable)").
+        Class::Differs(_)
+            if d.split(" where the reference")
+                .next()
+                .unwrap_or(d)
+                .contains("??") =>
+        {
             "bytes optimized out or unavailable where the reference reads them".into()
         }
         _ => "other bytes than the reference".into(),
@@ -374,4 +381,27 @@ pub fn available(tools: &Tools) -> Vec<Debugger> {
             Debugger::Lldb => tools.lldb.is_some(),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signatures_tell_other_bytes_from_unavailable_ones() {
+        let other = Class::Differs(
+            "shows 02 where the reference reads ff (?? = optimized out or unavailable)".into(),
+        );
+        assert_eq!(signature(&other), "other bytes than the reference");
+        let unavailable = Class::Differs(
+            "shows ?? 02 where the reference reads ff ff (?? = optimized out or unavailable)"
+                .into(),
+        );
+        assert_eq!(
+            signature(&unavailable),
+            "bytes optimized out or unavailable where the reference reads them"
+        );
+        let fails = Class::Differs("shows 00 where the reference fails: read fails".into());
+        assert_eq!(signature(&fails), "a value where the reference fails");
+    }
 }

@@ -32,9 +32,11 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MANIFEST = os.path.join(ROOT, "corpus", "amd", "amd-tests.manifest.tsv")
+TMP = tempfile.mkdtemp(prefix="amd-tests-")
 
 
 def read_manifest():
@@ -271,11 +273,22 @@ def paren_end(s, i):
     return len(s)
 
 
+# A FileCheck variable in a type position (`DIOpDeref([[STRUCT_PAIR]])`, or
+# its definition `[[STRUCT_PAIR:%.*]]`): the test hides the struct clang names.
+FILECHECK_TYPE_VAR = re.compile(r"\[\[([A-Za-z_]\w*)(?::%[^\]]*)?\]\]")
+# The struct bodies a hidden type is checked with. An expression counts as read
+# only when its verdict is the same under each: then it does not depend on
+# what clang put in the struct (every struct clang emits is sized).
+HIDDEN_TYPE_BODIES = ["{ i8 }", "{ i64, [3 x i32], ptr addrspace(5) }"]
+
+
 def judge_check_lines(diopter, row, path, text):
     """A clang test (`.hip`): its IR is clang's output, which the file shows
     only in CHECK lines. Each DIOp expression there is checked in the
     one-line form with the operand type the line prints (`#dbg_declare(T ...`),
-    or `?` where the line shows none (a global's `DIGlobalVariableExpression`)."""
+    or `?` where the line shows none (a global's `DIGlobalVariableExpression`).
+    A FileCheck variable standing for a type is checked as a named struct,
+    once per body in HIDDEN_TYPE_BODIES; a `{{regex}}` is not read."""
     items = []
     for i, line in enumerate(text.splitlines(), 1):
         if not re.match(r"^\s*//\s*[\w-]+:", line) or "!DIExpression(DIOp" not in line:
@@ -285,34 +298,66 @@ def judge_check_lines(diopter, row, path, text):
         m = re.search(r"#dbg_\w+\((.*?) (?:\[\[|%|@)", line)
         ty = m.group(1) if m else "?"
         items.append((i, ty, expr))
-    exprs, unread = [], []
-    checkable = [(i, t, e) for i, t, e in items if "[[" not in e and "{{" not in e]
-    unread = [i for i, t, e in items if (i, t, e) not in checkable]
-    args = [diopter, "check", "--format", "json"]
-    for _, t, e in checkable:
-        args += ["-e", "[%s] %s" % (t, e)]
-    code, data = 0, {"expressions": []}
-    if checkable:
-        p = subprocess.run(args, capture_output=True, text=True, timeout=120)
-        code = p.returncode
-        data = json.loads(p.stdout)
-    for (line, _, _), e in zip(checkable, data["expressions"]):
-        e = dict(e)
+    checkable, unread, hidden = [], [], set()
+    for i, t, e in items:
+        names = FILECHECK_TYPE_VAR.findall(t + " " + e)
+        t2 = FILECHECK_TYPE_VAR.sub(lambda m: "%filecheck." + m.group(1), t)
+        e2 = FILECHECK_TYPE_VAR.sub(lambda m: "%filecheck." + m.group(1), e)
+        if "[[" in t2 + e2 or "{{" in t2 + e2:
+            unread.append(i)
+            continue
+        hidden.update(names)
+        checkable.append((i, t2, e2, bool(names)))
+    runs = []
+    for body in HIDDEN_TYPE_BODIES if hidden else HIDDEN_TYPE_BODIES[:1]:
+        if not checkable:
+            break
+        lines = ["%%filecheck.%s = type %s" % (n, body) for n in sorted(hidden)]
+        lines += ["[%s] %s" % (t, e) for _, t, e, _ in checkable]
+        tmp = os.path.join(TMP, "check-lines.expr")
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines) + "\n")
+        p = subprocess.run([diopter, "check", "--format", "json", tmp],
+                           capture_output=True, text=True, timeout=120)
+        runs.append(json.loads(p.stdout)["expressions"])
+    exprs = []
+    for k, (line, _, _, uses_hidden) in enumerate(checkable):
+        verdicts = {r[k]["verdict"] for r in runs}
+        if len(verdicts) > 1:
+            unread.append(line)
+            continue
+        e = dict(runs[0][k])
         e["line"] = line
+        e["file"] = row["path"]
+        if uses_hidden:
+            e["hidden_types"] = "checked with each of: " + ", ".join(HIDDEN_TYPE_BODIES)
         exprs.append(e)
+    unread.sort()
     problems = [
         {"line": e["line"], "verdict": e["verdict"], "message": e["diagnostics"][0]["message"] if e["diagnostics"] else ""}
         for e in exprs
         if e["verdict"] != "valid"
     ]
+    # The file's verdict is that of the expressions read: one whose verdict
+    # changes with a hidden body is unread, not a rejection.
+    if any(e["verdict"] == "syntax-error" for e in exprs):
+        code = 2
+    else:
+        code = 1 if problems else 0
     verdict = {0: "accepted", 1: "rejected"}.get(code, "syntax error")
     read_whole = not unread
     agree = read_whole and not problems
     reason = ""
     if unread:
-        reason = "CHECK lines whose expression holds a FileCheck pattern: " + ", ".join(map(str, unread))
+        reason = ("CHECK lines whose expression holds a FileCheck regex, or whose verdict "
+                  "depends on the body of a type the test hides: " + ", ".join(map(str, unread)))
     elif problems:
         reason = "line %d: %s" % (problems[0]["line"], problems[0]["message"])
+    elif hidden:
+        reason = ("%d expressions name a type by a FileCheck variable (%s): each checked as a "
+                  "named struct with each body of %s, same verdict"
+                  % (sum(1 for c in checkable if c[3]), ", ".join(sorted(hidden)),
+                     " and ".join("`%s`" % b for b in HIDDEN_TYPE_BODIES)))
     return finish(row, "accept (clang's output)", verdict, code, exprs, len(items), read_whole,
                   agree, reason, problems, "diopter check -e '[T] EXPR' (each CHECK line's expression)")
 

@@ -191,6 +191,12 @@ pub fn compare_files(a: &Args) -> Result<Value, String> {
         "equivalent": count("equivalent"),
         "refinement": count("refinement"),
         "refuted": count("refuted"),
+        // Refuted only by giving an operand the pass redefined (or the
+        // validator cannot relate) any value: not a claim about the pass.
+        "refuted_inconclusive": pairs
+            .iter()
+            .filter(|p| p["verdict"] == "refuted" && p["assumes_unknown_operand"] == true)
+            .count(),
         "unknown": count("unknown"),
         "encoding_bug": count("encoding-bug"),
         "not_compared": count("not-compared"),
@@ -217,8 +223,15 @@ pub fn compare_files(a: &Args) -> Result<Value, String> {
 pub fn summary_line(doc: &Value) -> String {
     let s = &doc["summary"];
     format!(
-        "{} matched record pairs: {} equivalent, {} refinement, {} refuted, {} unknown, {} encoding bug, {} not compared; {} coverage losses, {} before-records and {} after-records unmatched",
-        s["pairs"], s["equivalent"], s["refinement"], s["refuted"], s["unknown"], s["encoding_bug"],
+        "{} matched record pairs: {} equivalent, {} refinement, {} refuted{}, {} unknown, {} encoding bug, {} not compared; {} coverage losses, {} before-records and {} after-records unmatched",
+        s["pairs"], s["equivalent"], s["refinement"], s["refuted"],
+        match s["refuted_inconclusive"].as_u64() {
+            Some(n) if n > 0 => format!(
+                " ({n} of them inconclusive: only with an operand the pass redefined, given any value)"
+            ),
+            _ => String::new(),
+        },
+        s["unknown"], s["encoding_bug"],
         s["not_compared"], s["coverage_losses"], s["unmatched_before"], s["unmatched_after"]
     )
 }

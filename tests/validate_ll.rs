@@ -91,6 +91,23 @@ fn without_a_mapping_a_redefined_operand_is_undefined_and_the_verdict_says_so() 
         .find(|(f, var, _, _)| f == "test_before_and_after" && var == "p1")
         .unwrap();
     assert_eq!(p1, v("test_before_and_after", "p1", "refuted", true));
+    // The summary counts such refutations apart: they are no claim about the pass.
+    let inconclusive = verdicts(&j)
+        .iter()
+        .filter(|(_, _, verdict, unknown)| verdict == "refuted" && *unknown)
+        .count() as u64;
+    assert!(inconclusive >= 1);
+    assert_eq!(j["summary"]["refuted_inconclusive"], inconclusive);
+    let o = diopter(&[
+        "validate",
+        "corpus/amd/ll/infer-address-spaces.before.ll",
+        "corpus/amd/ll/infer-address-spaces.after.ll",
+    ]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains(&format!("({inconclusive} of them inconclusive")),
+        "{text}"
+    );
 }
 
 #[test]

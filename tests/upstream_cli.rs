@@ -46,8 +46,8 @@ fn validate_json(args: &[&str]) -> (i32, Value) {
     (code, doc)
 }
 
-/// The verdict of the pair whose before-record mentions `operand,`.
-fn verdict_of(doc: &Value, operand: &str) -> String {
+/// The pair whose before-record mentions `operand,` (exactly one).
+fn pair_of<'a>(doc: &'a Value, operand: &str) -> &'a Value {
     let pairs = doc["pairs"].as_array().expect("pairs");
     let hits: Vec<&Value> = pairs
         .iter()
@@ -58,7 +58,15 @@ fn verdict_of(doc: &Value, operand: &str) -> String {
         })
         .collect();
     assert_eq!(hits.len(), 1, "one record on {operand}: {doc:#}");
-    hits[0]["verdict"].as_str().unwrap().to_string()
+    hits[0]
+}
+
+/// The verdict of the pair whose before-record mentions `operand,`.
+fn verdict_of(doc: &Value, operand: &str) -> String {
+    pair_of(doc, operand)["verdict"]
+        .as_str()
+        .unwrap()
+        .to_string()
 }
 
 #[test]
@@ -242,4 +250,71 @@ fn a_short_campaign_finds_reduces_and_reports_the_suspect_salvages() {
         assert_eq!(code, 1, "{doc:#}");
     }
     assert!(dir.join("upstream.md").is_file() && dir.join("upstream.json").is_file());
+}
+
+/// A call whose text the pass left unchanged gives the same value in both
+/// files (`UNCHANGED_ALIKE` in oracles/tv/src/validate_ir.rs), so the records
+/// over it and over what is computed from it are decided, not refuted by
+/// giving the call any value. (`call-unchanged.*.ll`: `opt-19
+/// -passes=debugify`, then `-passes=instcombine`.) The fourth record, over
+/// `sub i32 %o, 0` folded to `%o`, differs only in that the after record's
+/// location is writable (a register) where the before one is a computed
+/// value: refuted for that, not for its value.
+#[test]
+fn an_unchanged_call_is_the_same_value_in_both_files() {
+    let (_, doc) = validate_json(&[
+        data("call-unchanged.before.ll").to_str().unwrap(),
+        data("call-unchanged.after.ll").to_str().unwrap(),
+    ]);
+    assert_eq!(verdict_of(&doc, "i32 %c"), "equivalent", "{doc:#}");
+    assert_eq!(verdict_of(&doc, "i32 %a"), "equivalent", "{doc:#}");
+    let notes = doc["pairs"][0]["operands"].to_string();
+    assert!(
+        notes.contains("a load or call the pass left unchanged"),
+        "{notes}"
+    );
+    let writes_only = pair_of(&doc, "i32 %s");
+    assert_eq!(writes_only["verdict"], "refuted");
+    let cx = writes_only["counterexample"].to_string();
+    assert!(
+        cx.contains("writing to implicit storage") && cx.contains("the write changes nothing"),
+        "{writes_only:#}"
+    );
+}
+
+/// A finding in LLVM 19 (reports/upstream.md, "InstCombine salvages with a
+/// constant it shrank"): `sub i32 %x, 5` feeding only `shl ..., 10` has its
+/// constant shrunk to the 22 demanded bits (-5 -> 0x3ffffb), and the
+/// record of `%sub` is salvaged with the shrunk constant:
+/// `#dbg_value(i32 %x, !DIExpression(DW_OP_plus_uconst, 4194299,
+/// DW_OP_stack_value))`. Worked by hand at x = 0: the program's `%sub` is
+/// -5 (0xfffffffb); DW_OP_plus_uconst adds 4194299 (DWARF 5 §2.5.1.4), the
+/// debugger shows 0x003ffffb. (`instcombine-shrunk-constant.ll`, through
+/// `opt-19 -passes=debugify` and `-passes=instcombine`.)
+#[test]
+fn instcombine_salvaging_a_constant_it_shrank_is_refuted() {
+    let (code, doc) = validate_json(&[
+        data("instcombine-shrunk-constant.before.ll")
+            .to_str()
+            .unwrap(),
+        data("instcombine-shrunk-constant.after.ll")
+            .to_str()
+            .unwrap(),
+    ]);
+    assert_eq!(code, 1, "{doc:#}");
+    let p = pair_of(&doc, "i32 %sub");
+    assert_eq!(p["verdict"], "refuted", "{p:#}");
+    assert_eq!(p["assumes_unknown_operand"], false, "{p:#}");
+    assert!(
+        p["after_record"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("4194299"),
+        "{p:#}"
+    );
+    let cx = p["counterexample"].to_string();
+    assert!(
+        cx.contains("0xfffffffb") && cx.contains("0x003ffffb"),
+        "{cx}"
+    );
 }

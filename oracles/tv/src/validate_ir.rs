@@ -77,8 +77,10 @@ WHOLE IR FILES
   files share (the query's new operands), and the output says how:
     same value     a parameter with the same name and type in both headers,
                    a global, or an instruction both files define with the
-                   same name and text over shared operands (never a load,
-                   call, phi or other position-dependent instruction)
+                   same name and text over shared operands: a pure one,
+                   or a load or call the pass left unchanged (taken to give
+                   the same value: the pass preserves the program's
+                   meaning); never a phi, whose text names blocks
     constant       DIOpConstant(T c); poison/undef: the undefined location
     --map          `%old := [T %new, ...] DIOp...` (DIOpArg(K) is the K-th
                    listed new operand, resolved in AFTER) or `%old :=
@@ -531,6 +533,19 @@ const PURE: &[&str] = &[
     "freeze",
 ];
 
+/// Opcodes whose value depends on the memory or the program's state where
+/// the instruction runs (loads and calls). One whose text, operands
+/// included, the pass left unchanged is taken to give the same value: the
+/// pass preserves the program's meaning, and the instruction's uses (the
+/// record among them) read the value it computes. A changed one is two
+/// values, as for every opcode.
+const UNCHANGED_ALIKE: &[&str] = &["load", "call", "tail", "musttail", "notail"];
+
+/// The same value in both files when its text is the same in both.
+fn same_when_unchanged(def: &str) -> bool {
+    opcode(def).is_some_and(|o| PURE.contains(&o.as_str()) || UNCHANGED_ALIKE.contains(&o.as_str()))
+}
+
 fn opcode(def: &str) -> Option<String> {
     let toks = lexed(def);
     match toks.get(2).map(|t| &t.tok) {
@@ -627,8 +642,7 @@ impl<'a> Ctx<'a> {
             (None, None) => match (self.before.defs.get(name), self.after.defs.get(name)) {
                 (Some(a), Some(b)) if a == b => {
                     let a = a.clone();
-                    opcode(&a).is_some_and(|o| PURE.contains(&o.as_str()))
-                        && locals_in(&a).iter().all(|n| self.is_shared_any(n))
+                    same_when_unchanged(&a) && locals_in(&a).iter().all(|n| self.is_shared_any(n))
                 }
                 _ => false,
             },
@@ -658,8 +672,7 @@ impl<'a> Ctx<'a> {
         let s = match (self.before.defs.get(name), self.after.defs.get(name)) {
             (Some(a), Some(b)) if a == b => {
                 let a = a.clone();
-                opcode(&a).is_some_and(|o| PURE.contains(&o.as_str()))
-                    && locals_in(&a).iter().all(|n| self.is_shared_any(n))
+                same_when_unchanged(&a) && locals_in(&a).iter().all(|n| self.is_shared_any(n))
             }
             _ => false,
         };
@@ -742,6 +755,14 @@ impl<'a> Ctx<'a> {
             let ops = self.root(format!("%{n}"), ty);
             let what = if self.before.params.contains_key(n) {
                 "a parameter of both"
+            } else if self
+                .before
+                .defs
+                .get(n)
+                .and_then(|d| opcode(d))
+                .is_some_and(|o| UNCHANGED_ALIKE.contains(&o.as_str()))
+            {
+                "a load or call the pass left unchanged"
             } else {
                 "defined alike in both"
             };

@@ -318,3 +318,25 @@ fn instcombine_salvaging_a_constant_it_shrank_is_refuted() {
         "{cx}"
     );
 }
+
+/// A second finding in LLVM 19 (reports/upstream.md, item 0b): BDCE sets an
+/// operand use whose bits no program user demands to zero (`and i32 %c, 4`,
+/// whose bit 2 the `shl ..., 30` below shifts out, becomes `and i32 0, 4`)
+/// and leaves the record of `%a` on the instruction, which now computes 0.
+/// Worked by hand at %c = 4: the source's `a` is 4, the debugger shows 0.
+/// (`bdce-dead-operand.ll`, through `opt-19 -passes=debugify` and
+/// `-passes=bdce`.)
+#[test]
+fn bdce_zeroing_a_dead_operand_under_a_record_is_refuted() {
+    let (code, doc) = validate_json(&[
+        data("bdce-dead-operand.before.ll").to_str().unwrap(),
+        data("bdce-dead-operand.after.ll").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{doc:#}");
+    let p = pair_of(&doc, "i32 %a");
+    assert_eq!(p["verdict"], "refuted", "{p:#}");
+    assert_eq!(p["assumes_unknown_operand"], false, "{p:#}");
+    let cx = &p["counterexample"];
+    assert_eq!(cx["before_location"]["value"]["hex"], "0x00000004", "{p:#}");
+    assert_eq!(cx["after_location"]["value"]["hex"], "0x00000000", "{p:#}");
+}

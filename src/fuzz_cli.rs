@@ -74,9 +74,15 @@ const PROVE_LIMITS: &[&str] = &[
 /// also bounds the random contexts tried after Z3 gives up.
 const VALIDATE_LIMITS: &[&str] = &["--timeout", "100", "--time-limit", "0.3"];
 
-/// A per-process scratch directory for the input files.
+/// A scratch directory for the input files, per process and thread (the
+/// tests run several commands of one process at once: a shared `input.ll`
+/// was overwritten by another test's).
 fn scratch() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("diopter-fuzz-cli-{}", std::process::id()));
+    let thread: String = format!("{:?}", std::thread::current().id())
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect();
+    let d = std::env::temp_dir().join(format!("diopter-fuzz-cli-{}-{thread}", std::process::id()));
     let _ = std::fs::create_dir_all(&d);
     d
 }

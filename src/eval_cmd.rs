@@ -309,7 +309,8 @@ fn report(
         let shown = value_view(Some(&r.ty), &bits);
         (
             shown,
-            write_value(ctx, &r, &bits).map(|()| before.state_diff(ctx)),
+            write_value(ctx, &r, &bits)
+                .map(|()| before.state_diff_first(ctx, crate::replay_cmd::JSON_CHANGES)),
         )
     });
     match format {
@@ -320,7 +321,11 @@ fn report(
             });
             if let Some((shown, w)) = &written {
                 out["write"] = match w {
-                    Ok(changes) => serde_json::json!({ "value": shown, "changes": changes }),
+                    Ok((changes, total)) => serde_json::json!({
+                        "value": shown,
+                        "changes": changes,
+                        "changes_total": total,
+                    }),
                     Err(e) => serde_json::json!({
                         "value": shown,
                         "refused": { "kind": format!("{:?}", e.kind), "message": e.message },
@@ -337,10 +342,10 @@ fn report(
             out!(wout, "{}", view.text(&r, ""));
             match &written {
                 None => {}
-                Some((shown, Ok(changes))) if changes.is_empty() => {
+                Some((shown, Ok((_, 0)))) => {
                     outln!(wout, "write:    {}: done, nothing changed", shown.text())
                 }
-                Some((shown, Ok(changes))) => {
+                Some((shown, Ok((changes, total)))) => {
                     outln!(
                         wout,
                         "write:    {}: done; changed (before -> after):",
@@ -349,8 +354,8 @@ fn report(
                     for c in changes.iter().take(64) {
                         outln!(wout, "          {c}");
                     }
-                    if changes.len() > 64 {
-                        outln!(wout, "          … ({} changes)", changes.len());
+                    if *total > 64 {
+                        outln!(wout, "          … ({total} changes)");
                     }
                 }
                 Some((shown, Err(e))) => {

@@ -15,6 +15,10 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// At most this many changed bytes or entities listed in JSON (all are
+/// counted in `changes_total`): a wide write can change a million.
+pub const JSON_CHANGES: usize = 4096;
+
 pub const CASE_FILE_HELP: &str = "\
 CASE FILES
   Written when oracles disagree (fuzz/artifacts/eval_diff/, the diff_props
@@ -165,19 +169,19 @@ fn print_text(
                 out!(wout, "{}", view.text(r, "  "));
                 match &o.write {
                     Some(Ok(after)) => {
-                        let changes = case.ctx.state_diff(after);
-                        if changes.is_empty() {
+                        let (changes, total) = case.ctx.state_diff_first(after, 64);
+                        if total == 0 {
                             outln!(wout, "  write:    done, nothing changed");
                         } else {
-                            let more = if changes.len() > 64 {
-                                format!(", … ({} changes)", changes.len())
+                            let more = if total > changes.len() {
+                                format!(", … ({total} changes)")
                             } else {
                                 String::new()
                             };
                             outln!(
                                 wout,
                                 "  write:    done; changed: {}{more}",
-                                changes[..changes.len().min(64)].join(", ")
+                                changes.join(", ")
                             );
                         }
                     }
@@ -213,7 +217,10 @@ fn print_json(
                 "oracle": o.oracle,
                 "location": LocatedView::new(r, o.read.as_ref(), &read_noting_unlisted(&case.ctx, &r.loc, r.bits).1),
                 "write": match &o.write {
-                    Some(Ok(after)) => serde_json::json!({ "changes": case.ctx.state_diff(after) }),
+                    Some(Ok(after)) => {
+                        let (changes, total) = case.ctx.state_diff_first(after, JSON_CHANGES);
+                        serde_json::json!({ "changes": changes, "changes_total": total })
+                    }
                     Some(Err(e)) => serde_json::json!({ "refused": { "kind": format!("{:?}", e.kind), "message": e.message } }),
                     None => serde_json::Value::Null,
                 },

@@ -198,9 +198,23 @@ impl Context {
 
     /// The differences between the two contexts' states, one line each.
     pub fn state_diff(&self, other: &Context) -> Vec<String> {
+        self.state_diff_first(other, usize::MAX).0
+    }
+
+    /// The first `limit` lines of [`Self::state_diff`] and how many there
+    /// are in all: a write of a wide value changes up to a million bytes,
+    /// which are counted, not all printed (each line names its address).
+    pub fn state_diff_first(&self, other: &Context, limit: usize) -> (Vec<String>, usize) {
         let mut out = Vec::new();
+        let mut total = 0usize;
+        let mut push = |line: &dyn Fn() -> String| {
+            if out.len() < limit {
+                out.push(line());
+            }
+            total += 1;
+        };
         if self.seed != other.seed {
-            out.push(format!("seed {} -> {}", self.seed, other.seed));
+            push(&|| format!("seed {} -> {}", self.seed, other.seed));
         }
         let addresses: BTreeSet<(u32, BigUint)> = self
             .state
@@ -212,7 +226,7 @@ impl Context {
         for (a, addr) in &addresses {
             let (x, y) = (self.byte(*a, addr), other.byte(*a, addr));
             if x != y {
-                out.push(format!("mem {a} 0x{addr:x}: {x:02x} -> {y:02x}"));
+                push(&|| format!("mem {a} 0x{addr:x}: {x:02x} -> {y:02x}"));
             }
         }
         let names: BTreeSet<&String> = self
@@ -227,15 +241,17 @@ impl Context {
                 let show = |v: Option<&Bits>| {
                     v.map_or("absent".to_string(), location::print_implicit_value)
                 };
-                out.push(format!(
-                    "{}: {} -> {}",
-                    location::print_entity_name(n),
-                    show(x),
-                    show(y)
-                ));
+                push(&|| {
+                    format!(
+                        "{}: {} -> {}",
+                        location::print_entity_name(n),
+                        show(x),
+                        show(y)
+                    )
+                });
             }
         }
-        out
+        (out, total)
     }
 
     /// Parses the context format. All diagnostics of the text are returned,

@@ -212,3 +212,23 @@ fn diagnostics_render_with_a_caret() {
     assert!(r.starts_with("c.ctx:2:"), "{r}");
     assert!(r.contains('^'), "{r}");
 }
+
+/// A diff lists its first lines and counts them all (a wide write changes
+/// up to a million bytes: listing each cost seconds and hundreds of MB).
+#[test]
+fn a_state_diff_lists_its_first_lines_and_counts_them_all() {
+    let before = Context::parse("mem 0 0x10 = 00 00 00 00 00\n").unwrap();
+    let mut after = before.clone();
+    after.set_memory(0, 0x10u32, &[1, 2, 3, 4, 5]);
+    let (first, total) = before.state_diff_first(&after, 2);
+    assert_eq!(total, 5);
+    assert_eq!(
+        first,
+        vec![
+            "mem 0 0x10: 00 -> 01".to_string(),
+            "mem 0 0x11: 00 -> 02".to_string()
+        ]
+    );
+    assert_eq!(before.state_diff(&after).len(), 5);
+    assert_eq!(before.state_diff_first(&after, 0), (vec![], 5));
+}

@@ -156,7 +156,7 @@ pub fn run(
                 let preload = matches!(d, Debugger::Lldb).then_some(quiet.as_path());
                 Some(s.spawn(move || {
                     let t = Instant::now();
-                    let r = drive::run_preloaded(*d, &tool, exe, plan, dir, timeout, preload);
+                    let r = drive::run(*d, &tool, exe, plan, dir, timeout, preload);
                     (*d, r, t.elapsed())
                 }))
             })

@@ -53,21 +53,10 @@ struct Line {
     done: Option<bool>,
 }
 
-/// Runs `debugger` (the program `tool`) on `exe` with `plan`, in `dir`.
+/// Runs `debugger` (the program `tool`) on `exe` with `plan`, in `dir`;
+/// the debugger is started with `preload` as `LD_PRELOAD` (LLDB:
+/// [`crate::link::quiet_syslog`]), the program it debugs without.
 pub fn run(
-    debugger: Debugger,
-    tool: &Path,
-    exe: &Path,
-    plan: &Plan,
-    dir: &Path,
-    timeout: Duration,
-) -> Result<BTreeMap<String, Answer>, String> {
-    run_preloaded(debugger, tool, exe, plan, dir, timeout, None)
-}
-
-/// [`run`], the debugger started with `preload` as `LD_PRELOAD` (LLDB:
-/// [`crate::link::quiet_syslog`]); the program it debugs is started without.
-pub fn run_preloaded(
     debugger: Debugger,
     tool: &Path,
     exe: &Path,

@@ -38,6 +38,7 @@ fn run_fake(body: &str, timeout: Duration) -> Result<Vec<String>, String> {
         &plan(),
         &dir,
         timeout,
+        None,
     );
     let _ = std::fs::remove_dir_all(&dir);
     r.map(|m| m.keys().cloned().collect())
@@ -130,6 +131,7 @@ printf '%s\n' '{"stop": 0, "var": "c0", "bytes": [1, 2, 3, 4]}' '{"stop": 0, "va
         &plan(),
         &rel,
         Duration::from_secs(20),
+        None,
     );
     let _ = std::fs::remove_dir_all(&rel);
     let _ = std::fs::remove_file(&tool);
@@ -152,7 +154,7 @@ fn lldb_runs_with_the_preload_and_the_program_without() {
 case "$*" in *"settings set target.unset-env-vars LD_PRELOAD"*) ;; *) exit 4 ;; esac
 printf '%s\n' '{"stop": 0, "var": "c0", "bytes": [1, 2, 3, 4]}' '{"stop": 0, "var": "c1", "bytes": [5, 6]}' '{"done": true}' > "$DIOPTER_OUT""#,
     );
-    let r = drive::run_preloaded(
+    let r = drive::run(
         Debugger::Lldb,
         &tool,
         &dir.join("prog"),

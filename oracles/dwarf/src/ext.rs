@@ -622,14 +622,13 @@ impl Run<'_, '_> {
     /// whole (decision 3).
     fn read_whole_register(&mut self, r: u64, bits: u64) -> Step<Bits> {
         let low = self.read_register(r, bits)?;
-        let whole = self
-            .register_name(r)
-            .and_then(|n| self.m.ctx.entity(n))
-            .map_or(bits, |v| v.width().min(64));
+        let Some(name) = self.register_name(r).map(str::to_string) else {
+            return Ok(low);
+        };
+        let whole = self.m.ctx.entity(&name).map_or(bits, |v| v.width().min(64));
         if whole <= bits {
             return Ok(low);
         }
-        let name = self.register_name(r).expect("read above").to_string();
         Ok(access::read(self.m.ctx, &LocDesc::entity(&name, 0), whole).unwrap_or(low))
     }
 

@@ -36,11 +36,14 @@ phase clippy
 cargo clippy --workspace --all-targets -- -D warnings
 phase test
 cargo test --workspace
+# The CLI phases below run the dev-profile binary that `cargo test` built
+# (its prover and reference crates are optimized: Cargo.toml), not a release
+# build: a second build of every crate cost CI 240 s of its 30 minutes.
 phase corpus check
-cargo run --release --quiet -- check corpus/ --quiet
+cargo run --quiet -- check corpus/ --quiet
 phase debuggers smoke
 # Debugger smoke (docs/debuggers.md): 200 generated cases through gimli, GDB and LLDB; exit 1 = findings (known), 2 = broken.
-if command -v gdb >/dev/null && command -v lldb-19 >/dev/null; then s=0; cargo run --release --quiet -- debuggers run --cases 200 --batch 200 --dir target/debuggers-smoke >/dev/null || s=$?; [ "$s" -le 1 ]; else echo "debuggers smoke: skipped (apt-get install gdb lldb-19)"; fi
+if command -v gdb >/dev/null && command -v lldb-19 >/dev/null; then s=0; cargo run --quiet -- debuggers run --cases 200 --batch 200 --dir target/debuggers-smoke >/dev/null || s=$?; [ "$s" -le 1 ]; else echo "debuggers smoke: skipped (apt-get install gdb lldb-19)"; fi
 
 # The rule-proof gate: every rule of the library proved at the default
 # widths and at the widths its text calls for, and at every width from 1 to
@@ -48,9 +51,9 @@ if command -v gdb >/dev/null && command -v lldb-19 >/dev/null; then s=0; cargo r
 # (docs/proof-coverage.md); every rule under corpus/rules/refuted/ refuted
 # (diopter prove's exit status); the report is not rewritten here.
 phase rule-proof gate
-cargo run --release --quiet -- prove --all-widths=bounded --no-report --format text | tail -n 6
+cargo run --quiet -- prove --all-widths=bounded --no-report --format text | tail -n 6
 
-# Fuzz smoke: each target 15 s on the stable toolchain (sanitizers off).
+# Fuzz smoke: each target 10 s on the stable toolchain (sanitizers off).
 # eval_diff_planted is left out: it carries a planted bug on purpose (it
 # makes artifacts for reports/minimizer.sh) and fails by design.
 phase fuzz smoke
@@ -59,8 +62,8 @@ fuzz/seed.sh
 for t in eval_diff parse_roundtrip check_eval simplify_diff dwarf_diff lifetimes_diff transform_diff validate_diff classic_roundtrip cli; do
   dict=()
   case "$t" in parse_roundtrip | check_eval | cli) dict=(-dict=fuzz/dict/diop.dict) ;; esac
-  echo "== fuzz smoke: $t (15 s)"
-  cargo fuzz run "$t" -s none -- -max_total_time=15 -print_final_stats=1 "${dict[@]}" 2>&1 | tail -n 4
+  echo "== fuzz smoke: $t (10 s)"
+  cargo fuzz run "$t" -s none -- -max_total_time=10 -print_final_stats=1 "${dict[@]}" 2>&1 | tail -n 4
 done
 
 # ClusterFuzzLite / OSS-Fuzz: lint the workflows and build scripts, build the

@@ -576,6 +576,7 @@ pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
         timeout_ms: a.timeout,
         split_first: false,
         deadline: a.time_limit.map(|t| start + t),
+        values_first: false,
     };
     let cache = (!a.no_cache).then(|| ProofCache::new(&a.cache_dir));
     let keys: Vec<Option<String>> = work

@@ -53,6 +53,7 @@ pub fn run(a: &Args) -> ExitCode {
             timeout_ms: a.timeout,
             split_first: true,
             deadline: None,
+            values_first: false,
         },
         jobs,
         &|done, total| {

@@ -43,6 +43,7 @@ fn decide(i: &Instance, timeout_ms: u32) -> Verdict {
             timeout_ms,
             split_first: false,
             deadline: None,
+            values_first: false,
         },
     )
     .verdict;

@@ -346,6 +346,7 @@ fn split_queries_give_confirmed_counterexamples() {
         timeout_ms: 10_000,
         split_first: true,
         deadline: None,
+        values_first: false,
     };
     let mut refuted = 0;
     for r in &rules {

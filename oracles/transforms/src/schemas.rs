@@ -517,6 +517,7 @@ mod tests {
             timeout_ms: 20_000,
             split_first: true,
             deadline: None,
+            values_first: false,
         };
         let pick = |rule: &str, label: &str| {
             work.iter()

@@ -388,6 +388,12 @@ pub fn instance(p: &Pair, types: &TypeTable, relation: Relation) -> Option<Insta
 /// Decides one (checked, see [`check_pair`]) pair.
 pub fn validate(p: &Pair, types: &TypeTable, cfg: &ProveConfig) -> Outcome {
     let start = Instant::now();
+    // A refutation here is a value the pass changed: look for it over plain
+    // values first (`ProveConfig::values_first`).
+    let cfg = &ProveConfig {
+        values_first: true,
+        ..cfg.clone()
+    };
     let Some(base) = instance(p, types, Relation::Equivalent) else {
         return Outcome {
             verdict: Verdict::Refinement(

@@ -1314,6 +1314,8 @@ fn build(
         Err(_) if all_poison(ra) => None,
         Err((why, d)) => return fail(format!("after-record: {why}"), d, "after"),
     };
+    // Both records classic (or the after one killed): see `value_args` below.
+    let classic = sb.classic && sa.as_ref().is_none_or(|a| a.classic);
     if let (Some(fb), Some(fa)) = (
         classic_fragment(before.0, rb),
         classic_fragment(after.0, ra),
@@ -1393,12 +1395,25 @@ fn build(
             .collect();
         bare(roots, e)
     });
-    // The classic translation's inputs are plain values.
+    // Under classic expressions every root is a plain value (an implicit
+    // location holding any value of its type), not a location of every
+    // storage shape: upstream LLVM's operand is an SSA value that the
+    // expression computes with (DW_OP_* read it as a value), the question is
+    // the value the record shows, and a debugger's write is outside what
+    // LLVM's records promise. Over every shape, a pair that reads an operand
+    // the other side does not was "refuted" by that operand's location
+    // failing to read (memory out of bounds) with the values equal (BDCE
+    // dropping an `and` whose bits a later `ashr` shifts out), or by a write
+    // alone, and each such query took Z3 seconds. Records in the DIOp
+    // dialect keep locations of every shape: AMD's DIOpArg is the operand's
+    // location, writes included. The classic translation's own inputs
+    // (upper bits of a narrow register, the generic type's signedness) are
+    // values in both.
     let value_args = cx
         .roots
         .iter()
         .enumerate()
-        .filter(|(_, r)| r.key.starts_with(UPPER) || r.key == SIGNEDNESS)
+        .filter(|(_, r)| classic || r.key.starts_with(UPPER) || r.key == SIGNEDNESS)
         .map(|(k, _)| k as u64)
         .collect();
     let pair = Pair {

@@ -30,6 +30,7 @@ pub fn verdict(i: &Instance) -> Verdict {
             timeout_ms: 60_000,
             split_first: false,
             deadline: None,
+            values_first: false,
         },
     )
     .verdict

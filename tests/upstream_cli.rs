@@ -372,3 +372,36 @@ fn a_dead_operand_whose_bits_are_shifted_out_is_equivalent() {
     assert_eq!(g["verdict"], "refuted", "{g:#}");
     assert!(g["detail"].as_str().unwrap().contains("fails"), "{g:#}");
 }
+
+/// Poison flags (oracles/tv/src/poison.rs): `zext nneg i8 %x` is poison for
+/// a negative %x, so its record may show anything there, and the `sext` a
+/// pass put in its place (equal on every non-negative %x) is equivalent;
+/// without the precondition, %x = -1 refutes it (zext: 255, sext:
+/// 0xffffffff). The second record, `add nsw i32 %y, 1` salvaged with a wrong
+/// constant (`DW_OP_plus_uconst 2`), is still refuted, and on an input where
+/// the `add nsw` does not overflow (the counterexample's two values differ
+/// by one, neither is the wrapped 0x80000000). Hand-written pair,
+/// `poison-flags.{before,after}.ll`.
+#[test]
+fn a_record_over_a_poison_value_constrains_nothing_there() {
+    let (code, doc) = validate_json(&[
+        data("poison-flags.before.ll").to_str().unwrap(),
+        data("poison-flags.after.ll").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{doc:#}");
+    assert_eq!(verdict_of(&doc, "i32 %z"), "equivalent", "{doc:#}");
+    let p = pair_of(&doc, "i32 %p");
+    assert_eq!(p["verdict"], "refuted", "{p:#}");
+    let before = p["counterexample"]["before_location"]["value"]["unsigned"]
+        .as_str()
+        .unwrap()
+        .parse::<u64>()
+        .unwrap();
+    let after = p["counterexample"]["after_location"]["value"]["unsigned"]
+        .as_str()
+        .unwrap()
+        .parse::<u64>()
+        .unwrap();
+    assert_eq!(after, (before + 1) % (1 << 32), "{p:#}");
+    assert_ne!(before, 0x8000_0000, "{p:#}");
+}

@@ -391,6 +391,7 @@ pub fn validate_diff_outcome(data: &[u8]) -> Result<Option<(Update, &'static str
         source: None,
         span: Span::default(),
         value_args: Vec::new(),
+        pre: Vec::new(),
     };
     judge_update(&pair, wrong, &case.types, trial_seed).map(|v| Some((update, v)))
 }
@@ -560,6 +561,7 @@ pub fn sroa_pair(
         source: None,
         span: Span::default(),
         value_args: Vec::new(),
+        pre: Vec::new(),
     })
 }
 

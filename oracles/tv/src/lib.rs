@@ -7,9 +7,12 @@
 //!   mapping (`diopter validate FILE.map`), decided by the prover;
 //! * [`validate_ir`]: two versions of an IR file, each variable's debug
 //!   records matched and related through the instructions both files share
-//!   (`diopter validate BEFORE.ll AFTER.ll`).
+//!   (`diopter validate BEFORE.ll AFTER.ll`);
+//! * [`poison`]: where a value derived from the IR is poison, as
+//!   preconditions of the query.
 
 pub mod files;
+pub mod poison;
 pub mod upstream;
 pub mod validate;
 pub mod validate_ir;

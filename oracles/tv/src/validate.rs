@@ -83,6 +83,10 @@ pub struct Pair {
     /// inputs a classic expression's translation adds (upper bits of a
     /// narrow register, the generic type's signedness).
     pub value_args: Vec<u64>,
+    /// Preconditions over the value arguments (`poison::conditions`): the
+    /// pair is decided only where they hold (where the before-value is not
+    /// poison and its instructions are defined).
+    pub pre: Vec<diopter_rules::instance::Term>,
 }
 
 /// The verdict on one pair.
@@ -380,7 +384,7 @@ pub fn instance(p: &Pair, types: &TypeTable, relation: Relation) -> Option<Insta
         types: types.clone(),
         lhs: unpoison(&substitute(p), &new),
         rhs: unpoison(&after.expr, &new),
-        pre: Vec::new(),
+        pre: p.pre.clone(),
         defs: Vec::new(),
     })
 }
@@ -829,6 +833,7 @@ impl Generic {
             source: self.source.clone(),
             span: self.span,
             value_args: Vec::new(),
+            pre: Vec::new(),
         };
         check_pair(&pair, types)?;
         let old = arg_infos(pair.before.args.as_deref().unwrap_or_default());
@@ -1066,6 +1071,7 @@ fn finish(c: Partial, entries: &mut Vec<Entry>, diags: &mut Vec<Diagnostic>) {
         source: c.source,
         span: c.span,
         value_args: Vec::new(),
+        pre: Vec::new(),
     })));
 }
 

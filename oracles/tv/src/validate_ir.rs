@@ -40,6 +40,7 @@
 //! the first remaining after-record. Records left over are reported; a
 //! variable with records before and none after is a coverage loss.
 
+use crate::poison;
 use crate::validate::{self, MapRhs, Outcome, Pair};
 use diopter_semantics::ast::{ArgDecl, Bare, Dialect, Expr, Literal, Op, OpNode, Span};
 use diopter_semantics::classic::{self, Hole, RecordUse};
@@ -91,8 +92,11 @@ WHOLE IR FILES
                    `inttoptr`/`bitcast` (DIOpReinterpret + DIOpRead when the
                    sizes agree, else DIOpConvert), `addrspacecast`
                    (DIOpConvert), over its own operands resolved the same way;
-                   flags (nuw, nsw, exact) are ignored, so a pass may refine a
-                   poison result differently than the derivation does
+                   flags (nuw, nsw, exact, disjoint, nneg) and division by
+                   zero are preconditions: a pair is decided where neither
+                   side's derived values are poison (a pass may put anything
+                   in place of poison; a flag a pass added is taken as a fact
+                   it proved). Classic records' operands are plain values
     undefined      (BEFORE) any other operand the after file does not share:
                    deleted or redefined with no known relation; only
                    \"optimized out\" refines it. Supply --map to say more.
@@ -585,6 +589,8 @@ struct Ctx<'a> {
     /// Roots the before side's resolutions use.
     before_uses: BTreeSet<usize>,
     side_now: Which,
+    /// Where the derived values of both sides are not poison (`poison`).
+    pre: Vec<diopter_rules::instance::Term>,
 }
 
 fn node(op: Op) -> OpNode {
@@ -851,6 +857,7 @@ impl<'a> Ctx<'a> {
             source: None,
             span: Span::default(),
             value_args: Vec::new(),
+            pre: Vec::new(),
         };
         let ops = validate::substitute(&tmp).ops;
         Ok((ops, "--map", format!("{} (by hand)", m.text.trim())))
@@ -1014,6 +1021,32 @@ impl<'a> Ctx<'a> {
     }
 
     /// The value an instruction computes, over its operands' resolutions.
+    /// Records where `op [flags] a, b` (or the cast of `a` to `to`) at
+    /// width `wd` yields a value (`poison::conditions`); nothing for
+    /// operands outside `poison::term`'s subset.
+    fn guard(
+        &mut self,
+        op: &str,
+        flags: &[String],
+        a: &[OpNode],
+        b: Option<&[OpNode]>,
+        wd: u64,
+        to: Option<&Type>,
+    ) {
+        let Some((ta, wa)) = poison::term(a) else {
+            return;
+        };
+        let tb = match b.map(poison::term) {
+            Some(Some((t, wb))) if wb == wa => Some(t),
+            Some(_) => return,
+            None => None,
+        };
+        if wa == wd {
+            self.pre
+                .extend(poison::conditions(op, flags, &ta, tb.as_ref(), wd, to));
+        }
+    }
+
     fn derive(&mut self, w: Which, ty: &Type, def: &str, depth: usize) -> Option<Vec<OpNode>> {
         let toks = lexed(def);
         let op = match toks.get(2)?.tok {
@@ -1037,7 +1070,12 @@ impl<'a> Ctx<'a> {
             _ => {}
         }
         let flags = ["nuw", "nsw", "exact", "disjoint", "nneg"];
-        while matches!(p.peek(), Some(Tok::Ident(f)) if flags.contains(&f.as_str())) {
+        let mut seen: Vec<String> = Vec::new();
+        while let Some(Tok::Ident(f)) = p.peek() {
+            if !flags.contains(&f.as_str()) {
+                break;
+            }
+            seen.push(f.clone());
             p.bump();
         }
         let src_ty = p.parse_type().ok()?;
@@ -1067,6 +1105,7 @@ impl<'a> Ctx<'a> {
             }
             let (a, _, _) = self.resolve(w, &src_ty, &first, depth + 1).ok()?;
             let (b, _, _) = self.resolve(w, &src_ty, &second, depth + 1).ok()?;
+            self.guard(&op, &seen, &a, Some(&b), wd, None);
             let o = if op == "udiv" { Op::Div } else { Op::Mod };
             return Some(classic::unsigned_binary(&a, &b, wd, o));
         }
@@ -1080,6 +1119,9 @@ impl<'a> Ctx<'a> {
             }
             let (mut a, _, _) = self.resolve(w, &src_ty, &first, depth + 1).ok()?;
             let (b, _, _) = self.resolve(w, &src_ty, &second, depth + 1).ok()?;
+            if let Some(wd) = src_ty.int_width() {
+                self.guard(&op, &seen, &a, Some(&b), wd, None);
+            }
             a.extend(b);
             a.push(node(bop));
             return Some(a);
@@ -1092,6 +1134,9 @@ impl<'a> Ctx<'a> {
             return None;
         }
         let (mut a, _, _) = self.resolve(w, &src_ty, &first, depth + 1).ok()?;
+        if let Some(wd) = src_ty.int_width() {
+            self.guard(&op, &seen, &a, None, wd, Some(&to));
+        }
         let bits = |t: &Type| self.dl.bitsizeof(t, self.types).ok();
         match op.as_str() {
             "zext" if src_ty.is_int() && to.is_int() => a.push(node(Op::ZExt(to))),
@@ -1292,6 +1337,7 @@ fn build(
         shared: BTreeMap::new(),
         before_uses: BTreeSet::new(),
         side_now: Which::After,
+        pre: Vec::new(),
     };
     let fail = |why: String, d: Option<Diagnostic>, side: &'static str| {
         (
@@ -1379,6 +1425,7 @@ fn build(
             source: None,
             span: Span::default(),
             value_args: Vec::new(),
+            pre: Vec::new(),
         };
         let e = validate::substitute(&tmp);
         // Every root is a hole of the after-expression, also those only the
@@ -1426,6 +1473,8 @@ fn build(
         source: None,
         span: Span::default(),
         value_args,
+        // Preconditions need every hole a value: classic records only.
+        pre: if classic { cx.pre } else { Vec::new() },
     };
     (Ok(pair), cx.notes, cx.roots, cx.assumes_unknown, None)
 }
@@ -1452,6 +1501,7 @@ fn operand_roots(
         shared: BTreeMap::new(),
         before_uses: BTreeSet::new(),
         side_now: Which::After,
+        pre: Vec::new(),
     };
     for o in r.location.operands() {
         if let Some(t) = &o.ty {

@@ -28,12 +28,12 @@ use diopter_semantics::types::Type;
 use num_bigint::BigInt;
 
 /// A term and its width in bits.
-pub type Sized = (Term, u64);
+pub type SizedTerm = (Term, u64);
 
 /// The integer DIOp sequence `ops` as a term, or `None` when it uses an
 /// operation or type outside the subset.
-pub fn term(ops: &[OpNode]) -> Option<Sized> {
-    let mut st: Vec<Sized> = Vec::new();
+pub fn term(ops: &[OpNode]) -> Option<SizedTerm> {
+    let mut st: Vec<SizedTerm> = Vec::new();
     for n in ops {
         let t = match &n.op {
             Op::Arg(k, ty) => (Term::Hole(*k as usize), ty.int_width()?),
@@ -219,4 +219,127 @@ pub fn conditions(
         _ => {}
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    //! Each condition evaluated by hand at the edge of LangRef's rule.
+    use super::*;
+    use diopter_rules::term::eval_term;
+    use diopter_semantics::value::Bits;
+
+    /// Whether every condition of `op [flags] a, b` holds at width `w`.
+    fn holds(op: &str, flags: &[&str], w: u64, a: u64, b: Option<u64>, to: Option<Type>) -> bool {
+        let flags: Vec<String> = flags.iter().map(|f| f.to_string()).collect();
+        let holes = [
+            Some(Bits::from_bigint(w, &BigInt::from(a))),
+            b.map(|b| Bits::from_bigint(w, &BigInt::from(b))),
+        ];
+        let tb = b.map(|_| Term::Hole(1));
+        conditions(op, &flags, &Term::Hole(0), tb.as_ref(), w, to.as_ref())
+            .iter()
+            .all(|c| eval_term(c, &holes) == Some(Bits::from_bigint(1, &BigInt::from(1))))
+    }
+
+    #[test]
+    fn each_flag_is_poison_exactly_where_langref_says() {
+        // zext nneg i8: poison for a negative operand.
+        assert!(holds("zext", &["nneg"], 8, 0x7f, None, Some(Type::Int(32))));
+        assert!(!holds(
+            "zext",
+            &["nneg"],
+            8,
+            0x80,
+            None,
+            Some(Type::Int(32))
+        ));
+        // trunc nuw/nsw i16 to i8: 0x00ff keeps its unsigned value, not its
+        // signed one; 0xffff the other way round.
+        assert!(holds(
+            "trunc",
+            &["nuw"],
+            16,
+            0x00ff,
+            None,
+            Some(Type::Int(8))
+        ));
+        assert!(!holds(
+            "trunc",
+            &["nsw"],
+            16,
+            0x00ff,
+            None,
+            Some(Type::Int(8))
+        ));
+        assert!(holds(
+            "trunc",
+            &["nsw"],
+            16,
+            0xffff,
+            None,
+            Some(Type::Int(8))
+        ));
+        assert!(!holds(
+            "trunc",
+            &["nuw"],
+            16,
+            0xffff,
+            None,
+            Some(Type::Int(8))
+        ));
+        // add i8: 100 + 100 = 200 wraps signed only; 200 + 100 wraps unsigned.
+        assert!(holds("add", &["nuw"], 8, 100, Some(100), None));
+        assert!(!holds("add", &["nsw"], 8, 100, Some(100), None));
+        assert!(!holds("add", &["nuw"], 8, 200, Some(100), None));
+        // sub nuw i8: 3 - 5 wraps; nsw: -128 - 1 wraps.
+        assert!(!holds("sub", &["nuw"], 8, 3, Some(5), None));
+        assert!(holds("sub", &["nsw"], 8, 3, Some(5), None));
+        assert!(!holds("sub", &["nsw"], 8, 0x80, Some(1), None));
+        // mul i8: 16 * 16 = 256 wraps both ways; 0xff * 0xff is 1 signed.
+        assert!(!holds("mul", &["nuw"], 8, 16, Some(16), None));
+        assert!(holds("mul", &["nsw"], 8, 0xff, Some(0xff), None));
+        assert!(!holds("mul", &["nuw"], 8, 0xff, Some(0xff), None));
+        // shl i8: 0x40 << 1 = 0x80 keeps every bit (nuw) but not the sign
+        // (nsw); an amount of 8 is poison with no flag at all.
+        assert!(holds("shl", &["nuw"], 8, 0x40, Some(1), None));
+        assert!(!holds("shl", &["nsw"], 8, 0x40, Some(1), None));
+        assert!(!holds("shl", &[], 8, 1, Some(8), None));
+        // lshr/ashr exact: no one bit shifted out.
+        assert!(holds("lshr", &["exact"], 8, 12, Some(2), None));
+        assert!(!holds("lshr", &["exact"], 8, 13, Some(2), None));
+        assert!(!holds("ashr", &["exact"], 8, 0x81, Some(1), None));
+        // Division: by zero is UB, INT_MIN / -1 too (signed only), exact
+        // needs a zero remainder (udiv of 0xff by 5 is exact: 255 = 5 * 51).
+        assert!(!holds("udiv", &[], 8, 7, Some(0), None));
+        assert!(!holds("srem", &[], 8, 0x80, Some(0xff), None));
+        assert!(holds("udiv", &[], 8, 0x80, Some(0xff), None));
+        assert!(holds("udiv", &["exact"], 8, 0xff, Some(5), None));
+        assert!(!holds("udiv", &["exact"], 8, 6, Some(4), None));
+        assert!(!holds("sdiv", &["exact"], 8, 0xfa, Some(4), None));
+        assert!(holds("sdiv", &["exact"], 8, 0xf8, Some(4), None));
+        // or disjoint: no common bit.
+        assert!(holds("or", &["disjoint"], 8, 0xf0, Some(0x0f), None));
+        assert!(!holds("or", &["disjoint"], 8, 0xf1, Some(0x01), None));
+    }
+
+    #[test]
+    fn a_derivation_reads_as_a_term_or_not_at_all() {
+        use diopter_semantics::syntax::bare::parse_bare_at;
+        let ops = |text: &str| parse_bare_at(text, 0, text.len()).expect("parses").expr.ops;
+        let (t, w) = term(&ops(
+            "[i32] DIOpArg(0, i32), DIOpConstant(i32 3), DIOpAdd(), DIOpConvert(i8)",
+        ))
+        .expect("a term");
+        assert_eq!(w, 8);
+        let holes = [Some(Bits::from_bigint(32, &BigInt::from(0x1fe)))];
+        assert_eq!(
+            eval_term(&t, &holes),
+            Some(Bits::from_bigint(8, &BigInt::from(1)))
+        );
+        // DIOpMod is outside the subset: no term, so no condition.
+        assert!(term(&ops(
+            "[i32] DIOpArg(0, i32), DIOpConstant(i32 3), DIOpMod()"
+        ))
+        .is_none());
+    }
 }

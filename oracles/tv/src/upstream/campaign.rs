@@ -168,53 +168,58 @@ impl Outcome {
     }
 }
 
-/// The cause of a refutation, for deduplication: the pass, and the two
-/// expressions and operand resolutions with every number and name replaced,
-/// so that one mistake in a pass is one finding however often it fires.
+/// The cause of a refutation, for deduplication: the pass; the `DW_OP`s of
+/// each record; and, for each side, the instructions its operands were
+/// derived through, by opcode and flags (and `icmp` predicate), as sets.
+/// Names, numbers, types and how often an operation occurs are left out, so
+/// that one mistake (a salvage of `sdiv` as `DW_OP_div`, a flag the pass
+/// relied on) is one finding however often and in whatever chain of
+/// instructions it fires. (Keying on the whole expressions made every
+/// llvm-stress function a cause of its own: 580 in one hour.)
 pub fn cause(pass: &str, r: &RecordVerdict) -> String {
-    fn shape(s: &str) -> String {
-        let mut out = String::new();
-        let mut last_digit = false;
-        let mut in_name = false;
-        for c in s.chars() {
-            if in_name {
-                if c.is_alphanumeric() || c == '.' || c == '_' {
-                    continue;
-                }
-                in_name = false;
-            }
-            if c == '%' {
-                out.push_str("%v");
-                in_name = true;
-                last_digit = false;
-            } else if c.is_ascii_digit() {
-                if !last_digit {
-                    out.push('N');
-                }
-                last_digit = true;
-            } else {
-                out.push(c);
-                last_digit = false;
-            }
-        }
-        out
+    use std::collections::BTreeSet;
+    fn dw_ops(text: &str) -> String {
+        let ops: BTreeSet<&str> = text
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| w.starts_with("DW_OP_"))
+            .collect();
+        ops.into_iter().collect::<Vec<_>>().join(" ")
     }
-    let hows: Vec<String> = r
-        .operands
-        .iter()
-        .map(|o| {
-            // `side operand: how: detail` -> `side how`
-            let mut it = o.splitn(3, ": ");
-            let head = it.next().unwrap_or("");
-            let how = it.next().unwrap_or("");
-            format!("{} {how}", head.split(' ').next().unwrap_or(""))
-        })
-        .collect();
+    const FLAGS: &[&str] = &["nuw", "nsw", "exact", "disjoint", "nneg"];
+    const PREDICATES: &[&str] = &[
+        "eq", "ne", "ugt", "uge", "ult", "ule", "sgt", "sge", "slt", "sle",
+    ];
+    // `before i32 %v4: derived: ... from `%v4 = sext i16 %v2 to i32``.
+    let mut sides: [BTreeSet<String>; 2] = [BTreeSet::new(), BTreeSet::new()];
+    for o in &r.operands {
+        let side = usize::from(o.starts_with("after"));
+        for def in o.split("from `").skip(1) {
+            let Some((_, rhs)) = def.split_once(" = ") else {
+                continue;
+            };
+            let mut words = rhs.split_whitespace();
+            let Some(opcode) = words.next() else {
+                continue;
+            };
+            let mut key = opcode.to_string();
+            for w in words {
+                if FLAGS.contains(&w) || (opcode == "icmp" && PREDICATES.contains(&w)) {
+                    key.push(' ');
+                    key.push_str(w);
+                } else {
+                    break;
+                }
+            }
+            sides[side].insert(key);
+        }
+    }
+    let set = |s: &BTreeSet<String>| s.iter().cloned().collect::<Vec<_>>().join(", ");
     format!(
-        "{pass} | {} => {} | {}",
-        shape(&r.before_expr),
-        shape(&r.after_expr),
-        hows.join(", ")
+        "{pass} | before record [{}] over [{}] | after record [{}] over [{}]",
+        dw_ops(&r.before.text),
+        set(&sides[0]),
+        dw_ops(&r.after.text),
+        set(&sides[1]),
     )
 }
 
@@ -475,4 +480,75 @@ pub fn run(cfg: &Config, stop: &AtomicBool, progress: &dyn Progress) -> Outcome 
     o.elapsed_ms = start.elapsed().as_millis() as u64;
     o.interrupted = stop.load(Ordering::Relaxed);
     o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::files::{Kind, RecordAt};
+
+    fn verdict(after: &str, before_from: &str, after_from: &str) -> RecordVerdict {
+        let at = |text: &str| RecordAt {
+            line: 1,
+            kind: "value",
+            text: text.into(),
+        };
+        RecordVerdict {
+            function: "f".into(),
+            variable: "1".into(),
+            before: at("#dbg_value(i32 %v4, !15, !DIExpression(), !34)"),
+            after: at(after),
+            verdict: Kind::Refuted,
+            detail: String::new(),
+            counterexample: None,
+            operands: vec![
+                format!("before i32 %v4: derived: DIOpArg(0, i32) from `{before_from}`"),
+                format!("after i32 %a: derived: DIOpArg(0, i32) from `{after_from}`"),
+            ],
+            assumes_unknown: false,
+            before_expr: String::new(),
+            after_expr: String::new(),
+            millis: 0,
+        }
+    }
+
+    #[test]
+    fn one_mistake_is_one_cause_whatever_the_names_widths_and_constants() {
+        let a = cause(
+            "dce",
+            &verdict(
+                "#dbg_value(i64 %a0, !19, !DIExpression(DW_OP_constu, 5, DW_OP_div, DW_OP_stack_value), !43)",
+                "%v7 = sdiv exact i64 %a0, -5",
+                "%a = zext nneg i32 %x to i64",
+            ),
+        );
+        let b = cause(
+            "dce",
+            &verdict(
+                "#dbg_value(i32 %q, !7, !DIExpression(DW_OP_constu, 3, DW_OP_div, DW_OP_stack_value), !9)",
+                "%w = sdiv exact i32 %q, 3",
+                "%b = zext nneg i8 %y to i32",
+            ),
+        );
+        assert_eq!(a, b);
+        assert_eq!(
+            a,
+            "dce | before record [] over [sdiv exact] | after record \
+             [DW_OP_constu DW_OP_div DW_OP_stack_value] over [zext nneg]"
+        );
+        // Another opcode, another flag, another pass: another cause.
+        let c = |pass: &str, from: &str| {
+            cause(
+                pass,
+                &verdict(
+                    "#dbg_value(i32 %q, !7, !DIExpression(DW_OP_constu, 3, DW_OP_div, DW_OP_stack_value), !9)",
+                    from,
+                    "%b = zext nneg i8 %y to i32",
+                ),
+            )
+        };
+        assert_ne!(a, c("dce", "%w = udiv exact i32 %q, 3"));
+        assert_ne!(a, c("dce", "%w = sdiv i32 %q, 3"));
+        assert_ne!(a, c("gvn", "%w = sdiv exact i32 %q, 3"));
+    }
 }

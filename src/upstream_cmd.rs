@@ -28,8 +28,8 @@ CAMPAIGN
   matched pair of debug records is validated as `diopter validate BEFORE.ll
   AFTER.ll` validates it. A refuted record whose operands all resolve to
   values both files share is a FINDING; findings are deduplicated by pass
-  and cause (the two expressions and operand resolutions with numbers and
-  names abstracted), each one's debugified input kept under
+  and cause (each record's DW_OPs, and the opcodes and flags each side was
+  derived through, as sets: names, widths and constants left out), each one's debugified input kept under
   OUT/findings/ID/src.ll and reduced by llvm-reduce with diopter as the
   interestingness test (the same cause must remain). A refutation that rests
   on an operand with no known relation between the files is counted as

@@ -30,8 +30,9 @@ CAMPAIGN
   values both files share is a FINDING; findings are deduplicated by pass
   and cause (each record's DW_OPs, and the opcodes and flags each side was
   derived through, as sets: names, widths and constants left out), each
-  one's debugified input kept under OUT/findings/ID/src.ll and reduced by llvm-reduce with diopter as the
-  interestingness test (the same cause must remain). A refutation that rests
+  one's debugified input kept under OUT/findings/ID/src.ll and reduced by
+  llvm-reduce with diopter as the interestingness test (the same cause must
+  remain). A refutation that rests
   on an operand with no known relation between the files is counted as
   inconclusive, never as a finding. `opt` crashing or running past
   --opt-timeout on a pass is reported as such.

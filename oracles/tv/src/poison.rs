@@ -133,13 +133,12 @@ pub fn conditions(
         return out;
     };
     let (a, b) = (a.clone(), b.clone());
-    let wide = |op: ResizeOp, k: u64, t: &Term| resize(op, k, t);
     // The operation at width `k` > w on extended operands equals the
     // extended result: no wrap.
     let no_wrap = |bop: BinOp, ext: ResizeOp, k: u64| {
         eq(
-            bin(bop, wide(ext, k, &a), wide(ext, k, &b)),
-            wide(ext, k, &bin(bop, a.clone(), b.clone())),
+            bin(bop, resize(ext, k, &a), resize(ext, k, &b)),
+            resize(ext, k, &bin(bop, a.clone(), b.clone())),
         )
     };
     let int_min = lit(BigInt::from(1) << (w - 1), w);
@@ -176,8 +175,8 @@ pub fn conditions(
                 // The remainder is zero: unsigned, in one more bit.
                 let (x, y, k) = if op == "udiv" {
                     (
-                        wide(ResizeOp::Zext, w + 1, &a),
-                        wide(ResizeOp::Zext, w + 1, &b),
+                        resize(ResizeOp::Zext, w + 1, &a),
+                        resize(ResizeOp::Zext, w + 1, &b),
                         w + 1,
                     )
                 } else {
@@ -243,50 +242,18 @@ mod tests {
 
     #[test]
     fn each_flag_is_poison_exactly_where_langref_says() {
-        // zext nneg i8: poison for a negative operand.
-        assert!(holds("zext", &["nneg"], 8, 0x7f, None, Some(Type::Int(32))));
-        assert!(!holds(
-            "zext",
-            &["nneg"],
-            8,
-            0x80,
-            None,
-            Some(Type::Int(32))
-        ));
-        // trunc nuw/nsw i16 to i8: 0x00ff keeps its unsigned value, not its
-        // signed one; 0xffff the other way round.
-        assert!(holds(
-            "trunc",
-            &["nuw"],
-            16,
-            0x00ff,
-            None,
-            Some(Type::Int(8))
-        ));
-        assert!(!holds(
-            "trunc",
-            &["nsw"],
-            16,
-            0x00ff,
-            None,
-            Some(Type::Int(8))
-        ));
-        assert!(holds(
-            "trunc",
-            &["nsw"],
-            16,
-            0xffff,
-            None,
-            Some(Type::Int(8))
-        ));
-        assert!(!holds(
-            "trunc",
-            &["nuw"],
-            16,
-            0xffff,
-            None,
-            Some(Type::Int(8))
-        ));
+        // zext nneg i8: poison for a negative operand. trunc nuw/nsw i16 to
+        // i8: 0x00ff keeps its unsigned value, not its signed one; 0xffff the
+        // other way round.
+        let cast = |op: &str, flag: &str, w: u64, a: u64, to: u64| {
+            holds(op, &[flag], w, a, None, Some(Type::Int(to)))
+        };
+        assert!(cast("zext", "nneg", 8, 0x7f, 32));
+        assert!(!cast("zext", "nneg", 8, 0x80, 32));
+        assert!(cast("trunc", "nuw", 16, 0x00ff, 8));
+        assert!(!cast("trunc", "nsw", 16, 0x00ff, 8));
+        assert!(cast("trunc", "nsw", 16, 0xffff, 8));
+        assert!(!cast("trunc", "nuw", 16, 0xffff, 8));
         // add i8: 100 + 100 = 200 wraps signed only; 200 + 100 wraps unsigned.
         assert!(holds("add", &["nuw"], 8, 100, Some(100), None));
         assert!(!holds("add", &["nsw"], 8, 100, Some(100), None));

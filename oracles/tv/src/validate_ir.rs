@@ -1020,7 +1020,6 @@ impl<'a> Ctx<'a> {
         Some(v)
     }
 
-    /// The value an instruction computes, over its operands' resolutions.
     /// Records where `op [flags] a, b` (or the cast of `a` to `to`) at
     /// width `wd` yields a value (`poison::conditions`); nothing for
     /// operands outside `poison::term`'s subset.
@@ -1047,6 +1046,7 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// The value an instruction computes, over its operands' resolutions.
     fn derive(&mut self, w: Which, ty: &Type, def: &str, depth: usize) -> Option<Vec<OpNode>> {
         let toks = lexed(def);
         let op = match toks.get(2)?.tok {

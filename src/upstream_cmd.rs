@@ -28,8 +28,13 @@ CAMPAIGN
   matched pair of debug records is validated as `diopter validate BEFORE.ll
   AFTER.ll` validates it. A refuted record whose operands all resolve to
   values both files share is a FINDING; findings are deduplicated by pass
-  and cause (each record's DW_OPs, and the opcodes and flags each side was
-  derived through, as sets: names, widths and constants left out), each
+  and cause. A refutation that holds once a narrow operand's upper register
+  bits (zeros or sign copies) or the generic type's signedness is fixed is
+  one mistake of that READING: its cause is the reading and the DW_OPs of
+  the after-record that can see it (DW_OP_shr, div, mod, the comparisons).
+  Any other cause is each record's DW_OPs and the opcodes and flags each
+  side was derived through, as sets (names, widths and constants left
+  out). Each
   one's debugified input kept under OUT/findings/ID/src.ll and reduced by
   llvm-reduce with diopter as the interestingness test (the same cause must
   remain). A refutation that rests
@@ -38,8 +43,9 @@ CAMPAIGN
   --opt-timeout on a pass is reported as such.
 
   Output: a progress bar on stderr, the per-pass table and the findings
-  (text or --format json); OUT/upstream.{md,json}; with --report also
-  reports/upstream.{md,json}.
+  (text or --format json); OUT/upstream.{md,json}, rewritten every 30 s
+  while the campaign runs and after each reduction (a killed run keeps its
+  findings); with --report also reports/upstream.{md,json}.
 
   Exit status: 0 no finding; 1 some finding (or an opt crash); 2 bad
   arguments, or opt/llvm-stress/llvm-reduce missing (the message names the
@@ -100,6 +106,10 @@ pub struct CampaignArgs {
     /// Reduce no finding.
     #[arg(long)]
     pub no_reduce: bool,
+    /// Reductions run at once (1 to 64; default: --jobs). Each is its own
+    /// llvm-reduce process, so this may exceed --jobs safely.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub reduce_jobs: Option<u64>,
     /// One reduction's time limit, in seconds (10 to 86400).
     #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(10..=86_400))]
     pub reduce_limit: u64,
@@ -223,14 +233,46 @@ fn collect_ll(p: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
-struct Bar(indicatif::ProgressBar);
+/// The progress bar, and the run directory's report rewritten at each
+/// checkpoint (reductions pending), so that a killed campaign leaves its
+/// findings listed.
+struct Live<'a> {
+    bar: indicatif::ProgressBar,
+    out_dir: &'a Path,
+    known: &'a [report::KnownIssue],
+    command: &'a str,
+    opt_version: &'a str,
+}
 
-impl Progress for Bar {
+impl Live<'_> {
+    /// The run directory's report, every reduction still pending.
+    fn write(&self, so_far: &campaign::Outcome) {
+        let pending: Vec<Reduction> = so_far
+            .findings
+            .iter()
+            .map(|_| Err("reduction pending".into()))
+            .collect();
+        write_run(
+            self.out_dir,
+            so_far,
+            &pending,
+            self.known,
+            self.command,
+            self.opt_version,
+        );
+    }
+}
+
+impl Progress for Live<'_> {
     fn module_done(&self, modules: usize, findings: usize, elapsed: Duration) {
-        self.0
-            .set_position(elapsed.as_secs().min(self.0.length().unwrap_or(u64::MAX)));
-        self.0
+        self.bar
+            .set_position(elapsed.as_secs().min(self.bar.length().unwrap_or(u64::MAX)));
+        self.bar
             .set_message(format!("{modules} modules, {findings} findings"));
+    }
+
+    fn checkpoint(&self, so_far: &campaign::Outcome) {
+        self.write(so_far);
     }
 }
 
@@ -335,29 +377,30 @@ fn run_campaign(a: &CampaignArgs, w: &mut dyn std::io::Write, e: &mut dyn std::i
         indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {msg}")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
-    let outcome = campaign::run(&cfg, &stop, &Bar(bar.clone()));
-    bar.finish_and_clear();
     let known = report::parse_known(KNOWN_ISSUES);
     let command = format!(
         "diopter upstream campaign {}",
         std::env::args().skip(3).collect::<Vec<_>>().join(" ")
     );
     let opt_version = format!("opt {}", opt.tool.version);
+    let live = Live {
+        bar: bar.clone(),
+        out_dir: &out_dir,
+        known: &known,
+        command: command.trim(),
+        opt_version: &opt_version,
+    };
+    outln!(
+        e,
+        "run directory: {} (its upstream.md is rewritten every {} s)",
+        out_dir.display(),
+        campaign::CHECKPOINT.as_secs()
+    );
+    let outcome = campaign::run(&cfg, &stop, &live);
+    bar.finish_and_clear();
     // The campaign's figures are written before any reduction starts, so
     // that a reduction cut short (or the process killed) loses no finding.
-    let pending: Vec<Reduction> = outcome
-        .findings
-        .iter()
-        .map(|_| Err("reduction pending".into()))
-        .collect();
-    write_run(
-        &out_dir,
-        &outcome,
-        &pending,
-        &known,
-        command.trim(),
-        &opt_version,
-    );
+    live.write(&outcome);
     let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("diopter"));
     let reduce_one = |f: &campaign::Finding| -> Reduction {
         let Some(t) = &reducer_tool else {
@@ -388,16 +431,18 @@ fn run_campaign(a: &CampaignArgs, w: &mut dyn std::io::Write, e: &mut dyn std::i
         .map(|_| std::sync::Mutex::new(None))
         .collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
+    let writing = std::sync::Mutex::new(());
+    let reduce_jobs = a.reduce_jobs.unwrap_or(a.jobs).max(1);
     if !outcome.findings.is_empty() && reducer_tool.is_some() {
         outln!(
             e,
             "reducing {} findings, {} at a time ...",
             outcome.findings.len(),
-            a.jobs
+            reduce_jobs
         );
     }
     std::thread::scope(|s| {
-        for _ in 0..a.jobs.max(1) {
+        for _ in 0..reduce_jobs {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(f) = outcome.findings.get(i) else {
@@ -405,6 +450,25 @@ fn run_campaign(a: &CampaignArgs, w: &mut dyn std::io::Write, e: &mut dyn std::i
                 };
                 let r = reduce_one(f);
                 *slots[i].lock().expect("not poisoned") = Some(r);
+                // Each finished reduction is written at once.
+                let _one = writing.lock().unwrap_or_else(|p| p.into_inner());
+                let so_far: Vec<Reduction> = slots
+                    .iter()
+                    .map(|m| {
+                        m.lock()
+                            .ok()
+                            .and_then(|g| g.clone())
+                            .unwrap_or_else(|| Err("reduction pending".into()))
+                    })
+                    .collect();
+                write_run(
+                    &out_dir,
+                    &outcome,
+                    &so_far,
+                    &known,
+                    command.trim(),
+                    &opt_version,
+                );
             });
         }
     });

@@ -136,6 +136,12 @@ fn matched_json(
     v["operands"] = json!(ops);
     v["new_operands"] = json!(roots);
     v["assumes_unknown_operand"] = json!(m.assumes_unknown);
+    // Which open convention of the classic translation the refutation
+    // needs (`null`: wrong under every reading).
+    if v["verdict"] == "refuted" {
+        v["refuted_only_under"] =
+            json!(diopter_tv::reading::refutation_reading(m, cfg, types).map(|r| r.label()));
+    }
     v
 }
 
@@ -249,10 +255,17 @@ pub fn render_text(doc: &Value) -> String {
             s(&r["function"]),
             s(&r["variable"]),
             s(&r["verdict"]),
-            if r["assumes_unknown_operand"] == true {
-                " [assumes an undefined or unconstrained operand]"
-            } else {
-                ""
+            match (
+                &r["assumes_unknown_operand"],
+                r["refuted_only_under"].as_str()
+            ) {
+                (Value::Bool(true), _) => {
+                    " [assumes an undefined or unconstrained operand]".to_string()
+                }
+                (_, Some(reading)) => format!(
+                    " [only under the sound reading of the {reading}: it holds with that fixed]"
+                ),
+                _ => String::new(),
             },
             r["millis"]
         );

@@ -402,3 +402,59 @@ fn a_record_over_a_poison_value_constrains_nothing_there() {
     assert_eq!(after, (before + 1) % (1 << 32), "{p:#}");
     assert_ne!(before, 0x8000_0000, "{p:#}");
 }
+
+/// A fold may rest on what a value both files define alike implies: `%z =
+/// zext i16 %a to i32` is below 2^16, so `udiv i32 %z, -1` is 0 and a record
+/// showing the constant 0 is equivalent (the validator derives through
+/// `%z`'s definition instead of taking `%z` as any i32). The same fold over
+/// a parameter (`udiv i32 %b, -1` is 1 at %b = 0xffffffff) is refuted, under
+/// every reading. A salvage of `lshr i32 %c, 3` as `DW_OP_constu 3,
+/// DW_OP_shr` over the 64-bit generic type is refuted only under the
+/// unknown-upper-bits reading (bits 32..34 of the register reach the
+/// variable); `DW_OP_shl` for `lshr` is wrong under any reading; `sdiv` as
+/// `DW_OP_div` needs both conventions fixed. Hand-written
+/// pair, `readings.{before,after}.ll`; the default layout's 64-bit pointers
+/// make the generic type 64 bits.
+#[test]
+fn a_refutation_names_the_reading_it_needs_and_shared_definitions_are_facts() {
+    let (code, doc) = validate_json(&[
+        data("readings.before.ll").to_str().unwrap(),
+        data("readings.after.ll").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{doc:#}");
+    assert_eq!(verdict_of(&doc, "i32 %q"), "equivalent", "{doc:#}");
+    let p = pair_of(&doc, "i32 %p");
+    assert_eq!(p["verdict"], "refuted", "{p:#}");
+    assert!(p["refuted_only_under"].is_null(), "{p:#}");
+    let s = pair_of(&doc, "i32 %s");
+    assert_eq!(s["verdict"], "refuted", "{s:#}");
+    assert_eq!(
+        s["refuted_only_under"], "upper bits of a narrow operand",
+        "{s:#}"
+    );
+    // The counterexample's upper bits are what moves the shown value: the
+    // after side has a bit at 29..31 that `lshr i32 %c, 3` never sets.
+    let after = s["counterexample"]["after_location"]["value"]["unsigned"]
+        .as_str()
+        .and_then(|v| v.parse::<u64>().ok())
+        .unwrap_or_else(|| panic!("{s:#}"));
+    let before = s["counterexample"]["before_location"]["value"]["unsigned"]
+        .as_str()
+        .and_then(|v| v.parse::<u64>().ok())
+        .unwrap_or_else(|| panic!("{s:#}"));
+    assert_eq!(before & 0xe000_0000, 0, "{s:#}");
+    assert_ne!(after & 0xe000_0000, 0, "{s:#}");
+    assert_eq!(before & 0x1fff_ffff, after & 0x1fff_ffff, "{s:#}");
+    let t = pair_of(&doc, "i32 %t");
+    assert_eq!(t["verdict"], "refuted", "{t:#}");
+    assert!(t["refuted_only_under"].is_null(), "{t:#}");
+    // `sdiv i32 %c, 5` as `DW_OP_constu 5, DW_OP_div`: right only where the
+    // register holds %c sign-extended and the debugger divides signed.
+    let d = pair_of(&doc, "i32 %d");
+    assert_eq!(d["verdict"], "refuted", "{d:#}");
+    assert_eq!(
+        d["refuted_only_under"],
+        "upper bits of a narrow operand and signedness of the generic type",
+        "{d:#}"
+    );
+}

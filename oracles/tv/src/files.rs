@@ -3,6 +3,7 @@
 //! operand resolutions and the counterexample's text), so that the CLI, the
 //! `opt` loop and the pass-fuzzing campaign read the same result.
 
+use crate::reading::{self, Reading};
 use crate::validate::{self, Outcome, Verdict};
 use crate::validate_ir::{self, FileComparison, Matched, UserMap};
 use diopter_semantics::diag::{Severity, Source};
@@ -79,6 +80,10 @@ pub struct RecordVerdict {
     /// The verdict rests on an operand with no known relation between the
     /// files (deleted and unmapped before, or a free value after).
     pub assumes_unknown: bool,
+    /// For a refutation: the classic translation's convention (unknown
+    /// upper bits, unknown signedness) it needs, `None` when it is wrong
+    /// under every reading (`reading::refutation_reading`).
+    pub reading: Option<Reading>,
     pub before_expr: String,
     pub after_expr: String,
     pub millis: u64,
@@ -211,6 +216,11 @@ pub fn validate_modules(
             None => validate_ir::validate_matched(m, cfg, &before.1.types),
         };
         let (verdict, detail, counterexample, millis) = verdict_of(outcome);
+        let reading = if verdict == Kind::Refuted {
+            reading::refutation_reading(m, cfg, &before.1.types)
+        } else {
+            None
+        };
         let (before_expr, after_expr) = match &m.pair {
             Ok(p) => (
                 diopter_semantics::syntax::print_bare(&p.before),
@@ -235,6 +245,7 @@ pub fn validate_modules(
                 .map(|o| format!("{} {}: {}: {}", o.side, o.operand, o.how, o.detail))
                 .collect(),
             assumes_unknown: m.assumes_unknown,
+            reading,
             before_expr,
             after_expr,
             millis,

@@ -9,10 +9,13 @@
 //!   records matched and related through the instructions both files share
 //!   (`diopter validate BEFORE.ll AFTER.ll`);
 //! * [`poison`]: where a value derived from the IR is poison, as
-//!   preconditions of the query.
+//!   preconditions of the query;
+//! * [`reading`]: which of the classic translation's open conventions a
+//!   refutation rests on.
 
 pub mod files;
 pub mod poison;
+pub mod reading;
 pub mod upstream;
 pub mod validate;
 pub mod validate_ir;

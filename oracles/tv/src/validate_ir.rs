@@ -41,6 +41,7 @@
 //! variable with records before and none after is a coverage loss.
 
 use crate::poison;
+use crate::reading::{Conventions, Reading, Upper, VARIANTS};
 use crate::validate::{self, MapRhs, Outcome, Pair};
 use diopter_semantics::ast::{ArgDecl, Bare, Dialect, Expr, Literal, Op, OpNode, Span};
 use diopter_semantics::classic::{self, Hole, RecordUse};
@@ -277,6 +278,10 @@ pub struct Matched {
     /// Why a classic expression has no pair, pointing into the file named
     /// by the side (`before`/`after`).
     pub diagnostic: Option<(&'static str, Diagnostic)>,
+    /// The pair built again with the classic translation's open inputs
+    /// fixed, each with the reading it tests (`reading::VARIANTS`); empty
+    /// when the pair has none.
+    pub variants: Vec<(Reading, Pair)>,
 }
 
 /// A record no record of the other file was paired with.
@@ -591,7 +596,18 @@ struct Ctx<'a> {
     side_now: Which,
     /// Where the derived values of both sides are not poison (`poison`).
     pre: Vec<diopter_rules::instance::Term>,
+    /// How many more shared definitions `derive_shared` may expand (0:
+    /// shared values are roots, as for matching records by operands).
+    shared_budget: usize,
+    /// `derive_shared`'s answer per name and type, so that both sides
+    /// resolve a shared value alike whatever the budget left.
+    shared_memo: BTreeMap<String, Option<(Vec<OpNode>, String)>>,
+    /// Free or fixed upper bits and signedness (`hole_maps`).
+    conventions: Conventions,
 }
+
+/// Shared definitions one record's resolution may expand.
+const SHARED_BUDGET: usize = 64;
 
 fn node(op: Op) -> OpNode {
     OpNode {
@@ -758,6 +774,9 @@ impl<'a> Ctx<'a> {
             }
         }
         if self.is_shared(n, ty) {
+            if let Some(r) = self.derive_shared(w, ty, n, depth) {
+                return Ok(r);
+            }
             let ops = self.root(format!("%{n}"), ty);
             let what = if self.before.params.contains_key(n) {
                 "a parameter of both"
@@ -804,28 +823,99 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// A value both files define alike, derived through its (pure)
+    /// definition rather than taken as a free root, while the budget
+    /// lasts: a pass may rely on what the definition implies (a `zext`'s
+    /// zero upper bits, an `and`'s mask) when it folds a user, and a root
+    /// forgets that, which made correct folds look wrong
+    /// (correlated-propagation folding `udiv %v, -1` to 0 where `%v` is a
+    /// zero-extended `i16`). The same definition gives the same term on both
+    /// sides, so this adds facts, never a difference. Loads, calls, phis and
+    /// parameters stay roots; so does everything once `shared_budget`
+    /// definitions have been expanded for this record (a DAG of shared
+    /// values would otherwise grow as a tree).
+    fn derive_shared(
+        &mut self,
+        w: Which,
+        ty: &Type,
+        n: &str,
+        depth: usize,
+    ) -> Option<(Vec<OpNode>, &'static str, String)> {
+        let key = format!("%{n} {ty}");
+        if let Some(m) = self.shared_memo.get(&key).cloned() {
+            let (ops, detail) = m?;
+            if self.side_now == Which::Before {
+                for o in &ops {
+                    if let Op::Arg(k, _) = o.op {
+                        self.before_uses.insert(k as usize);
+                    }
+                }
+            }
+            return Some((ops, "same value", detail));
+        }
+        let derived = (|| {
+            if self.shared_budget == 0 || depth >= 16 {
+                return None;
+            }
+            let def = self.side(w).defs.get(n).cloned()?;
+            if !opcode(&def).is_some_and(|o| PURE.contains(&o.as_str())) {
+                return None;
+            }
+            self.shared_budget -= 1;
+            let ops = self.derive(w, ty, &def, depth)?;
+            let d = print_ops(&expr(ops.clone()));
+            Some((
+                ops,
+                format!("%{n} (defined alike in both, derived: {d}   from `{def}`)"),
+            ))
+        })();
+        self.shared_memo.insert(key, derived.clone());
+        derived.map(|(ops, d)| (ops, "same value", d))
+    }
+
     /// The roots of a classic translation's holes, appended to `map` after
     /// the operands: the upper bits of an operand are a root of their own,
     /// shared by every record whose operand resolves alike (the same
     /// register contents); the generic signedness is one root (one debugger
-    /// reads both records).
+    /// reads both records). A fixed [`Conventions`] puts a value in their
+    /// place instead.
     fn hole_maps(&mut self, holes: &[Hole], map: &mut Vec<(u64, MapRhs, Span)>) {
         let base = map.len();
         for (j, h) in holes.iter().enumerate() {
-            let (key, ty) = match h {
+            let ops = match h {
                 Hole::UpperBits { operand, bits } => {
                     let of = match map.get(*operand) {
-                        Some((_, MapRhs::Expr(e), _)) => print_ops(e),
-                        _ => format!("an undefined operand {operand}"),
+                        Some((_, MapRhs::Expr(e), _)) => Some(e.ops.clone()),
+                        _ => None,
                     };
-                    (format!("upper bits of {of}"), Type::Int(*bits))
+                    let width = of.as_deref().and_then(poison::term).map(|(_, w)| w);
+                    match (self.conventions.upper, of, width) {
+                        (Upper::Zero, _, _) => {
+                            vec![node(Op::Constant(Type::Int(*bits), Literal::Int(0.into())))]
+                        }
+                        // Bits `w..w+bits` of the operand sign-extended.
+                        (Upper::SignCopies, Some(mut of), Some(w)) => {
+                            let wide = Type::Int(w + bits);
+                            of.push(node(Op::SExt(wide.clone())));
+                            of.push(node(Op::Constant(wide, Literal::Int(w.into()))));
+                            of.push(node(Op::AShr));
+                            of.push(node(Op::Convert(Type::Int(*bits))));
+                            of
+                        }
+                        (_, of, _) => {
+                            let of = match of {
+                                Some(o) => print_ops(&expr(o)),
+                                None => format!("an undefined operand {operand}"),
+                            };
+                            self.root(format!("{UPPER}{of}"), &Type::Int(*bits))
+                        }
+                    }
                 }
-                Hole::Signedness => (
-                    "generic signedness (1 signed, 0 unsigned)".to_string(),
-                    Type::Int(1),
-                ),
+                Hole::Signedness => match self.conventions.signedness {
+                    Some(v) => vec![node(Op::Constant(Type::Int(1), Literal::Int(v.into())))],
+                    None => self.root(SIGNEDNESS.to_string(), &Type::Int(1)),
+                },
             };
-            let ops = self.root(key, &ty);
             map.push(((base + j) as u64, MapRhs::Expr(expr(ops)), Span::default()));
         }
     }
@@ -1322,6 +1412,7 @@ fn build(
     name: String,
     dl: &DataLayout,
     maps: &[UserMap],
+    conventions: Conventions,
 ) -> Built {
     let types = &before.0.types;
     let mut cx = Ctx {
@@ -1338,6 +1429,9 @@ fn build(
         before_uses: BTreeSet::new(),
         side_now: Which::After,
         pre: Vec::new(),
+        shared_budget: SHARED_BUDGET,
+        shared_memo: BTreeMap::new(),
+        conventions,
     };
     let fail = |why: String, d: Option<Diagnostic>, side: &'static str| {
         (
@@ -1502,6 +1596,9 @@ fn operand_roots(
         before_uses: BTreeSet::new(),
         side_now: Which::After,
         pre: Vec::new(),
+        shared_budget: 0,
+        shared_memo: BTreeMap::new(),
+        conventions: Conventions::default(),
     };
     for o in r.location.operands() {
         if let Some(t) = &o.ty {
@@ -1629,8 +1726,31 @@ pub fn compare(
             pairs.sort();
             for (n, (i, j, how)) in pairs.into_iter().enumerate() {
                 let name = format!("@{} {} #{}", fb.name, var, n);
+                let one = |c: Conventions| {
+                    build(
+                        (before, fb),
+                        (after, fa),
+                        bs[i].1,
+                        as_[j].1,
+                        name.clone(),
+                        dl,
+                        maps,
+                        c,
+                    )
+                };
                 let (pair, operands, roots, assumes_unknown, diagnostic) =
-                    build((before, fb), (after, fa), bs[i].1, as_[j].1, name, dl, maps);
+                    one(Conventions::default());
+                let open = roots
+                    .iter()
+                    .any(|r| r.key.starts_with(UPPER) || r.key == SIGNEDNESS);
+                let variants = if open && pair.is_ok() {
+                    VARIANTS
+                        .iter()
+                        .filter_map(|(r, c)| Some((*r, one(*c).0.ok()?)))
+                        .collect()
+                } else {
+                    Vec::new()
+                };
                 out.matched.push(Matched {
                     function: fb.name.clone(),
                     variable: var.clone(),
@@ -1644,6 +1764,7 @@ pub fn compare(
                     pair,
                     assumes_unknown,
                     diagnostic,
+                    variants,
                 });
             }
         }

@@ -190,8 +190,34 @@ pub fn cause(pass: &str, r: &RecordVerdict) -> String {
         "eq", "ne", "ugt", "uge", "ult", "ule", "sgt", "sge", "slt", "sle",
     ];
     // `before i32 %v4: derived: ... from `%v4 = sext i16 %v2 to i32``.
+    if let Some(reading) = r.reading {
+        // One mistake under the errata reading, whatever the derivations:
+        // the after-record's operations that can see a narrow operand's
+        // upper bits or the generic signedness name it.
+        const SENSITIVE: &[&str] = &[
+            "DW_OP_shr",
+            "DW_OP_shra",
+            "DW_OP_div",
+            "DW_OP_mod",
+            "DW_OP_lt",
+            "DW_OP_le",
+            "DW_OP_gt",
+            "DW_OP_ge",
+            "DW_OP_eq",
+            "DW_OP_ne",
+        ];
+        let after = dw_ops(&r.after.text);
+        let ops: Vec<&str> = after.split(' ').filter(|o| SENSITIVE.contains(o)).collect();
+        return format!(
+            "{pass} | refuted only under the reading of the {} | after record [{}]",
+            reading.label(),
+            ops.join(" ")
+        );
+    }
     let mut sides: [BTreeSet<String>; 2] = [BTreeSet::new(), BTreeSet::new()];
-    for o in &r.operands {
+    // Values defined alike in both files (`same value`) are not where the
+    // two sides part.
+    for o in r.operands.iter().filter(|o| !o.contains(": same value: ")) {
         let side = usize::from(o.starts_with("after"));
         for def in o.split("from `").skip(1) {
             let Some((_, rhs)) = def.split_once(" = ") else {
@@ -318,7 +344,13 @@ fn crate_read(p: &Path) -> Result<String, String> {
 /// Progress of a running campaign, for a progress bar.
 pub trait Progress: Sync {
     fn module_done(&self, modules: usize, findings: usize, elapsed: Duration);
+    /// The figures so far, every [`CHECKPOINT`] or so, so that a campaign
+    /// killed before its end leaves its findings written.
+    fn checkpoint(&self, _so_far: &Outcome) {}
 }
+
+/// How often [`Progress::checkpoint`] is called.
+pub const CHECKPOINT: Duration = Duration::from_secs(30);
 
 /// No progress output.
 pub struct Quiet;
@@ -426,6 +458,7 @@ pub fn run(cfg: &Config, stop: &AtomicBool, progress: &dyn Progress) -> Outcome 
         by_cause: Mutex::new(BTreeMap::new()),
     };
     let _ = std::fs::create_dir_all(&cfg.out_dir);
+    let last_checkpoint = Mutex::new(start);
     let worker = || loop {
         if stop.load(Ordering::Relaxed) || Instant::now() >= deadline {
             break;
@@ -470,6 +503,21 @@ pub fn run(cfg: &Config, stop: &AtomicBool, progress: &dyn Progress) -> Outcome 
             (o.modules, o.findings.len())
         };
         progress.module_done(modules, findings, start.elapsed());
+        let snapshot = {
+            let mut last = last_checkpoint.lock().expect("not poisoned");
+            if last.elapsed() >= CHECKPOINT {
+                *last = Instant::now();
+                let mut o = sh.outcome.lock().expect("not poisoned").clone();
+                o.elapsed_ms = start.elapsed().as_millis() as u64;
+                o.interrupted = true;
+                Some(o)
+            } else {
+                None
+            }
+        };
+        if let Some(o) = snapshot {
+            progress.checkpoint(&o);
+        }
     };
     std::thread::scope(|s| {
         for _ in 0..cfg.jobs.max(1) {
@@ -486,6 +534,7 @@ pub fn run(cfg: &Config, stop: &AtomicBool, progress: &dyn Progress) -> Outcome 
 mod tests {
     use super::*;
     use crate::files::{Kind, RecordAt};
+    use crate::reading::Reading;
 
     fn verdict(after: &str, before_from: &str, after_from: &str) -> RecordVerdict {
         let at = |text: &str| RecordAt {
@@ -506,6 +555,7 @@ mod tests {
                 format!("after i32 %a: derived: DIOpArg(0, i32) from `{after_from}`"),
             ],
             assumes_unknown: false,
+            reading: None,
             before_expr: String::new(),
             after_expr: String::new(),
             millis: 0,
@@ -550,5 +600,50 @@ mod tests {
         assert_ne!(a, c("dce", "%w = udiv exact i32 %q, 3"));
         assert_ne!(a, c("dce", "%w = sdiv i32 %q, 3"));
         assert_ne!(a, c("gvn", "%w = sdiv exact i32 %q, 3"));
+    }
+
+    #[test]
+    fn a_refutation_under_a_reading_is_keyed_on_the_reading_and_the_ops_that_see_it() {
+        let with = |after: &str, from: &str, reading| {
+            let mut v = verdict(after, from, "%b = zext nneg i8 %y to i32");
+            v.reading = reading;
+            v
+        };
+        let shr = "#dbg_value(i32 %c, !7, !DIExpression(DW_OP_constu, 3, DW_OP_shr, DW_OP_stack_value), !9)";
+        let shr_plus = "#dbg_value(i16 %d, !8, !DIExpression(DW_OP_constu, 9, DW_OP_shr, DW_OP_plus_uconst, 1, DW_OP_stack_value), !9)";
+        let a = cause(
+            "instcombine",
+            &with(shr, "%s = lshr i32 %c, 3", Some(Reading::UpperBits)),
+        );
+        // Other derivations and harmless operations around the same `shr`.
+        let b = cause(
+            "instcombine",
+            &with(shr_plus, "%s = add nuw i16 %d, 1", Some(Reading::UpperBits)),
+        );
+        assert_eq!(a, b);
+        assert_eq!(
+            a,
+            "instcombine | refuted only under the reading of the upper bits of a narrow operand \
+             | after record [DW_OP_shr]"
+        );
+        // Another reading, another pass, or none: another cause.
+        assert_ne!(
+            a,
+            cause(
+                "instcombine",
+                &with(shr, "%s = lshr i32 %c, 3", Some(Reading::Signedness))
+            )
+        );
+        assert_ne!(
+            a,
+            cause(
+                "sroa",
+                &with(shr, "%s = lshr i32 %c, 3", Some(Reading::UpperBits))
+            )
+        );
+        assert_ne!(
+            a,
+            cause("instcombine", &with(shr, "%s = lshr i32 %c, 3", None))
+        );
     }
 }

@@ -108,7 +108,11 @@ pub fn markdown(r: &ReportInput) -> String {
         o.functions,
         o.elapsed_ms as f64 / 60_000.0,
         o.functions_per_minute(),
-        if o.interrupted { " The run was interrupted." } else { "" }
+        if o.interrupted {
+            " The run was interrupted (or this is a checkpoint of a run still going)."
+        } else {
+            ""
+        }
     );
     let _ = writeln!(
         m,
@@ -187,7 +191,25 @@ pub fn markdown(r: &ReportInput) -> String {
         for op in &f.record.operands {
             let _ = writeln!(m, "- operand {op}");
         }
-        let _ = writeln!(m, "- difference: {}\n", f.record.detail);
+        let _ = writeln!(m, "- difference: {}", f.record.detail);
+        match f.record.reading {
+            Some(rd) => {
+                let _ = writeln!(
+                    m,
+                    "- refuted only under the sound reading of the {}: the records agree \
+                     once that is fixed (a real wrong value where a register or debugger \
+                     differs; see docs/classic.md)",
+                    rd.label()
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    m,
+                    "- refuted whatever the upper bits and the generic signedness are taken to be"
+                );
+            }
+        }
+        let _ = writeln!(m, "- cause (the deduplication key): `{}`\n", f.cause);
         if let Some(c) = &f.record.counterexample {
             let _ = writeln!(m, "```text\n{}\n```\n", c.trim_end());
         }

@@ -1,0 +1,129 @@
+//! Which of the classic translation's open conventions a refutation rests
+//! on. The translation (`diopter_semantics::classic`) reads a narrow SSA
+//! value with unknown upper bits and the generic type with unknown
+//! signedness (decisions 2 and 4 of docs/classic.md): the sound
+//! reading for a debugger, which sees whatever the register holds and
+//! computes with whichever signedness it chose. A refutation under that
+//! reading is a real wrong value, but not every one is the *same* mistake:
+//! most upstream refutations are one mistake (a salvage that feeds a narrow
+//! value to `DW_OP_shr`, `DW_OP_div` or a comparison on the generic type)
+//! repeated in every function that has it, and others are wrong under any
+//! reading. Asking the prover again with those inputs fixed (the pair built
+//! again with values in their place, so that Z3 and the reference's random
+//! contexts both see the same question) tells them apart, so that a campaign
+//! deduplicates the first kind into one cause per pass and keeps the second
+//! kind apart.
+
+use crate::validate;
+use crate::validate_ir::Matched;
+use diopter_rules::empirical;
+use diopter_rules::instance::Relation;
+use diopter_semantics::types::TypeTable;
+use diopter_smt::prove::{prove_instance_in, ProveConfig, Verdict as PVerdict};
+use serde::Serialize;
+
+/// The convention a refutation needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Reading {
+    /// Equivalent once every narrow operand's upper register bits are zero
+    /// (or all copies of its sign bit): the after-record lets those bits
+    /// into the value the variable shows.
+    UpperBits,
+    /// Equivalent under one fixed signedness of the generic type: the
+    /// records agree only if the debugger picks that one.
+    Signedness,
+    /// Equivalent only with both fixed.
+    UpperBitsAndSignedness,
+}
+
+impl Reading {
+    pub fn label(self) -> &'static str {
+        match self {
+            Reading::UpperBits => "upper bits of a narrow operand",
+            Reading::Signedness => "signedness of the generic type",
+            Reading::UpperBitsAndSignedness => {
+                "upper bits of a narrow operand and signedness of the generic type"
+            }
+        }
+    }
+}
+
+/// One reading query's Z3 timeout, at most.
+const READING_TIMEOUT_MS: u32 = 1_000;
+
+/// Random contexts the reference interpreter tries per fixing.
+const READING_TRIALS: usize = 300;
+
+/// What a narrow operand's upper register bits are taken to be.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Upper {
+    /// Any bits: the sound reading, and the default.
+    #[default]
+    Free,
+    Zero,
+    /// Copies of the operand's sign bit.
+    SignCopies,
+}
+
+/// The classic translation's open inputs, free or fixed, for one build of
+/// a pair (`validate_ir::build`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Conventions {
+    pub upper: Upper,
+    /// The generic type's signedness (1 signed, 0 unsigned); `None`: free.
+    pub signedness: Option<u64>,
+}
+
+/// The fixings tried, in order, each with the reading it reveals: the
+/// upper bits alone (as zeros, then as sign copies), the signedness alone,
+/// then both. Registers hold narrow values either way on real targets.
+pub const VARIANTS: [(Reading, Conventions); 8] = {
+    const fn c(upper: Upper, signedness: Option<u64>) -> Conventions {
+        Conventions { upper, signedness }
+    }
+    [
+        (Reading::UpperBits, c(Upper::Zero, None)),
+        (Reading::UpperBits, c(Upper::SignCopies, None)),
+        (Reading::Signedness, c(Upper::Free, Some(0))),
+        (Reading::Signedness, c(Upper::Free, Some(1))),
+        (Reading::UpperBitsAndSignedness, c(Upper::Zero, Some(0))),
+        (Reading::UpperBitsAndSignedness, c(Upper::Zero, Some(1))),
+        (
+            Reading::UpperBitsAndSignedness,
+            c(Upper::SignCopies, Some(0)),
+        ),
+        (
+            Reading::UpperBitsAndSignedness,
+            c(Upper::SignCopies, Some(1)),
+        ),
+    ]
+};
+
+/// For a refuted pair `m`: the first reading whose fixing makes it hold
+/// ([`VARIANTS`], built beside the pair by `validate_ir::compare`), or
+/// `None` when it is refuted under every one (or has no open input). Each
+/// fixing is first tried in [`READING_TRIALS`] random contexts by the
+/// reference interpreter (cheap, and a difference it finds is final), then,
+/// if they agree, asked of Z3 for at most [`READING_TIMEOUT_MS`]; a Z3 that
+/// gives up leaves the agreeing contexts as the evidence (a grouping, never
+/// a verdict: the record stays refuted).
+pub fn refutation_reading(m: &Matched, cfg: &ProveConfig, types: &TypeTable) -> Option<Reading> {
+    let quick = ProveConfig {
+        timeout_ms: cfg.timeout_ms.min(READING_TIMEOUT_MS),
+        values_first: true,
+        ..cfg.clone()
+    };
+    m.variants.iter().find_map(|(reading, p)| {
+        let inst = validate::instance(p, types, Relation::Lossy)?;
+        let tally =
+            empirical::check_instance_in(&inst, READING_TRIALS, 0x5eed, false, &p.dl).ok()?;
+        if tally.agree + tally.both_error == 0 {
+            return None;
+        }
+        match prove_instance_in(&inst, &quick, &p.dl).verdict {
+            PVerdict::Refuted(_) | PVerdict::EncodingBug(_) => None,
+            _ => Some(*reading),
+        }
+    })
+}

@@ -406,6 +406,11 @@ fn run_campaign(a: &CampaignArgs, w: &mut dyn std::io::Write, e: &mut dyn std::i
         let Some(t) = &reducer_tool else {
             return Err("--no-reduce".into());
         };
+        if let Some(first) = &f.same_as {
+            return Err(format!(
+                "the same cause as {first} (another pass), which is reduced instead"
+            ));
+        }
         let r = Reducer {
             llvm_reduce: t.clone(),
             diopter: exe.clone(),

@@ -157,12 +157,21 @@ fn llvm19_correct_salvages_are_not_refuted_and_width_dependent_ones_are() {
     }
     // icmp slt i32 %w, -3 -> DW_OP_consts -3, DW_OP_lt and icmp ult i8 %b,
     // 200 -> DW_OP_constu 0xff..ffc8, DW_OP_lt are wrong too (w = -5 is
-    // 0xfffffffb, not less than -3; b = 100 is not less than -56), but
-    // debugify gives an i1 an 8-bit variable, and the before-record's 1-bit
-    // register for an 8-bit variable is refused (docs/classic.md, decision
-    // 7): those records are not compared, and must not be called agreement.
+    // 0xfffffffb, not less than -3; b = 100 is not less than -56).
+    // debugify gives an i1 an 8-bit variable; the before-record's 1-bit
+    // register is read with unknown bits above it (docs/classic.md,
+    // decision 7). Both are right only where the register holds the narrow
+    // operand sign-extended and the debugger picks one signedness: signed
+    // for slt; for ult, unsigned (b = 250 is 0xff..fa, not below
+    // 0xff..c8, as 250 is not below 200).
     for op in ["%slt", "%ult"] {
-        assert_eq!(verdict_of(&doc, op), "not-compared", "{op}");
+        let p = pair_of(&doc, op);
+        assert_eq!(p["verdict"], "refuted", "{op}: {p:#}");
+        assert_eq!(
+            p["refuted_only_under"],
+            "upper bits of a narrow operand and signedness of the generic type",
+            "{op}: {p:#}"
+        );
     }
 }
 
@@ -233,9 +242,9 @@ fn a_short_campaign_finds_reduces_and_reports_the_suspect_salvages() {
     );
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     let findings = doc["findings"].as_array().unwrap();
-    // Two refuted salvages of two causes (ashr, sdiv; the comparisons'
-    // records are not compared, see above).
-    assert_eq!(findings.len(), 2, "{doc:#}");
+    // Four refuted salvages of three causes, each a reading: shra (upper
+    // bits), div and lt (upper bits and signedness; slt and ult alike).
+    assert_eq!(findings.len(), 3, "{doc:#}");
     for f in findings {
         assert_eq!(f["pass"], "instcombine");
         let red = &f["reduced"];

@@ -90,7 +90,7 @@ pub const DECISIONS: &[(&str, &str, &str)] = &[
     ("classic: generic signedness", "Where DWARF 5 leaves the generic type's signedness open and debuggers differ (DW_OP_div: DWARF 5 says signed; DW_OP_mod: unspecified; DW_OP_lt/le/gt/ge: DWARF 5 says signed; GDB's evaluator computes generic values as an unsigned address-sized type and LLDB's as unsigned scalars) the reading is an extra 1-bit input: a record must show the right value under both the signed and the unsigned reading. shr is logical and shra arithmetic in every reading; eq/ne need none.", "generic_signedness_is_an_input_of_the_verdict"),
     ("classic: typed values", "After DW_OP_LLVM_convert the value has a base type: arithmetic is done at its width, div/mod/comparisons with its encoding's signedness (DW_ATE_signed/signed_char signed; unsigned/unsigned_char/boolean unsigned; other encodings refused). A generic value meeting a base type of the same width takes the base type (GDB refuses the mix, which shows nothing: sound); of another width it is refused.", "typed_values_use_their_own_signedness_and_width"),
     ("classic: DW_OP_LLVM_convert", "Narrowing truncates; widening extends by the source type's signedness (DWARF 5 DW_OP_convert, what debuggers do). LLVM's DWARF 4 lowering extends by the target's encoding instead, so a widening convert whose source and target signedness differ, or that widens a generic value, is refused.", "convert_extends_by_the_source_signedness"),
-    ("classic: variable read from a wider value", "A variable (or fragment) of N bits reads the low N bits of a wider stack value or register (little-endian: the first N bits, as GDB takes the leading bytes of an implicit value); a value narrower than the variable is refused (a debugger would read bytes the expression did not give).", "a_variable_reads_the_low_bits_of_a_wider_value"),
+    ("classic: variable read from a wider value", "A variable (or fragment) of N bits reads the low N bits of a wider stack value or register (little-endian: the first N bits, as GDB takes the leading bytes of an implicit value); a stack value narrower than the variable is refused (a debugger would read bytes the expression did not give), and so is a non-integer register narrower than it; an integer register narrower than the variable (debugify gives an i1 an 8-bit variable) is read with the bits above the value unknown, an extra input as for narrow values on the DWARF stack.", "a_variable_reads_the_low_bits_of_a_wider_value"),
     ("classic: stack_value versus memory", "With DW_OP_stack_value (or DW_OP_LLVM_extract_bits_*) the variable is the computed value (read-only). A #dbg_value with an empty expression is the operand's register location. A #dbg_value with operations and no stack_value describes memory at the computed address, a trailing DW_OP_deref being that memory's implied read (DwarfExpression turns it into a memory location); a #dbg_declare's operand is the address, its expression modifies it, and a DW_OP_deref in it is a real load.", "stack_value_versus_memory"),
     ("classic: fragments", "DW_OP_LLVM_fragment(offset, size) makes the record describe `size` bits of the variable at `offset`; the translated expression yields those `size` bits. A fragment outside the variable is refused (LLVM's verifier rejects it).", "fragments_describe_part_of_the_variable"),
     ("classic: deref", "DW_OP_deref reads a generic-width value at the address (address space 0, or the pointer operand's own address space); DW_OP_deref_size N reads N bytes and zero-extends them (DWARF 5); N beyond the generic width is refused.", "deref_and_deref_size_read_memory"),
@@ -701,23 +701,40 @@ pub fn translate(
         let tb = tx
             .bits(t)
             .ok_or_else(|| Diagnostic::error(span, format!("operand type `{t}` has no size")))?;
-        if tb < bits {
+        if tb < bits && !t.is_int() {
             return Err(Diagnostic::error(span, format!("a {tb}-bit operand for a {bits}-bit variable (or fragment): the debugger would read past the register (decision: refused)")));
         }
         let mut v = vec![n(Op::Arg(0, t.clone()))];
-        if tb == bits {
-            if *t != res {
-                v.push(n(Op::Reinterpret(res.clone())));
-            }
+        if tb < bits {
+            // The register's bits above the value are whatever it holds
+            // (debugify gives an `i1` an 8-bit variable).
+            let h = tx.hole(Hole::UpperBits {
+                operand: 0,
+                bits: bits - tb,
+            });
+            v.push(n(Op::ZExt(res.clone())));
+            v.push(n(Op::Arg(h, int(bits - tb))));
+            v.push(n(Op::ZExt(res.clone())));
+            v.push(konst(bits, tb));
+            v.push(n(Op::Shl));
+            v.push(n(Op::Or));
+            ops = v;
+            kind = Kind::Value;
         } else {
-            if !t.is_int() {
-                v.push(n(Op::Reinterpret(int(tb))));
+            if tb == bits {
+                if *t != res {
+                    v.push(n(Op::Reinterpret(res.clone())));
+                }
+            } else {
+                if !t.is_int() {
+                    v.push(n(Op::Reinterpret(int(tb))));
+                }
+                v.push(konst(32, 0));
+                v.push(n(Op::BitOffset(Some(res.clone()))));
             }
-            v.push(konst(32, 0));
-            v.push(n(Op::BitOffset(Some(res.clone()))));
+            ops = v;
+            kind = Kind::Register;
         }
-        ops = v;
-        kind = Kind::Register;
     } else {
         let mut body = body;
         // A #dbg_value's trailing DW_OP_deref is the memory location's own read.

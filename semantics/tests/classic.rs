@@ -309,9 +309,38 @@ fn a_variable_reads_the_low_bits_of_a_wider_value() {
         run("!DIExpression()", &[("i64", "0x1122334455667788")], &[], 32),
         0x5566_7788
     );
-    // A register narrower than the variable is refused.
-    let m = refused("!DIExpression()", &["i8"], 32);
-    assert!(m.contains("8-bit operand for a 32-bit variable"), "{m}");
+    // An integer register narrower than the variable: the value, and above
+    // it whatever the register holds (the hole). debugify's `i1` in an
+    // 8-bit variable: value 1, upper bits 0b0101010 give 0b0101_0101.
+    let t = tr(
+        "!DIExpression()",
+        RecordUse::Value,
+        &["i1"],
+        8,
+        &DataLayout::llvm_default(),
+    )
+    .unwrap();
+    assert_eq!(t.kind, Kind::Value);
+    assert_eq!(
+        t.holes,
+        vec![Hole::UpperBits {
+            operand: 0,
+            bits: 7
+        }]
+    );
+    assert_eq!(run("!DIExpression()", &[("i1", "1")], &[0x2a], 8), 0x55);
+    assert_eq!(run("!DIExpression()", &[("i1", "0")], &[0], 8), 0);
+    // An i8 in a 32-bit variable: 0xab under 0x123456 gives 0x123456ab.
+    assert_eq!(
+        run("!DIExpression()", &[("i8", "0xab")], &[0x12_3456], 32),
+        0x1234_56ab
+    );
+    // A pointer narrower than the variable is still refused.
+    let dl = DataLayout::from_name_or_string("e-p:32:32").unwrap();
+    let m = tr("!DIExpression()", RecordUse::Value, &["ptr"], 64, &dl)
+        .err()
+        .unwrap();
+    assert!(m.contains("32-bit operand for a 64-bit variable"), "{m}");
 }
 
 // ------------------------------------------------------------ locations

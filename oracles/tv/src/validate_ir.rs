@@ -890,7 +890,9 @@ impl<'a> Ctx<'a> {
                     };
                     let width = of.as_deref().and_then(poison::term).map(|(_, w)| w);
                     match (self.conventions.upper, of, width) {
-                        (Upper::Zero, _, _) => {
+                        // A boolean's register holds 0 or 1 (LLVM's
+                        // ZeroOrOneBooleanContent), never sign copies.
+                        (Upper::Zero, _, _) | (Upper::SignCopies, _, Some(1)) => {
                             vec![node(Op::Constant(Type::Int(*bits), Literal::Int(0.into())))]
                         }
                         // Bits `w..w+bits` of the operand sign-extended.

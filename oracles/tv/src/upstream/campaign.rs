@@ -11,6 +11,7 @@ use super::irgen;
 use super::opt_loop::{Opt, StepError};
 use super::tools::{self, Limits, Located};
 use crate::files::{self, FileVerdicts, Kind, RecordVerdict};
+use crate::reading::Reading;
 use diopter_semantics::diag::Source;
 use diopter_smt::prove::ProveConfig;
 use serde::Serialize;
@@ -128,6 +129,16 @@ pub struct Finding {
     pub input: String,
     /// How many refuted records had this pass and cause.
     pub occurrences: usize,
+    /// The first finding of the same cause in another pass (the cause
+    /// without its pass): salvage code is shared between passes
+    /// (`salvageDebugInfo`), so that one is reduced and checked, and this
+    /// one points to it.
+    pub same_as: Option<String>,
+}
+
+/// A cause without its pass.
+pub fn passless(cause: &str) -> &str {
+    cause.split_once(" | ").map_or(cause, |(_, rest)| rest)
 }
 
 /// A pass that crashed or hung in `opt`.
@@ -192,26 +203,11 @@ pub fn cause(pass: &str, r: &RecordVerdict) -> String {
     // `before i32 %v4: derived: ... from `%v4 = sext i16 %v2 to i32``.
     if let Some(reading) = r.reading {
         // One mistake under the errata reading, whatever the derivations:
-        // the after-record's operations that can see a narrow operand's
-        // upper bits or the generic signedness name it.
-        const SENSITIVE: &[&str] = &[
-            "DW_OP_shr",
-            "DW_OP_shra",
-            "DW_OP_div",
-            "DW_OP_mod",
-            "DW_OP_lt",
-            "DW_OP_le",
-            "DW_OP_gt",
-            "DW_OP_ge",
-            "DW_OP_eq",
-            "DW_OP_ne",
-        ];
-        let after = dw_ops(&r.after.text);
-        let ops: Vec<&str> = after.split(' ').filter(|o| SENSITIVE.contains(o)).collect();
+        // the after-record's operations that can see it name it.
         return format!(
             "{pass} | refuted only under the reading of the {} | after record [{}]",
             reading.label(),
-            ops.join(" ")
+            sensitive_ops(&r.after.text).join(" ")
         );
     }
     let mut sides: [BTreeSet<String>; 2] = [BTreeSet::new(), BTreeSet::new()];
@@ -247,6 +243,41 @@ pub fn cause(pass: &str, r: &RecordVerdict) -> String {
         dw_ops(&r.after.text),
         set(&sides[1]),
     )
+}
+
+/// The `DW_OP`s of a record's text (as a set) that can see a narrow
+/// operand's upper bits or the generic signedness.
+pub fn sensitive_ops(text: &str) -> Vec<&'static str> {
+    const SENSITIVE: &[&str] = &[
+        "DW_OP_shr",
+        "DW_OP_shra",
+        "DW_OP_div",
+        "DW_OP_mod",
+        "DW_OP_lt",
+        "DW_OP_le",
+        "DW_OP_gt",
+        "DW_OP_ge",
+        "DW_OP_eq",
+        "DW_OP_ne",
+    ];
+    let words: std::collections::BTreeSet<&str> = text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .collect();
+    SENSITIVE
+        .iter()
+        .copied()
+        .filter(|o| words.contains(o))
+        .collect()
+}
+
+/// Whether a refutation says nothing about the pass: it rests on an
+/// operand with no known relation, or only on what a register holds above a
+/// value narrower than the variable (debugify's `i1` in an 8-bit variable,
+/// read from two different registers) with no operation of the record
+/// computing on those bits.
+pub fn inconclusive(r: &RecordVerdict) -> bool {
+    r.assumes_unknown
+        || (r.reading == Some(Reading::UpperBits) && sensitive_ops(&r.after.text).is_empty())
 }
 
 /// A short stable id for a cause (FNV-1a, hex).
@@ -410,7 +441,7 @@ fn record_pass(
             }
             let mut new = Vec::new();
             for r in v.records.iter().filter(|r| r.verdict == Kind::Refuted) {
-                if r.assumes_unknown {
+                if inconclusive(r) {
                     st.inconclusive += 1;
                     continue;
                 }
@@ -430,8 +461,14 @@ fn record_pass(
                         let dir = cfg.out_dir.join("findings").join(&id);
                         let _ = std::fs::create_dir_all(&dir);
                         let _ = std::fs::write(dir.join("src.ll"), input);
+                        let same_as = o
+                            .findings
+                            .iter()
+                            .find(|f| f.same_as.is_none() && passless(&f.cause) == passless(&c))
+                            .map(|f| f.id.clone());
                         by.insert(c.clone(), o.findings.len());
                         o.findings.push(Finding {
+                            same_as,
                             id,
                             pass: pass.to_string(),
                             cause: c,
@@ -534,7 +571,6 @@ pub fn run(cfg: &Config, stop: &AtomicBool, progress: &dyn Progress) -> Outcome 
 mod tests {
     use super::*;
     use crate::files::{Kind, RecordAt};
-    use crate::reading::Reading;
 
     fn verdict(after: &str, before_from: &str, after_from: &str) -> RecordVerdict {
         let at = |text: &str| RecordAt {
@@ -600,6 +636,34 @@ mod tests {
         assert_ne!(a, c("dce", "%w = udiv exact i32 %q, 3"));
         assert_ne!(a, c("dce", "%w = sdiv i32 %q, 3"));
         assert_ne!(a, c("gvn", "%w = sdiv exact i32 %q, 3"));
+    }
+
+    #[test]
+    fn register_contents_alone_are_inconclusive_and_a_cause_has_a_passless_part() {
+        // An i1 in an 8-bit variable read from two registers: only the bits
+        // above the value differ, and no operation computes on them.
+        let mut v = verdict(
+            "#dbg_value(i1 %v9, !7, !DIExpression(), !9)",
+            "%v17 = xor i1 %v9, true",
+            "%v9 = icmp ule i64 %v0, %a1",
+        );
+        v.reading = Some(Reading::UpperBits);
+        assert!(inconclusive(&v));
+        // The same reading through a DW_OP_shr is a salvage's mistake.
+        v.after.text =
+            "#dbg_value(i32 %c, !7, !DIExpression(DW_OP_constu, 3, DW_OP_shr, DW_OP_stack_value), !9)"
+                .into();
+        assert!(!inconclusive(&v));
+        // Wrong under every reading: never inconclusive unless it rests on
+        // an unknown operand.
+        v.reading = None;
+        assert!(!inconclusive(&v));
+        v.assumes_unknown = true;
+        assert!(inconclusive(&v));
+        assert_eq!(
+            passless("dce | refuted only under x | after record [DW_OP_shr]"),
+            "refuted only under x | after record [DW_OP_shr]"
+        );
     }
 
     #[test]

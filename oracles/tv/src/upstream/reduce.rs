@@ -4,7 +4,7 @@
 //! values both files share. Requiring the same cause keeps the reduction
 //! from sliding to another mistake.
 
-use super::campaign::{cause, cause_id};
+use super::campaign::{cause, cause_id, inconclusive};
 use super::opt_loop::Opt;
 use super::tools::{self, Limits, Located};
 use crate::files::{self, FileVerdicts, Kind, RecordVerdict};
@@ -30,7 +30,7 @@ pub fn matching(
     Ok(v.records
         .into_iter()
         .filter(|r| {
-            r.verdict == Kind::Refuted && !r.assumes_unknown && cause_id(&cause(pass, r)) == want
+            r.verdict == Kind::Refuted && !inconclusive(r) && cause_id(&cause(pass, r)) == want
         })
         .collect())
 }

@@ -68,6 +68,7 @@ pub fn json(r: &ReportInput) -> Value {
                 "cause": f.cause,
                 "origin": f.origin,
                 "occurrences": f.occurrences,
+                "same_as": f.same_as,
                 "record": f.record,
                 "input": f.input,
                 "reduced": red.as_ref().ok().map(|(rd, text)| json!({"reduction": rd, "text": text})),
@@ -157,7 +158,21 @@ pub fn markdown(r: &ReportInput) -> String {
     if o.findings.is_empty() {
         let _ = writeln!(m, "None.");
     }
-    for (f, red) in o.findings.iter().zip(r.reduced.iter()) {
+    let firsts = o.findings.iter().filter(|f| f.same_as.is_none()).count();
+    if firsts < o.findings.len() {
+        let _ = writeln!(
+            m,
+            "{firsts} distinct causes, each in full below; the other {} findings are the same \
+             cause in another pass (listed after them).\n",
+            o.findings.len() - firsts
+        );
+    }
+    for (f, red) in o
+        .findings
+        .iter()
+        .zip(r.reduced.iter())
+        .filter(|(f, _)| f.same_as.is_none())
+    {
         let _ = writeln!(
             m,
             "### {}: `{}` leaves variable `{}` showing a wrong value\n",
@@ -229,6 +244,26 @@ pub fn markdown(r: &ReportInput) -> String {
                 let _ = writeln!(m, "Not reduced: {e}\n");
             }
         }
+    }
+    if firsts < o.findings.len() {
+        let _ = writeln!(m, "### The same causes in other passes\n");
+        let _ = writeln!(
+            m,
+            "| finding | pass | same cause as | occurrences | first in |"
+        );
+        let _ = writeln!(m, "|---|---|---|--:|---|");
+        for f in o.findings.iter().filter(|f| f.same_as.is_some()) {
+            let _ = writeln!(
+                m,
+                "| {} | `{}` | {} | {} | {} |",
+                f.id,
+                f.pass,
+                f.same_as.as_deref().unwrap_or(""),
+                f.occurrences,
+                f.origin.label()
+            );
+        }
+        let _ = writeln!(m);
     }
     if !o.opt_problems.is_empty() {
         let _ = writeln!(m, "## `opt` crashes and timeouts\n");

@@ -103,6 +103,17 @@ WHOLE IR FILES
                    \"optimized out\" refines it. Supply --map to say more.
     unconstrained  (AFTER) any other new operand: a free value
   A verdict that depends on an undefined or unconstrained operand says so.
+  A value both files define alike by a pure instruction is derived through
+  that definition (up to 64 definitions a record), so a fold that rests on
+  it (a zext's zero upper bits) is not refuted for it.
+
+  A refuted classic record is asked again with the translation's open
+  inputs fixed (docs/classic.md, decisions 2 and 4): a narrow operand's
+  upper register bits as zeros or as sign copies, the generic signedness as
+  unsigned or signed. One that then holds says so (text: `[only under the
+  sound reading of ...]`; JSON: `refuted_only_under`): a value a debugger
+  can show, but one mistake of that kind, not a record wrong under every
+  reading (`null`).
 
   Exit status as above; also 2 for an IR file that does not parse.
 ";

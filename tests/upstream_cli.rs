@@ -467,3 +467,42 @@ fn a_refutation_names_the_reading_it_needs_and_shared_definitions_are_facts() {
         "{d:#}"
     );
 }
+
+/// LLVM 19's InstCombine narrows `trunc (select c, 109, sext a)` to an i16
+/// select and rewrites the debug users of the i32 select by
+/// `replaceAllDbgUsesWith`, which extends the narrow value by the
+/// *variable's* signedness (`unsigned int sel`: zero extension) where the
+/// source value was sign-extended. From the C function in
+/// `instcombine-narrowed-select.c` (clang-19 -O0 -g, `mem2reg,simplifycfg`,
+/// then `instcombine`). Worked by hand: at a = -4154 (0xefc6), c = 0 the
+/// source's `sel` is 0xffffefc6; the record shows zext(0xefc6) =
+/// 0x0000efc6. The `select` with a type on each arm is derived (it used to
+/// be left undefined, hiding this).
+#[test]
+fn instcombine_extending_a_narrowed_select_by_the_variables_signedness_is_refuted() {
+    let (code, doc) = validate_json(&[
+        data("instcombine-narrowed-select.before.ll")
+            .to_str()
+            .unwrap(),
+        data("instcombine-narrowed-select.after.ll")
+            .to_str()
+            .unwrap(),
+    ]);
+    assert_eq!(code, 1, "{doc:#}");
+    assert_eq!(verdict_of(&doc, "i32 %conv1"), "equivalent", "{doc:#}");
+    let p = pair_of(&doc, "i32 %.conv1");
+    assert_eq!(p["verdict"], "refuted", "{p:#}");
+    assert_eq!(p["assumes_unknown_operand"], false, "{p:#}");
+    assert!(p["refuted_only_under"].is_null(), "{p:#}");
+    let shown = |side: &str| {
+        p["counterexample"][side]["value"]["unsigned"]
+            .as_str()
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("{side}: {p:#}"))
+    };
+    let (before, after) = (shown("before_location"), shown("after_location"));
+    // The same low 16 bits; the source's are sign copies, the record's zeros.
+    assert_eq!(before & 0xffff, after & 0xffff, "{p:#}");
+    assert_eq!(before, 0xffff_0000 | (before & 0xffff), "{p:#}");
+    assert_eq!(after, before & 0xffff, "{p:#}");
+}

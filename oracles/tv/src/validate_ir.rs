@@ -1038,11 +1038,19 @@ impl<'a> Ctx<'a> {
         if ct != Type::Int(1) || !p.eat(&Tok::Comma) {
             return None;
         }
-        let (t, a, b) = self.two(w, p, def, depth)?;
-        let wd = t.int_width()?;
-        if t != *ty {
+        // `select i1 %c, T %a, T %b`: each arm with its type.
+        let t = p.parse_type().ok()?;
+        let a = value_tok(p, def)?;
+        if !p.eat(&Tok::Comma) || p.parse_type().ok()? != t {
             return None;
         }
+        let b = value_tok(p, def)?;
+        if p.peek().is_some() || t != *ty {
+            return None;
+        }
+        let wd = t.int_width()?;
+        let (a, _, _) = self.resolve(w, &t, &a, depth + 1).ok()?;
+        let (b, _, _) = self.resolve(w, &t, &b, depth + 1).ok()?;
         let (c, _, _) = self.resolve(w, &ct, &c, depth + 1).ok()?;
         Some(classic::select(&c, &a, &b, wd))
     }

@@ -33,8 +33,9 @@ CAMPAIGN
   one mistake of that READING: its cause is the reading and the DW_OPs of
   the after-record that can see it (DW_OP_shr, div, mod, the comparisons).
   Any other cause is each record's DW_OPs and the opcodes and flags each
-  side was derived through, as sets (names, widths and constants left
-  out). Each
+  side was derived through, as sets (names, widths, constants and an
+  icmp's predicate left out; DW_OP_lt/le/gt/ge count as one, as do eq/ne).
+  Each
   one's debugified input kept under OUT/findings/ID/src.ll and reduced by
   llvm-reduce with diopter as the interestingness test (the same cause must
   remain). A refutation that rests

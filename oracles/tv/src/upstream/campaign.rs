@@ -193,21 +193,23 @@ pub fn cause(pass: &str, r: &RecordVerdict) -> String {
         let ops: BTreeSet<&str> = text
             .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .filter(|w| w.starts_with("DW_OP_"))
+            .map(comparison_class)
             .collect();
         ops.into_iter().collect::<Vec<_>>().join(" ")
     }
     const FLAGS: &[&str] = &["nuw", "nsw", "exact", "disjoint", "nneg"];
-    const PREDICATES: &[&str] = &[
-        "eq", "ne", "ugt", "uge", "ult", "ule", "sgt", "sge", "slt", "sle",
-    ];
     // `before i32 %v4: derived: ... from `%v4 = sext i16 %v2 to i32``.
     if let Some(reading) = r.reading {
         // One mistake under the errata reading, whatever the derivations:
         // the after-record's operations that can see it name it.
+        let ops: BTreeSet<&str> = sensitive_ops(&r.after.text)
+            .into_iter()
+            .map(comparison_class)
+            .collect();
         return format!(
             "{pass} | refuted only under the reading of the {} | after record [{}]",
             reading.label(),
-            sensitive_ops(&r.after.text).join(" ")
+            ops.into_iter().collect::<Vec<_>>().join(" ")
         );
     }
     let mut sides: [BTreeSet<String>; 2] = [BTreeSet::new(), BTreeSet::new()];
@@ -223,9 +225,12 @@ pub fn cause(pass: &str, r: &RecordVerdict) -> String {
             let Some(opcode) = words.next() else {
                 continue;
             };
+            // An `icmp`'s predicate is left out: a pass that inverts or
+            // swaps a comparison in place makes one mistake whichever
+            // predicate it started from.
             let mut key = opcode.to_string();
             for w in words {
-                if FLAGS.contains(&w) || (opcode == "icmp" && PREDICATES.contains(&w)) {
+                if FLAGS.contains(&w) {
                     key.push(' ');
                     key.push_str(w);
                 } else {
@@ -268,6 +273,17 @@ pub fn sensitive_ops(text: &str) -> Vec<&'static str> {
         .copied()
         .filter(|o| words.contains(o))
         .collect()
+}
+
+/// The four ordered comparisons are one operation for deduplication (the
+/// salvage of `icmp` picks among them by predicate, one mistake); so are
+/// `eq` and `ne`.
+fn comparison_class(op: &str) -> &str {
+    match op {
+        "DW_OP_lt" | "DW_OP_le" | "DW_OP_gt" | "DW_OP_ge" => "DW_OP_lt/le/gt/ge",
+        "DW_OP_eq" | "DW_OP_ne" => "DW_OP_eq/ne",
+        o => o,
+    }
 }
 
 /// Whether a refutation says nothing about the pass: it rests on an
@@ -634,6 +650,20 @@ mod tests {
             )
         };
         assert_ne!(a, c("dce", "%w = udiv exact i32 %q, 3"));
+        // An icmp's predicate, and which ordered comparison, are left out.
+        let cmp = |pred: &str, op: &str| {
+            cause(
+                "instcombine",
+                &verdict(
+                    &format!("#dbg_value(i32 %q, !7, !DIExpression(DW_OP_constu, 3, {op}, DW_OP_stack_value), !9)"),
+                    &format!("%w = icmp {pred} i32 %q, 3"),
+                    "%b = zext nneg i8 %y to i32",
+                ),
+            )
+        };
+        assert_eq!(cmp("slt", "DW_OP_lt"), cmp("ugt", "DW_OP_gt"));
+        assert_ne!(cmp("slt", "DW_OP_lt"), cmp("eq", "DW_OP_eq"));
+        assert_eq!(cmp("eq", "DW_OP_eq"), cmp("ne", "DW_OP_ne"));
         assert_ne!(a, c("dce", "%w = sdiv i32 %q, 3"));
         assert_ne!(a, c("gvn", "%w = sdiv exact i32 %q, 3"));
     }

@@ -506,3 +506,50 @@ fn instcombine_extending_a_narrowed_select_by_the_variables_signedness_is_refute
     assert_eq!(before, 0xffff_0000 | (before & 0xffff), "{p:#}");
     assert_eq!(after, before & 0xffff, "{p:#}");
 }
+
+/// A parameter's `range(iN lo, hi)` attribute is a fact (outside it the
+/// value is poison): `and i8 %a, 1` is `%a` when %a is 0 or 1 (@f), not
+/// otherwise (@g, refuted at a = 4); a wrapping range [-2, 2) makes `a + 2`
+/// equal to `(a + 2) & 3` (@h), and without the attribute it is refuted.
+/// Hand-written, `param-range.{before,after}.ll`.
+#[test]
+fn a_parameter_range_attribute_is_a_fact() {
+    let (code, doc) = validate_json(&[
+        data("param-range.before.ll").to_str().unwrap(),
+        data("param-range.after.ll").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{doc:#}");
+    let by_fn = |f: &str| -> String {
+        let p = doc["pairs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["function"] == f)
+            .unwrap_or_else(|| panic!("{f}: {doc:#}"));
+        p["verdict"].as_str().unwrap().to_string()
+    };
+    assert_eq!(by_fn("f"), "equivalent");
+    assert_eq!(by_fn("g"), "refuted");
+    assert_eq!(by_fn("h"), "equivalent");
+    let dir = scratch("param-range");
+    let strip = |name: &str| {
+        let t = std::fs::read_to_string(data(name))
+            .unwrap()
+            .replace("i8 range(i8 -2, 2) %a", "i8 %a");
+        let p = dir.join(name);
+        std::fs::write(&p, t).unwrap();
+        p
+    };
+    let (b, a) = (
+        strip("param-range.before.ll"),
+        strip("param-range.after.ll"),
+    );
+    let (_, doc) = validate_json(&[b.to_str().unwrap(), a.to_str().unwrap()]);
+    let h = doc["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["function"] == "h")
+        .unwrap();
+    assert_eq!(h["verdict"], "refuted", "{h:#}");
+}

@@ -103,7 +103,9 @@ WHOLE IR FILES
                    \"optimized out\" refines it. Supply --map to say more.
     unconstrained  (AFTER) any other new operand: a free value
   A verdict that depends on an undefined or unconstrained operand says so.
-  A value both files define alike by a pure instruction is derived through
+  A parameter's range(iN lo, hi) attribute is a precondition (outside it
+  the value is poison). A value both files define alike by a pure
+  instruction is derived through
   that definition (up to 64 definitions a record), so a fold that rests on
   it (a zext's zero upper bits) is not refuted for it.
 
@@ -506,6 +508,33 @@ impl Side {
     }
 }
 
+/// The precondition a parameter attribute `range(iN lo, hi)` puts on hole
+/// `k`: `lo <= x < hi` unsigned, wrapping when `hi <= lo` (LangRef's
+/// `ConstantRange`); `None` without one (or one diopter does not read).
+fn param_range(text: &str, k: usize) -> Option<diopter_rules::instance::Term> {
+    use diopter_rules::instance::{BinOp, Term, UnOp};
+    let inner = text.split_once("range(")?.1.split_once(')')?.0;
+    let (ty, rest) = inner.trim().split_once(' ')?;
+    let w: u64 = ty.strip_prefix('i')?.parse().ok()?;
+    let (lo, hi) = rest.split_once(',')?;
+    let wrap = |v: &str| -> Option<num_bigint::BigInt> {
+        let v: num_bigint::BigInt = v.trim().parse().ok()?;
+        let m = num_bigint::BigInt::from(1) << w;
+        Some(((v % &m) + &m) % &m)
+    };
+    let (lo, hi) = (wrap(lo)?, wrap(hi)?);
+    let lit = |v: num_bigint::BigInt| Term::Lit { value: v, width: w };
+    let x = || Term::Hole(k);
+    let bin = |op, a, b| Term::Bin(op, Box::new(a), Box::new(b));
+    let at_least_lo = Term::Un(UnOp::Not, Box::new(bin(BinOp::Ult, x(), lit(lo.clone()))));
+    let below_hi = bin(BinOp::Ult, x(), lit(hi.clone()));
+    Some(if lo < hi {
+        bin(BinOp::And, at_least_lo, below_hi)
+    } else {
+        bin(BinOp::Or, at_least_lo, below_hi)
+    })
+}
+
 /// Opcodes whose value does not depend on where the instruction is.
 const PURE: &[&str] = &[
     "alloca",
@@ -789,6 +818,17 @@ impl<'a> Ctx<'a> {
                 return Ok(r);
             }
             let ops = self.root(format!("%{n}"), ty);
+            if let (Some((text, _)), Some(Op::Arg(k, _))) =
+                (self.before.params.get(n), ops.first().map(|o| &o.op))
+            {
+                // A parameter's `range(iN lo, hi)`: outside it the value is
+                // poison, which constrains nothing (as a flag does).
+                if let Some(t) = param_range(text, *k as usize) {
+                    if !self.pre.contains(&t) {
+                        self.pre.push(t);
+                    }
+                }
+            }
             let what = if self.before.params.contains_key(n) {
                 "a parameter of both"
             } else if self

@@ -553,3 +553,58 @@ fn a_parameter_range_attribute_is_a_fact() {
         .unwrap();
     assert_eq!(h["verdict"], "refuted", "{h:#}");
 }
+
+/// LLVM 19's InstCombine inverts `%c = icmp ugt` to `icmp ule` in place
+/// (its other users, a `xor %c, true` and a select, freely invertible) and
+/// leaves `#dbg_value(i1 %c, ...)` for the source's `c`: the debugger shows
+/// its negation (llvm#71065; fixed after 19 by llvm#137013, which prepends
+/// DW_OP_not). Six lines, `instcombine-inverted-icmp.ll`, through `opt`
+/// with debugify. The record of `%n` (the `xor`) is left on the inverted
+/// `%c`, right: it differs only in the bits above an i1 in its 8-bit
+/// variable, which the record does not compute on.
+#[test]
+fn instcombine_inverting_a_compare_in_place_is_refuted() {
+    let f = data("instcombine-inverted-icmp.ll");
+    let (code, doc) =
+        validate_json(&["--passes", "instcombine", "--debugify", f.to_str().unwrap()]);
+    assert_eq!(code, 1, "{doc:#}");
+    let p = pair_of(&doc, "i1 %c");
+    assert_eq!(p["verdict"], "refuted", "{p:#}");
+    assert!(p["refuted_only_under"].is_null(), "{p:#}");
+    let bit = |side: &str| {
+        p["counterexample"][side]["value"]["unsigned"]
+            .as_str()
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("{side}: {p:#}"))
+            & 1
+    };
+    assert_ne!(bit("before_location"), bit("after_location"), "{p:#}");
+    let n = pair_of(&doc, "i1 %n");
+    assert_eq!(
+        n["refuted_only_under"], "upper bits of a narrow operand",
+        "{n:#}"
+    );
+}
+
+/// `xor i1 %t, true` is salvaged as `DW_OP_constu 0xffffffffffffffff,
+/// DW_OP_xor` over the i1: with the register's upper bits zero the debugger
+/// computes 0xff..fe or 0xff..ff and an 8-bit variable shows 254 or 255
+/// where the source has 1 or 0 (noted in llvm#71212's review). Wrong under
+/// every reading. `instcombine-i1-not.ll` (the xor feeding a select that
+/// instcombine swaps).
+#[test]
+fn a_negated_i1_salvaged_as_xor_with_all_ones_is_refuted() {
+    let f = data("instcombine-i1-not.ll");
+    let (code, doc) =
+        validate_json(&["--passes", "instcombine", "--debugify", f.to_str().unwrap()]);
+    assert_eq!(code, 1, "{doc:#}");
+    let p = pair_of(&doc, "i1 %n");
+    assert_eq!(p["verdict"], "refuted", "{p:#}");
+    assert!(p["refuted_only_under"].is_null(), "{p:#}");
+    assert!(
+        p["after_record"]["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("DW_OP_constu, 18446744073709551615, DW_OP_xor")),
+        "{p:#}"
+    );
+}

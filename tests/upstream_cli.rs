@@ -608,3 +608,27 @@ fn a_negated_i1_salvaged_as_xor_with_all_ones_is_refuted() {
         "{p:#}"
     );
 }
+
+/// `icmp ult i64` salvaged by dce as `DW_OP_lt`, which DWARF 5 defines as a
+/// signed comparison of generic values: at a = 2^63, `a <u 5` is false and
+/// `DW_OP_lt` (signed) is true. Right only for a debugger that compares
+/// unsigned, so refuted with that reading named (the i1 record before also
+/// needs its register's upper bits zero). `dce-unsigned-compare.ll`.
+#[test]
+fn an_unsigned_compare_salvaged_as_dwarfs_signed_one_is_refuted() {
+    let f = data("dce-unsigned-compare.ll");
+    let (code, doc) = validate_json(&["--passes", "dce", "--debugify", f.to_str().unwrap()]);
+    assert_eq!(code, 1, "{doc:#}");
+    for op in ["i1 %c", "i1 %u"] {
+        let p = pair_of(&doc, op);
+        assert_eq!(p["verdict"], "refuted", "{op}: {p:#}");
+        assert!(
+            p["after_record"]["text"]
+                .as_str()
+                .is_some_and(|t| t.contains("DW_OP_lt")),
+            "{p:#}"
+        );
+        let r = p["refuted_only_under"].as_str().unwrap_or("");
+        assert!(r.contains("signedness"), "{op}: {p:#}");
+    }
+}

@@ -403,8 +403,10 @@ impl DataLayout {
                 }
                 // Stack alignment, program/alloca/global address spaces, mangling,
                 // native integer widths, function pointer alignment, non-integral
-                // address spaces: irrelevant to sizes.
-                "S" | "P" | "A" | "G" | "m" | "n" | "F" => {}
+                // address spaces: irrelevant to sizes. `s` is the deprecated
+                // stack-object alignment that LLVM's own parser still reads
+                // and ignores (LLVM's tests carry `s0:64:64`).
+                "S" | "P" | "A" | "G" | "m" | "n" | "F" | "s" => {}
                 _ => return Err(err(comp, "unknown component")),
             }
         }
@@ -897,6 +899,10 @@ mod tests {
             "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
         )
         .is_ok());
+        // The deprecated stack-object component older LLVM tests carry
+        // (LLVM ignores it): sizes as without it.
+        let old = DataLayout::parse("e-p:64:64:64-i64:64:64-s0:64:64-n8:16:32:64-S128").unwrap();
+        assert_eq!(old.pointer_bits(0), 64);
     }
 }
 

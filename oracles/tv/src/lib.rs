@@ -10,9 +10,11 @@
 //!   (`diopter validate BEFORE.ll AFTER.ll`);
 //! * [`poison`]: where a value derived from the IR is poison, as
 //!   preconditions of the query;
-//! * [`reading`]: which of the classic translation's open conventions a
-//!   refutation rests on.
+//! * [`conventions`]: the classic translation's open conventions, free or
+//!   fixed;
+//! * [`reading`]: which of them a refutation rests on.
 
+pub mod conventions;
 pub mod files;
 pub mod poison;
 pub mod reading;

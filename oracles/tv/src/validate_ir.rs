@@ -40,8 +40,8 @@
 //! the first remaining after-record. Records left over are reported; a
 //! variable with records before and none after is a coverage loss.
 
+use crate::conventions::{Conventions, Reading, Upper, VARIANTS};
 use crate::poison;
-use crate::reading::{Conventions, Reading, Upper, VARIANTS};
 use crate::validate::{self, MapRhs, Outcome, Pair};
 use diopter_semantics::ast::{ArgDecl, Bare, Dialect, Expr, Literal, Op, OpNode, Span};
 use diopter_semantics::classic::{self, Hole, RecordUse};

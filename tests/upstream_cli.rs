@@ -632,3 +632,28 @@ fn an_unsigned_compare_salvaged_as_dwarfs_signed_one_is_refuted() {
         assert!(r.contains("signedness"), "{op}: {p:#}");
     }
 }
+
+/// InstCombine sees that only bit 0 of `%v = add nuw i32 %a, -16` is
+/// demanded (a trunc to i1), replaces `%v` by `%a` everywhere, the debug
+/// record included: at a = 0 (no unsigned wrap) the source's `v` is -16,
+/// the debugger shows 0. LLVM 19; `instcombine-demanded-add.ll`.
+#[test]
+fn instcombine_replacing_a_value_by_its_demanded_bits_under_a_record_is_refuted() {
+    let f = data("instcombine-demanded-add.ll");
+    let (code, doc) =
+        validate_json(&["--passes", "instcombine", "--debugify", f.to_str().unwrap()]);
+    assert_eq!(code, 1, "{doc:#}");
+    let p = pair_of(&doc, "i32 %v");
+    assert_eq!(p["verdict"], "refuted", "{p:#}");
+    assert!(p["refuted_only_under"].is_null(), "{p:#}");
+    let shown = |side: &str| {
+        p["counterexample"][side]["value"]["unsigned"]
+            .as_str()
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("{side}: {p:#}"))
+    };
+    // The record shows %a where the source has %a - 16, with %a < 16.
+    let (before, after) = (shown("before_location"), shown("after_location"));
+    assert!(after < 16, "{p:#}");
+    assert_eq!(before, (after + (1 << 32) - 16) % (1 << 32), "{p:#}");
+}

@@ -62,6 +62,15 @@ fn pair_of<'a>(doc: &'a Value, operand: &str) -> &'a Value {
 }
 
 /// The verdict of the pair whose before-record mentions `operand,`.
+/// The unsigned value a refuted pair's counterexample shows on `side`
+/// (`before_location` or `after_location`).
+fn shown_value(p: &Value, side: &str) -> u64 {
+    p["counterexample"][side]["value"]["unsigned"]
+        .as_str()
+        .and_then(|v| v.parse::<u64>().ok())
+        .unwrap_or_else(|| panic!("{side}: {p:#}"))
+}
+
 fn verdict_of(doc: &Value, operand: &str) -> String {
     pair_of(doc, operand)["verdict"]
         .as_str()
@@ -401,12 +410,7 @@ fn a_record_over_a_poison_value_constrains_nothing_there() {
     assert_eq!(verdict_of(&doc, "i32 %z"), "equivalent", "{doc:#}");
     let p = pair_of(&doc, "i32 %p");
     assert_eq!(p["verdict"], "refuted", "{p:#}");
-    let shown = |side: &str| {
-        p["counterexample"][side]["value"]["unsigned"]
-            .as_str()
-            .and_then(|v| v.parse::<u64>().ok())
-            .unwrap_or_else(|| panic!("{side}: {p:#}"))
-    };
+    let shown = |side: &str| shown_value(p, side);
     let (before, after) = (shown("before_location"), shown("after_location"));
     assert_eq!(after, (before + 1) % (1 << 32), "{p:#}");
     assert_ne!(before, 0x8000_0000, "{p:#}");
@@ -443,14 +447,8 @@ fn a_refutation_names_the_reading_it_needs_and_shared_definitions_are_facts() {
     );
     // The counterexample's upper bits are what moves the shown value: the
     // after side has a bit at 29..31 that `lshr i32 %c, 3` never sets.
-    let after = s["counterexample"]["after_location"]["value"]["unsigned"]
-        .as_str()
-        .and_then(|v| v.parse::<u64>().ok())
-        .unwrap_or_else(|| panic!("{s:#}"));
-    let before = s["counterexample"]["before_location"]["value"]["unsigned"]
-        .as_str()
-        .and_then(|v| v.parse::<u64>().ok())
-        .unwrap_or_else(|| panic!("{s:#}"));
+    let after = shown_value(s, "after_location");
+    let before = shown_value(s, "before_location");
     assert_eq!(before & 0xe000_0000, 0, "{s:#}");
     assert_ne!(after & 0xe000_0000, 0, "{s:#}");
     assert_eq!(before & 0x1fff_ffff, after & 0x1fff_ffff, "{s:#}");
@@ -494,12 +492,7 @@ fn instcombine_extending_a_narrowed_select_by_the_variables_signedness_is_refute
     assert_eq!(p["verdict"], "refuted", "{p:#}");
     assert_eq!(p["assumes_unknown_operand"], false, "{p:#}");
     assert!(p["refuted_only_under"].is_null(), "{p:#}");
-    let shown = |side: &str| {
-        p["counterexample"][side]["value"]["unsigned"]
-            .as_str()
-            .and_then(|v| v.parse::<u64>().ok())
-            .unwrap_or_else(|| panic!("{side}: {p:#}"))
-    };
+    let shown = |side: &str| shown_value(p, side);
     let (before, after) = (shown("before_location"), shown("after_location"));
     // The same low 16 bits; the source's are sign copies, the record's zeros.
     assert_eq!(before & 0xffff, after & 0xffff, "{p:#}");
@@ -571,13 +564,7 @@ fn instcombine_inverting_a_compare_in_place_is_refuted() {
     let p = pair_of(&doc, "i1 %c");
     assert_eq!(p["verdict"], "refuted", "{p:#}");
     assert!(p["refuted_only_under"].is_null(), "{p:#}");
-    let bit = |side: &str| {
-        p["counterexample"][side]["value"]["unsigned"]
-            .as_str()
-            .and_then(|v| v.parse::<u64>().ok())
-            .unwrap_or_else(|| panic!("{side}: {p:#}"))
-            & 1
-    };
+    let bit = |side: &str| shown_value(p, side) & 1;
     assert_ne!(bit("before_location"), bit("after_location"), "{p:#}");
     let n = pair_of(&doc, "i1 %n");
     assert_eq!(
@@ -646,12 +633,7 @@ fn instcombine_replacing_a_value_by_its_demanded_bits_under_a_record_is_refuted(
     let p = pair_of(&doc, "i32 %v");
     assert_eq!(p["verdict"], "refuted", "{p:#}");
     assert!(p["refuted_only_under"].is_null(), "{p:#}");
-    let shown = |side: &str| {
-        p["counterexample"][side]["value"]["unsigned"]
-            .as_str()
-            .and_then(|v| v.parse::<u64>().ok())
-            .unwrap_or_else(|| panic!("{side}: {p:#}"))
-    };
+    let shown = |side: &str| shown_value(p, side);
     // The record shows %a where the source has %a - 16, with %a < 16.
     let (before, after) = (shown("before_location"), shown("after_location"));
     assert!(after < 16, "{p:#}");

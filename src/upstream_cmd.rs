@@ -8,7 +8,7 @@ use crate::{out, outln, Format};
 use diopter_smt::prove::ProveConfig;
 use diopter_tv::upstream::campaign::{self, Config, Progress};
 use diopter_tv::upstream::opt_loop::Opt;
-use diopter_tv::upstream::reduce::{self, Reducer};
+use diopter_tv::upstream::reduce::{self, Reducer, Reduction};
 use diopter_tv::upstream::report::{self, ReportInput};
 use diopter_tv::upstream::tools::{self, Limits, Tool};
 use std::path::{Path, PathBuf};
@@ -52,6 +52,23 @@ CAMPAIGN
   arguments, or opt/llvm-stress/llvm-reduce missing (the message names the
   Debian package: apt-get install -y llvm-19).
 
+  Reductions: one per distinct cause, --reduce-jobs at a time, each at
+  most --reduce-limit seconds: the finding's function is first cut out of
+  its module (llvm-extract, kept only if the cause survives), then
+  llvm-reduce runs; one cut short by the limit keeps its best reproducer so
+  far (marked in the report). A reduced.ll per finding beside its src.ll.
+
+REDUCE
+  diopter upstream reduce RUN_DIR [--again] [--reduce-jobs N] [--reduce-limit S]
+
+  Resumes a run's reductions from its report alone (RUN_DIR/upstream.json,
+  written at every checkpoint): each distinct cause not yet reduced (with
+  --again, every one) is reduced as above, and the report rewritten after
+  each, naming the resuming command. For a campaign killed or cut short
+  while reducing, or reduced with a smaller limit. Exit status: 0 every
+  distinct cause reduced, 1 some not, 2 not a run directory or a tool
+  missing.
+
   Replay one finding:  diopter validate --passes P OUT/findings/ID/src.ll
   (the file already carries debugify's records; add --debugify to start
   from a file without them).
@@ -67,6 +84,8 @@ pub struct Args {
 pub enum What {
     /// Fuzz opt's passes: debugify, run each pass, validate every record, reduce each finding.
     Campaign(CampaignArgs),
+    /// Resume a run's reductions: reduce each finding in RUN_DIR/upstream.json not yet reduced.
+    Reduce(ReduceArgs),
     /// llvm-reduce's test: exit 0 when PASS on FILE still gives a refutation of CAUSE-ID.
     #[command(hide = true)]
     Interesting(InterestingArgs),
@@ -120,6 +139,9 @@ pub struct CampaignArgs {
     pub llvm_stress: Option<PathBuf>,
     #[arg(long = "llvm-reduce", value_name = "PATH")]
     pub llvm_reduce: Option<PathBuf>,
+    /// Cuts a finding's function out before llvm-reduce (optional: without it the whole module is reduced).
+    #[arg(long = "llvm-extract", value_name = "PATH")]
+    pub llvm_extract: Option<PathBuf>,
     /// The run directory (default target/upstream/SEED-TIME, printed at the end).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -130,27 +152,32 @@ pub struct CampaignArgs {
     pub format: Format,
 }
 
-/// A finding's reduction and the reduced text, or why there is none.
-type Reduction = Result<(reduce::Reduced, String), String>;
-
 /// Public upstream issues a finding may match (`report::parse_known`).
 const KNOWN_ISSUES: &str = include_str!("../corpus/upstream/known-issues.tsv");
 
+/// What every report of one run shares.
+struct RunHeader<'a> {
+    out_dir: &'a Path,
+    known: &'a [report::KnownIssue],
+    command: &'a str,
+    reduce_command: Option<&'a str>,
+    opt_version: &'a str,
+}
+
 /// Writes OUT/upstream.{md,json}; returns them.
 fn write_run(
-    out_dir: &Path,
+    h: &RunHeader,
     outcome: &campaign::Outcome,
     reduced: &[Reduction],
-    known: &[report::KnownIssue],
-    command: &str,
-    opt_version: &str,
 ) -> (String, String) {
+    let out_dir = h.out_dir;
     let input = ReportInput {
         outcome,
         reduced,
-        known,
-        command,
-        opt_version,
+        known: h.known,
+        command: h.command,
+        reduce_command: h.reduce_command,
+        opt_version: h.opt_version,
     };
     let md = report::markdown(&input);
     let js = serde_json::to_string_pretty(&report::json(&input)).unwrap_or_default();
@@ -172,6 +199,35 @@ fn minutes(s: &str) -> Result<f64, String> {
 }
 
 #[derive(clap::Args)]
+pub struct ReduceArgs {
+    /// A campaign's run directory (its upstream.json and findings/).
+    pub run_dir: PathBuf,
+    /// Reduce every finding again, reduced or not.
+    #[arg(long)]
+    pub again: bool,
+    /// Reductions run at once (1 to 64).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub reduce_jobs: u64,
+    /// One reduction's time limit, in seconds (10 to 86400).
+    #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(10..=86_400))]
+    pub reduce_limit: u64,
+    /// One Z3 query's timeout inside the test, in milliseconds (1 to 600000).
+    #[arg(long, default_value_t = 2_000, value_parser = clap::value_parser!(u32).range(1..=600_000))]
+    pub timeout: u32,
+    #[arg(long, value_name = "PATH")]
+    pub opt: Option<PathBuf>,
+    #[arg(long = "llvm-reduce", value_name = "PATH")]
+    pub llvm_reduce: Option<PathBuf>,
+    #[arg(long = "llvm-extract", value_name = "PATH")]
+    pub llvm_extract: Option<PathBuf>,
+    /// Also write reports/upstream.{md,json}.
+    #[arg(long)]
+    pub report: bool,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+#[derive(clap::Args)]
 pub struct InterestingArgs {
     #[arg(long)]
     pub pass: String,
@@ -187,6 +243,7 @@ pub struct InterestingArgs {
 pub fn run(a: &Args) -> ExitCode {
     crate::run_std(|o, e| match &a.what {
         What::Campaign(c) => run_campaign(c, o, e),
+        What::Reduce(r) => run_reduce(r, o, e),
         What::Interesting(i) => interesting(i),
     })
 }
@@ -239,10 +296,7 @@ fn collect_ll(p: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 /// findings listed.
 struct Live<'a> {
     bar: indicatif::ProgressBar,
-    out_dir: &'a Path,
-    known: &'a [report::KnownIssue],
-    command: &'a str,
-    opt_version: &'a str,
+    header: RunHeader<'a>,
 }
 
 impl Live<'_> {
@@ -253,14 +307,7 @@ impl Live<'_> {
             .iter()
             .map(|_| Err("reduction pending".into()))
             .collect();
-        write_run(
-            self.out_dir,
-            so_far,
-            &pending,
-            self.known,
-            self.command,
-            self.opt_version,
-        );
+        write_run(&self.header, so_far, &pending);
     }
 }
 
@@ -386,10 +433,13 @@ fn run_campaign(a: &CampaignArgs, w: &mut dyn std::io::Write, e: &mut dyn std::i
     let opt_version = format!("opt {}", opt.tool.version);
     let live = Live {
         bar: bar.clone(),
-        out_dir: &out_dir,
-        known: &known,
-        command: command.trim(),
-        opt_version: &opt_version,
+        header: RunHeader {
+            out_dir: &out_dir,
+            known: &known,
+            command: command.trim(),
+            reduce_command: None,
+            opt_version: &opt_version,
+        },
     };
     outln!(
         e,
@@ -402,99 +452,26 @@ fn run_campaign(a: &CampaignArgs, w: &mut dyn std::io::Write, e: &mut dyn std::i
     // The campaign's figures are written before any reduction starts, so
     // that a reduction cut short (or the process killed) loses no finding.
     live.write(&outcome);
-    let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("diopter"));
-    let reduce_one = |f: &campaign::Finding| -> Reduction {
-        let Some(t) = &reducer_tool else {
-            return Err("--no-reduce".into());
-        };
-        if let Some(first) = &f.same_as {
-            return Err(format!(
-                "the same cause as {first} (another pass), which is reduced instead"
-            ));
+    let reduced = match &reducer_tool {
+        None => outcome
+            .findings
+            .iter()
+            .map(|_| Err("--no-reduce".to_string()))
+            .collect(),
+        Some(t) => {
+            let r = Reducer {
+                llvm_reduce: t.clone(),
+                llvm_extract: tools::locate(Tool::Extract, a.llvm_extract.as_deref()).ok(),
+                diopter: std::env::current_exe().unwrap_or_else(|_| PathBuf::from("diopter")),
+                opt: opt.clone(),
+                limit: Duration::from_secs(a.reduce_limit),
+                timeout_ms: a.timeout,
+            };
+            let jobs = a.reduce_jobs.unwrap_or(a.jobs) as usize;
+            reduce_findings(&r, &outcome, Vec::new(), jobs, &live.header, e)
         }
-        let r = Reducer {
-            llvm_reduce: t.clone(),
-            diopter: exe.clone(),
-            opt: opt.clone(),
-            limit: Duration::from_secs(a.reduce_limit),
-            timeout_ms: a.timeout,
-        };
-        let dir = out_dir.join("findings").join(&f.id);
-        let cid = campaign::cause_id(&f.cause);
-        let out = dir.join("reduced.ll");
-        r.reduce(Path::new(&f.input), &f.pass, &cid, &out)
-            .and_then(|rd| {
-                std::fs::read_to_string(&out)
-                    .map(|t| (rd, t))
-                    .map_err(|err| err.to_string())
-            })
     };
-    // Reductions run --jobs at a time: each is one llvm-reduce process
-    // calling diopter on every candidate.
-    let slots: Vec<std::sync::Mutex<Option<Reduction>>> = outcome
-        .findings
-        .iter()
-        .map(|_| std::sync::Mutex::new(None))
-        .collect();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let writing = std::sync::Mutex::new(());
-    let reduce_jobs = a.reduce_jobs.unwrap_or(a.jobs).max(1);
-    if !outcome.findings.is_empty() && reducer_tool.is_some() {
-        outln!(
-            e,
-            "reducing {} findings, {} at a time ...",
-            outcome.findings.len(),
-            reduce_jobs
-        );
-    }
-    std::thread::scope(|s| {
-        for _ in 0..reduce_jobs {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(f) = outcome.findings.get(i) else {
-                    break;
-                };
-                let r = reduce_one(f);
-                *slots[i].lock().expect("not poisoned") = Some(r);
-                // Each finished reduction is written at once.
-                let _one = writing.lock().unwrap_or_else(|p| p.into_inner());
-                let so_far: Vec<Reduction> = slots
-                    .iter()
-                    .map(|m| {
-                        m.lock()
-                            .ok()
-                            .and_then(|g| g.clone())
-                            .unwrap_or_else(|| Err("reduction pending".into()))
-                    })
-                    .collect();
-                write_run(
-                    &out_dir,
-                    &outcome,
-                    &so_far,
-                    &known,
-                    command.trim(),
-                    &opt_version,
-                );
-            });
-        }
-    });
-    let reduced: Vec<Reduction> = slots
-        .into_iter()
-        .map(|m| {
-            m.into_inner()
-                .ok()
-                .flatten()
-                .unwrap_or_else(|| Err("not reduced".into()))
-        })
-        .collect();
-    let (md, js) = write_run(
-        &out_dir,
-        &outcome,
-        &reduced,
-        &known,
-        command.trim(),
-        &opt_version,
-    );
+    let (md, js) = write_run(&live.header, &outcome, &reduced);
     if a.report {
         let _ = std::fs::write("reports/upstream.md", &md);
         let _ = std::fs::write("reports/upstream.json", &js);
@@ -511,4 +488,122 @@ fn run_campaign(a: &CampaignArgs, w: &mut dyn std::io::Write, e: &mut dyn std::i
                 .iter()
                 .any(|p| p.class == "opt-crashed"),
     )
+}
+
+/// Reduces the findings whose `prior` slot is empty, rewriting the run's
+/// report after each one.
+fn reduce_findings(
+    r: &Reducer,
+    outcome: &campaign::Outcome,
+    prior: Vec<Option<Reduction>>,
+    jobs: usize,
+    header: &RunHeader,
+    e: &mut dyn std::io::Write,
+) -> Vec<Reduction> {
+    let todo = (0..outcome.findings.len())
+        .filter(|&i| {
+            prior.get(i).is_none_or(|p| p.is_none()) && outcome.findings[i].same_as.is_none()
+        })
+        .count();
+    if todo > 0 {
+        outln!(
+            e,
+            "reducing {todo} findings, {jobs} at a time, at most {} s each ...",
+            r.limit.as_secs()
+        );
+    }
+    let bar = indicatif::ProgressBar::new(todo as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} reduced")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let one = |f: &campaign::Finding| {
+        let red = r.reduce_finding(f, header.out_dir);
+        if f.same_as.is_none() {
+            bar.inc(1);
+        }
+        red
+    };
+    let done = |so_far: &[Reduction]| {
+        write_run(header, outcome, so_far);
+    };
+    let out = reduce::reduce_all(&outcome.findings, prior, jobs, &one, &done);
+    bar.finish_and_clear();
+    out
+}
+
+fn run_reduce(a: &ReduceArgs, w: &mut dyn std::io::Write, e: &mut dyn std::io::Write) -> u8 {
+    let report::ReadRun {
+        outcome,
+        prior,
+        command,
+        opt_version,
+    } = match report::read_run(&a.run_dir, a.again) {
+        Ok(r) => r,
+        Err(err) => {
+            outln!(e, "diopter upstream reduce: {err}");
+            return 2;
+        }
+    };
+    let located = tools::locate(Tool::Opt, a.opt.as_deref())
+        .and_then(|o| Ok((o, tools::locate(Tool::Reduce, a.llvm_reduce.as_deref())?)));
+    let (opt_tool, reduce_tool) = match located {
+        Ok(t) => t,
+        Err(err) => {
+            outln!(e, "diopter upstream reduce: {err}");
+            return 2;
+        }
+    };
+    let r = Reducer {
+        llvm_reduce: reduce_tool,
+        llvm_extract: tools::locate(Tool::Extract, a.llvm_extract.as_deref()).ok(),
+        diopter: std::env::current_exe().unwrap_or_else(|_| PathBuf::from("diopter")),
+        opt: Opt {
+            tool: opt_tool,
+            limits: Limits {
+                time: Duration::from_secs(60),
+                memory_mb: 4096,
+            },
+        },
+        limit: Duration::from_secs(a.reduce_limit),
+        timeout_ms: a.timeout,
+    };
+    let known = report::parse_known(KNOWN_ISSUES);
+    let reduce_command = format!(
+        "diopter upstream reduce {}",
+        std::env::args().skip(3).collect::<Vec<_>>().join(" ")
+    );
+    let header = RunHeader {
+        out_dir: &a.run_dir,
+        known: &known,
+        command: &command,
+        reduce_command: Some(reduce_command.trim()),
+        opt_version: &opt_version,
+    };
+    let reduced = reduce_findings(&r, &outcome, prior, a.reduce_jobs as usize, &header, e);
+    let (md, js) = write_run(&header, &outcome, &reduced);
+    if a.report {
+        let _ = std::fs::write("reports/upstream.md", &md);
+        let _ = std::fs::write("reports/upstream.json", &js);
+    }
+    let firsts = outcome
+        .findings
+        .iter()
+        .filter(|f| f.same_as.is_none())
+        .count();
+    let ok = outcome
+        .findings
+        .iter()
+        .zip(&reduced)
+        .filter(|(f, r)| f.same_as.is_none() && r.is_ok())
+        .count();
+    match a.format {
+        Format::Json => outln!(w, "{js}"),
+        Format::Text => outln!(
+            w,
+            "{ok} of {firsts} distinct causes reduced; report: {}",
+            a.run_dir.join("upstream.md").display()
+        ),
+    }
+    u8::from(ok < firsts)
 }

@@ -3,10 +3,10 @@
 //! to ask which one a refutation needs (`reading`). Apart from both so that
 //! neither imports the other.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The convention a refutation needs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Reading {
     /// Equivalent once every narrow operand's upper register bits are zero

@@ -13,10 +13,10 @@ use diopter_semantics::syntax::print_ops;
 use diopter_semantics::types::DataLayout;
 use diopter_semantics::types::TypeTable;
 use diopter_smt::prove::ProveConfig;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A record pair's verdict, without the pair's types.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Kind {
     Equivalent,
@@ -56,15 +56,15 @@ impl Kind {
 }
 
 /// One side's record as written.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RecordAt {
     pub line: usize,
-    pub kind: &'static str,
+    pub kind: String,
     pub text: String,
 }
 
 /// The verdict on one matched pair of records.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RecordVerdict {
     pub function: String,
     pub variable: String,
@@ -124,7 +124,7 @@ fn record_at(src: &Source, at: usize, kind: &'static str) -> RecordAt {
     let line = src.line_col(at).0;
     RecordAt {
         line,
-        kind,
+        kind: kind.to_string(),
         text: src.line_text(line).trim().to_string(),
     }
 }

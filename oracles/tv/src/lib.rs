@@ -14,8 +14,10 @@
 //!   fixed;
 //! * [`reading`]: which of them a refutation rests on.
 
+pub mod callsites;
 pub mod conventions;
 pub mod files;
+pub mod paths;
 pub mod poison;
 pub mod reading;
 pub mod upstream;

@@ -41,6 +41,7 @@
 //! variable with records before and none after is a coverage loss.
 
 use crate::conventions::{Conventions, Reading, Upper, VARIANTS};
+use crate::paths::{self, Fact};
 use crate::poison;
 use crate::validate::{self, MapRhs, Outcome, Pair};
 use diopter_semantics::ast::{ArgDecl, Bare, Dialect, Expr, Literal, Op, OpNode, Span};
@@ -422,6 +423,8 @@ fn records<'m>(m: &'m Module, f: &'m Function) -> Vec<(String, &'m DbgRecord, us
 /// What one side of a function defines: parameters and instructions.
 struct Side {
     params: BTreeMap<String, (String, Type)>,
+    /// Parameter names by position.
+    param_order: Vec<String>,
     /// Instruction text (up to its metadata attachments) by result name.
     defs: BTreeMap<String, String>,
 }
@@ -431,9 +434,10 @@ fn lexed(text: &str) -> Vec<Token> {
 }
 
 /// `(name, (param text without the name, type))` of a `define` header.
-fn header_params(header: &str) -> BTreeMap<String, (String, Type)> {
+/// The parameters in order: name, (text up to the name, type).
+fn header_params(header: &str) -> Vec<(String, (String, Type))> {
     let toks = lexed(header);
-    let mut out = BTreeMap::new();
+    let mut out = Vec::new();
     let Some(open) = toks
         .iter()
         .position(|t| matches!(t.tok, Tok::Global(_)))
@@ -467,7 +471,7 @@ fn header_params(header: &str) -> BTreeMap<String, (String, Type)> {
             j += 1;
         }
         if let Some((n, at)) = name {
-            out.insert(n, (header[start..at].trim().to_string(), ty));
+            out.push((n, (header[start..at].trim().to_string(), ty)));
         }
         if matches!(toks.get(j).map(|t| &t.tok), Some(Tok::Comma)) {
             j += 1;
@@ -501,11 +505,38 @@ impl Side {
                 }
             }
         }
+        let params = f.header.as_deref().map(header_params).unwrap_or_default();
         Side {
-            params: f.header.as_deref().map(header_params).unwrap_or_default(),
+            param_order: params.iter().map(|(n, _)| n.clone()).collect(),
+            params: params.into_iter().collect(),
             defs,
         }
     }
+}
+
+/// `hole == c1 || hole == c2 ...` over the constants a caller passes, read
+/// at the parameter's type; `None` if one is not an integer of it.
+fn one_of(k: usize, ty: &Type, consts: &[String]) -> Option<diopter_rules::instance::Term> {
+    use diopter_rules::instance::{BinOp, Term};
+    let w = ty.int_width()?;
+    let mut out: Option<Term> = None;
+    for c in consts {
+        let value: num_bigint::BigInt = match c.as_str() {
+            "true" => 1.into(),
+            "false" => 0.into(),
+            c => c.parse().ok()?,
+        };
+        let eq = Term::Bin(
+            BinOp::Eq,
+            Box::new(Term::Hole(k)),
+            Box::new(Term::Lit { value, width: w }),
+        );
+        out = Some(match out {
+            None => eq,
+            Some(o) => Term::Bin(BinOp::Or, Box::new(o), Box::new(eq)),
+        });
+    }
+    out
 }
 
 /// The precondition a parameter attribute `range(iN lo, hi)` puts on hole
@@ -644,6 +675,12 @@ struct Ctx<'a> {
     shared_memo: BTreeMap<String, Option<(Vec<OpNode>, String)>>,
     /// Free or fixed upper bits and signedness (`hole_maps`).
     conventions: Conventions,
+    /// The constants every caller passes, by parameter position
+    /// (`callsites::constant_args` of the before function).
+    caller_args: BTreeMap<usize, Vec<String>>,
+    /// Roots that are constants diopter does not read (a constant
+    /// expression), and which sides use them: `[before, after]`.
+    opaque: BTreeMap<usize, [bool; 2]>,
 }
 
 /// Shared definitions one record's resolution may expand.
@@ -753,6 +790,10 @@ impl<'a> Ctx<'a> {
             }
         }
         let ops = self.root(format!("{ty} {text}"), ty);
+        if let Some(Op::Arg(k, _)) = ops.first().map(|o| &o.op) {
+            let sides = self.opaque.entry(*k as usize).or_default();
+            sides[usize::from(self.side_now == Which::After)] = true;
+        }
         (
             ops,
             "constant",
@@ -786,6 +827,34 @@ impl<'a> Ctx<'a> {
             map.push((k as u64, rhs, Span::default()));
         }
         map
+    }
+
+    /// A branch condition that holds at the before-record, as a
+    /// precondition over the roots; left out when its value does not
+    /// resolve to shared values (fewer facts only make the check stricter).
+    fn path_fact(&mut self, f: &Fact) {
+        use diopter_rules::instance::{BinOp, Term};
+        let ty = Type::Int(f.width);
+        let Ok((ops, _, _)) = self.resolve(Which::Before, &ty, &Value::Local(f.name.clone()), 0)
+        else {
+            return;
+        };
+        let Some((t, w)) = poison::term(&ops) else {
+            return;
+        };
+        let value: num_bigint::BigInt = match f.constant.as_str() {
+            "true" => 1.into(),
+            "false" => 0.into(),
+            c => match c.parse() {
+                Ok(v) => v,
+                Err(_) => return,
+            },
+        };
+        let op = if f.equal { BinOp::Eq } else { BinOp::Ne };
+        let c = Term::Bin(op, Box::new(t), Box::new(Term::Lit { value, width: w }));
+        if !self.pre.contains(&c) {
+            self.pre.push(c);
+        }
     }
 
     fn resolve(&mut self, w: Which, ty: &Type, v: &Value, depth: usize) -> Res {
@@ -826,6 +895,16 @@ impl<'a> Ctx<'a> {
                 if let Some(t) = param_range(text, *k as usize) {
                     if !self.pre.contains(&t) {
                         self.pre.push(t);
+                    }
+                }
+                // A local function's callers are all in the module: the
+                // constants they pass are all it takes (`callsites`).
+                let pos = self.before.param_order.iter().position(|p| p == n);
+                if let Some(consts) = pos.and_then(|p| self.caller_args.get(&p)) {
+                    if let Some(t) = one_of(*k as usize, ty, consts) {
+                        if !self.pre.contains(&t) {
+                            self.pre.push(t);
+                        }
                     }
                 }
             }
@@ -1474,6 +1553,7 @@ fn build(
     dl: &DataLayout,
     maps: &[UserMap],
     conventions: Conventions,
+    facts: &[Fact],
 ) -> Built {
     let types = &before.0.types;
     let mut cx = Ctx {
@@ -1493,6 +1573,8 @@ fn build(
         shared_budget: SHARED_BUDGET,
         shared_memo: BTreeMap::new(),
         conventions,
+        caller_args: crate::callsites::constant_args(before.0, before.1),
+        opaque: BTreeMap::new(),
     };
     let fail = |why: String, d: Option<Diagnostic>, side: &'static str| {
         (
@@ -1552,6 +1634,13 @@ fn build(
     cx.side_now = Which::Before;
     let mut bmap = cx.map_operands(Which::Before, &ob);
     cx.hole_maps(&sb.holes, &mut bmap);
+    // What the branches on the way to the before-record established
+    // (`paths`); preconditions, like flags, only under classic records.
+    if classic {
+        for f in facts {
+            cx.path_fact(f);
+        }
+    }
     // An unconstrained new operand that no before-operand is related to.
     if cx
         .roots
@@ -1559,6 +1648,12 @@ fn build(
         .enumerate()
         .any(|(k, r)| r.key.starts_with("new ") && !cx.before_uses.contains(&k))
     {
+        cx.assumes_unknown = true;
+    }
+    // A constant diopter does not read (`getelementptr (...)`, `ptrtoint
+    // (ptr @f to i64)`) on one side only: nothing relates it to the other
+    // side's values (a fold of it into another form would be "refuted").
+    if cx.opaque.values().any(|[b, a]| b != a) {
         cx.assumes_unknown = true;
     }
     let bare = |args: Vec<ArgDecl>, e: Expr| Bare {
@@ -1660,6 +1755,9 @@ fn operand_roots(
         shared_budget: 0,
         shared_memo: BTreeMap::new(),
         conventions: Conventions::default(),
+        // Matching needs no preconditions.
+        caller_args: BTreeMap::new(),
+        opaque: BTreeMap::new(),
     };
     for o in r.location.operands() {
         if let Some(t) = &o.ty {
@@ -1787,6 +1885,7 @@ pub fn compare(
             pairs.sort();
             for (n, (i, j, how)) in pairs.into_iter().enumerate() {
                 let name = format!("@{} {} #{}", fb.name, var, n);
+                let facts = paths::facts_at(fb, bs[i].2);
                 let one = |c: Conventions| {
                     build(
                         (before, fb),
@@ -1797,6 +1896,7 @@ pub fn compare(
                         dl,
                         maps,
                         c,
+                        &facts,
                     )
                 };
                 let (pair, operands, roots, assumes_unknown, diagnostic) =

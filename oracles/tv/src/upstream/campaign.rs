@@ -14,7 +14,7 @@ use crate::files::{self, FileVerdicts, Kind, RecordVerdict};
 use crate::reading::Reading;
 use diopter_semantics::diag::Source;
 use diopter_smt::prove::ProveConfig;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -53,7 +53,7 @@ pub const DEFAULT_PASSES: &[&str] = &[
 ];
 
 /// Where a campaign's modules come from.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "source", rename_all = "kebab-case")]
 pub enum Origin {
     Stress {
@@ -101,7 +101,7 @@ pub struct Config {
 }
 
 /// Per-pass figures.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct PassStats {
     pub modules: usize,
     pub functions: usize,
@@ -118,7 +118,7 @@ pub struct PassStats {
 }
 
 /// One refutation kept for reduction and the report.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Finding {
     pub id: String,
     pub pass: String,
@@ -142,17 +142,19 @@ pub fn passless(cause: &str) -> &str {
 }
 
 /// A pass that crashed or hung in `opt`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct OptProblem {
     pub pass: String,
     pub class: String,
     pub message: String,
     pub origin: Origin,
+    /// Not in the report's JSON, so empty for a run read back from it.
+    #[serde(default)]
     pub input: String,
 }
 
 /// What a campaign found.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Outcome {
     pub modules: usize,
     pub functions: usize,
@@ -591,7 +593,7 @@ mod tests {
     fn verdict(after: &str, before_from: &str, after_from: &str) -> RecordVerdict {
         let at = |text: &str| RecordAt {
             line: 1,
-            kind: "value",
+            kind: "value".into(),
             text: text.into(),
         };
         RecordVerdict {

@@ -5,10 +5,11 @@
 //! issue where one is known).
 
 use super::campaign::{Finding, Outcome};
-use super::reduce::Reduced;
+use super::reduce::{Reduced, Reduction};
 use crate::files::Kind;
 use serde_json::{json, Value};
 use std::fmt::Write as _;
+use std::path::Path;
 
 /// A public upstream issue a finding may match: the pass, and a piece of
 /// text its cause contains.
@@ -47,10 +48,12 @@ fn known_for<'a>(f: &Finding, known: &'a [KnownIssue]) -> Option<&'a KnownIssue>
 pub struct ReportInput<'a> {
     pub outcome: &'a Outcome,
     /// Per finding (same order), its reduction or why there is none.
-    pub reduced: &'a [Result<(Reduced, String), String>],
+    pub reduced: &'a [Reduction],
     pub known: &'a [KnownIssue],
     /// The command that produced the run.
     pub command: &'a str,
+    /// The command that resumed its reductions, when one did.
+    pub reduce_command: Option<&'a str>,
     pub opt_version: &'a str,
 }
 
@@ -80,6 +83,7 @@ pub fn json(r: &ReportInput) -> Value {
         .collect();
     json!({
         "command": r.command,
+        "reduce_command": r.reduce_command,
         "opt": r.opt_version,
         "modules": o.modules,
         "functions": o.functions,
@@ -115,6 +119,9 @@ pub fn markdown(r: &ReportInput) -> String {
             ""
         }
     );
+    if let Some(c) = r.reduce_command {
+        let _ = writeln!(m, "Reductions resumed by `{c}`.\n");
+    }
     let _ = writeln!(
         m,
         "Every module was debugified (`opt -passes=debugify`: a variable for every instruction result), run through each pass alone, and every matched pair of records validated (`diopter validate BEFORE.ll AFTER.ll`). *Inconclusive* counts refutations that rest on an operand with no known relation between the two files; *write-only* counts refutations on the effect of a debugger's write alone (every value shown agrees); neither is a finding. {} inputs could not be debugified.\n",
@@ -230,12 +237,22 @@ pub fn markdown(r: &ReportInput) -> String {
         }
         match red {
             Ok((rd, text)) => {
+                let how = if rd.steps.is_empty() {
+                    "llvm-reduce".to_string()
+                } else {
+                    rd.steps.join(", then ")
+                };
                 let _ = writeln!(
                     m,
-                    "Reduced by `llvm-reduce` with diopter as the test ({} -> {} lines, {:.0} s); `opt-19 -S -passes={} reduced.ll`:\n\n```llvm\n{}\n```\n",
+                    "Reduced by {how} with diopter as the test ({} -> {} lines, {:.0} s{}); `opt-19 -S -passes={} reduced.ll`:\n\n```llvm\n{}\n```\n",
                     rd.lines_before,
                     rd.lines_after,
                     rd.millis as f64 / 1000.0,
+                    if rd.complete {
+                        ""
+                    } else {
+                        "; the time limit cut it short: the best reproducer so far"
+                    },
                     f.pass,
                     text.trim_end()
                 );
@@ -279,4 +296,60 @@ pub fn markdown(r: &ReportInput) -> String {
         }
     }
     m
+}
+
+/// A run read back from its report (`upstream.json` holds everything a
+/// campaign's [`Outcome`] does): its figures and findings, each finding's
+/// reduction so far (`None`: still to do), and the strings its header
+/// names.
+pub struct ReadRun {
+    pub outcome: Outcome,
+    pub prior: Vec<Option<Reduction>>,
+    pub command: String,
+    pub opt_version: String,
+}
+
+/// Reads `dir/upstream.json`; with `again`, no reduction counts as done.
+pub fn read_run(dir: &Path, again: bool) -> Result<ReadRun, String> {
+    let path = dir.join("upstream.json");
+    let text =
+        std::fs::read_to_string(&path).map_err(|err| format!("{}: {err}", path.display()))?;
+    let mut outcome: Outcome = serde_json::from_str(&text)
+        .map_err(|err| format!("{}: not a campaign's upstream.json: {err}", path.display()))?;
+    let raw: serde_json::Value = serde_json::from_str(&text).map_err(|err| err.to_string())?;
+    let field = |k: &str| {
+        raw.get(k)
+            .and_then(|v| v.as_str())
+            .unwrap_or("")
+            .to_string()
+    };
+    let entries = raw
+        .get("findings")
+        .and_then(|v| v.as_array())
+        .cloned()
+        .unwrap_or_default();
+    let prior = entries
+        .iter()
+        .map(|f| {
+            let reduced = f.get("reduced")?;
+            let rd: Reduced = serde_json::from_value(reduced.get("reduction")?.clone()).ok()?;
+            let text = reduced.get("text")?.as_str()?.to_string();
+            (!again).then_some(Ok((rd, text)))
+        })
+        .chain(std::iter::repeat(None))
+        .take(outcome.findings.len())
+        .collect();
+    // A run directory that moved still has its findings' inputs.
+    for f in &mut outcome.findings {
+        let here = dir.join("findings").join(&f.id).join("src.ll");
+        if !Path::new(&f.input).exists() && here.exists() {
+            f.input = here.display().to_string();
+        }
+    }
+    Ok(ReadRun {
+        outcome,
+        prior,
+        command: field("command"),
+        opt_version: field("opt"),
+    })
 }

@@ -37,6 +37,7 @@ pub enum Tool {
     Opt,
     Stress,
     Reduce,
+    Extract,
 }
 
 impl Tool {
@@ -45,6 +46,7 @@ impl Tool {
             Tool::Opt => "opt",
             Tool::Stress => "llvm-stress",
             Tool::Reduce => "llvm-reduce",
+            Tool::Extract => "llvm-extract",
         }
     }
 }

@@ -21,6 +21,7 @@ pub mod run_cmd;
 pub mod simplify_cmd;
 pub mod transform_cmd;
 pub mod upstream_cmd;
+pub mod upstream_reduce_cmd;
 pub mod validate_cmd;
 pub mod validate_ll;
 pub mod validate_opt;

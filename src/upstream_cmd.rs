@@ -9,9 +9,9 @@ use diopter_smt::prove::ProveConfig;
 use diopter_tv::upstream::campaign::{self, Config, Progress};
 use diopter_tv::upstream::opt_loop::Opt;
 use diopter_tv::upstream::reduce::{self, Reducer, Reduction};
-use diopter_tv::upstream::report::{self, ReportInput};
+use diopter_tv::upstream::report;
 use diopter_tv::upstream::tools::{self, Limits, Tool};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -85,7 +85,7 @@ pub enum What {
     /// Fuzz opt's passes: debugify, run each pass, validate every record, reduce each finding.
     Campaign(CampaignArgs),
     /// Resume a run's reductions: reduce each finding in RUN_DIR/upstream.json not yet reduced.
-    Reduce(ReduceArgs),
+    Reduce(crate::upstream_reduce_cmd::ReduceArgs),
     /// llvm-reduce's test: exit 0 when PASS on FILE still gives a refutation of CAUSE-ID.
     #[command(hide = true)]
     Interesting(InterestingArgs),
@@ -152,41 +152,6 @@ pub struct CampaignArgs {
     pub format: Format,
 }
 
-/// Public upstream issues a finding may match (`report::parse_known`).
-const KNOWN_ISSUES: &str = include_str!("../corpus/upstream/known-issues.tsv");
-
-/// What every report of one run shares.
-struct RunHeader<'a> {
-    out_dir: &'a Path,
-    known: &'a [report::KnownIssue],
-    command: &'a str,
-    reduce_command: Option<&'a str>,
-    opt_version: &'a str,
-}
-
-/// Writes OUT/upstream.{md,json}; returns them.
-fn write_run(
-    h: &RunHeader,
-    outcome: &campaign::Outcome,
-    reduced: &[Reduction],
-) -> (String, String) {
-    let out_dir = h.out_dir;
-    let input = ReportInput {
-        outcome,
-        reduced,
-        known: h.known,
-        command: h.command,
-        reduce_command: h.reduce_command,
-        opt_version: h.opt_version,
-    };
-    let md = report::markdown(&input);
-    let js = serde_json::to_string_pretty(&report::json(&input)).unwrap_or_default();
-    let _ = std::fs::create_dir_all(out_dir);
-    let _ = std::fs::write(out_dir.join("upstream.md"), &md);
-    let _ = std::fs::write(out_dir.join("upstream.json"), &js);
-    (md, js)
-}
-
 fn minutes(s: &str) -> Result<f64, String> {
     let m: f64 = s
         .parse()
@@ -196,35 +161,6 @@ fn minutes(s: &str) -> Result<f64, String> {
     } else {
         Err(format!("{m} minutes is outside 0.05..=10080"))
     }
-}
-
-#[derive(clap::Args)]
-pub struct ReduceArgs {
-    /// A campaign's run directory (its upstream.json and findings/).
-    pub run_dir: PathBuf,
-    /// Reduce every finding again, reduced or not.
-    #[arg(long)]
-    pub again: bool,
-    /// Reductions run at once (1 to 64).
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=64))]
-    pub reduce_jobs: u64,
-    /// One reduction's time limit, in seconds (10 to 86400).
-    #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(10..=86_400))]
-    pub reduce_limit: u64,
-    /// One Z3 query's timeout inside the test, in milliseconds (1 to 600000).
-    #[arg(long, default_value_t = 2_000, value_parser = clap::value_parser!(u32).range(1..=600_000))]
-    pub timeout: u32,
-    #[arg(long, value_name = "PATH")]
-    pub opt: Option<PathBuf>,
-    #[arg(long = "llvm-reduce", value_name = "PATH")]
-    pub llvm_reduce: Option<PathBuf>,
-    #[arg(long = "llvm-extract", value_name = "PATH")]
-    pub llvm_extract: Option<PathBuf>,
-    /// Also write reports/upstream.{md,json}.
-    #[arg(long)]
-    pub report: bool,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
 }
 
 #[derive(clap::Args)]
@@ -243,52 +179,17 @@ pub struct InterestingArgs {
 pub fn run(a: &Args) -> ExitCode {
     crate::run_std(|o, e| match &a.what {
         What::Campaign(c) => run_campaign(c, o, e),
-        What::Reduce(r) => run_reduce(r, o, e),
+        What::Reduce(r) => crate::upstream_reduce_cmd::run_reduce(r, o, e),
         What::Interesting(i) => interesting(i),
     })
 }
 
 fn interesting(a: &InterestingArgs) -> u8 {
-    let Ok(tool) = tools::locate(Tool::Opt, a.opt.as_deref()) else {
-        return 2;
-    };
-    let opt = Opt {
-        tool,
-        limits: Limits {
-            time: Duration::from_secs(60),
-            memory_mb: 4096,
-        },
-    };
-    let Ok(text) = std::fs::read_to_string(&a.file) else {
-        return 2;
-    };
-    let cfg = ProveConfig {
-        timeout_ms: a.timeout,
-        ..ProveConfig::default()
-    };
-    match reduce::matching(&opt, &text, &a.pass, &a.cause_id, &cfg) {
-        Ok(v) if !v.is_empty() => 0,
-        _ => 1,
+    match reduce::interesting(&a.file, &a.pass, &a.cause_id, a.opt.as_deref(), a.timeout) {
+        Ok(true) => 0,
+        Ok(false) => 1,
+        Err(_) => 2,
     }
-}
-
-/// Every `.ll` file under `p` (or `p` itself), sorted.
-fn collect_ll(p: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    if p.is_dir() {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(p)?.flatten().map(|e| e.path()).collect();
-        entries.sort();
-        for e in entries {
-            collect_ll(&e, out)?;
-        }
-    } else if p.extension().is_some_and(|e| e == "ll") {
-        out.push(p.to_path_buf());
-    } else if !p.exists() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::NotFound,
-            "no such file or directory",
-        ));
-    }
-    Ok(())
 }
 
 /// The progress bar, and the run directory's report rewritten at each
@@ -296,7 +197,7 @@ fn collect_ll(p: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 /// findings listed.
 struct Live<'a> {
     bar: indicatif::ProgressBar,
-    header: RunHeader<'a>,
+    header: report::RunFiles<'a>,
 }
 
 impl Live<'_> {
@@ -307,7 +208,7 @@ impl Live<'_> {
             .iter()
             .map(|_| Err("reduction pending".into()))
             .collect();
-        write_run(&self.header, so_far, &pending);
+        self.header.write(so_far, &pending);
     }
 }
 
@@ -356,7 +257,7 @@ fn run_campaign(a: &CampaignArgs, w: &mut dyn std::io::Write, e: &mut dyn std::i
     };
     let mut files = Vec::new();
     for p in &a.inputs {
-        if let Err(err) = collect_ll(p, &mut files) {
+        if let Err(err) = campaign::collect_ll(p, &mut files) {
             outln!(e, "diopter upstream: --inputs {}: {err}", p.display());
             return 2;
         }
@@ -365,24 +266,13 @@ fn run_campaign(a: &CampaignArgs, w: &mut dyn std::io::Write, e: &mut dyn std::i
         outln!(e, "diopter upstream: no modules to test: --no-stress and --no-irgen leave only --inputs, and it gave no .ll file");
         return 2;
     }
-    let passes: Vec<String> = if a.passes.is_empty() {
-        campaign::DEFAULT_PASSES
-            .iter()
-            .map(|s| s.to_string())
-            .collect()
-    } else {
-        a.passes.clone()
+    let passes = match campaign::pipelines(&a.passes) {
+        Ok(p) => p,
+        Err(err) => {
+            outln!(e, "diopter upstream: {err}");
+            return 2;
+        }
     };
-    if let Some(bad) = passes
-        .iter()
-        .find(|p| p.trim().is_empty() || p.contains(char::is_whitespace))
-    {
-        outln!(
-            e,
-            "diopter upstream: --pass `{bad}`: a pipeline in opt -passes= syntax, without spaces"
-        );
-        return 2;
-    }
     let stamp = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())
@@ -425,7 +315,7 @@ fn run_campaign(a: &CampaignArgs, w: &mut dyn std::io::Write, e: &mut dyn std::i
         indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {msg}")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
-    let known = report::parse_known(KNOWN_ISSUES);
+    let known = report::parse_known(crate::upstream_reduce_cmd::KNOWN_ISSUES);
     let command = format!(
         "diopter upstream campaign {}",
         std::env::args().skip(3).collect::<Vec<_>>().join(" ")
@@ -433,8 +323,8 @@ fn run_campaign(a: &CampaignArgs, w: &mut dyn std::io::Write, e: &mut dyn std::i
     let opt_version = format!("opt {}", opt.tool.version);
     let live = Live {
         bar: bar.clone(),
-        header: RunHeader {
-            out_dir: &out_dir,
+        header: report::RunFiles {
+            dir: &out_dir,
             known: &known,
             command: command.trim(),
             reduce_command: None,
@@ -459,19 +349,20 @@ fn run_campaign(a: &CampaignArgs, w: &mut dyn std::io::Write, e: &mut dyn std::i
             .map(|_| Err("--no-reduce".to_string()))
             .collect(),
         Some(t) => {
-            let r = Reducer {
-                llvm_reduce: t.clone(),
-                llvm_extract: tools::locate(Tool::Extract, a.llvm_extract.as_deref()).ok(),
-                diopter: std::env::current_exe().unwrap_or_else(|_| PathBuf::from("diopter")),
-                opt: opt.clone(),
-                limit: Duration::from_secs(a.reduce_limit),
-                timeout_ms: a.timeout,
-            };
+            let extract = tools::locate(Tool::Extract, a.llvm_extract.as_deref()).ok();
+            let r = Reducer::new(t.clone(), extract, opt.clone(), a.reduce_limit, a.timeout);
             let jobs = a.reduce_jobs.unwrap_or(a.jobs) as usize;
-            reduce_findings(&r, &outcome, Vec::new(), jobs, &live.header, e)
+            crate::upstream_reduce_cmd::reduce_findings(
+                &r,
+                &outcome,
+                Vec::new(),
+                jobs,
+                &live.header,
+                e,
+            )
         }
     };
-    let (md, js) = write_run(&live.header, &outcome, &reduced);
+    let (md, js) = live.header.write(&outcome, &reduced);
     if a.report {
         let _ = std::fs::write("reports/upstream.md", &md);
         let _ = std::fs::write("reports/upstream.json", &js);
@@ -488,122 +379,4 @@ fn run_campaign(a: &CampaignArgs, w: &mut dyn std::io::Write, e: &mut dyn std::i
                 .iter()
                 .any(|p| p.class == "opt-crashed"),
     )
-}
-
-/// Reduces the findings whose `prior` slot is empty, rewriting the run's
-/// report after each one.
-fn reduce_findings(
-    r: &Reducer,
-    outcome: &campaign::Outcome,
-    prior: Vec<Option<Reduction>>,
-    jobs: usize,
-    header: &RunHeader,
-    e: &mut dyn std::io::Write,
-) -> Vec<Reduction> {
-    let todo = (0..outcome.findings.len())
-        .filter(|&i| {
-            prior.get(i).is_none_or(|p| p.is_none()) && outcome.findings[i].same_as.is_none()
-        })
-        .count();
-    if todo > 0 {
-        outln!(
-            e,
-            "reducing {todo} findings, {jobs} at a time, at most {} s each ...",
-            r.limit.as_secs()
-        );
-    }
-    let bar = indicatif::ProgressBar::new(todo as u64);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} reduced")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    let one = |f: &campaign::Finding| {
-        let red = r.reduce_finding(f, header.out_dir);
-        if f.same_as.is_none() {
-            bar.inc(1);
-        }
-        red
-    };
-    let done = |so_far: &[Reduction]| {
-        write_run(header, outcome, so_far);
-    };
-    let out = reduce::reduce_all(&outcome.findings, prior, jobs, &one, &done);
-    bar.finish_and_clear();
-    out
-}
-
-fn run_reduce(a: &ReduceArgs, w: &mut dyn std::io::Write, e: &mut dyn std::io::Write) -> u8 {
-    let report::ReadRun {
-        outcome,
-        prior,
-        command,
-        opt_version,
-    } = match report::read_run(&a.run_dir, a.again) {
-        Ok(r) => r,
-        Err(err) => {
-            outln!(e, "diopter upstream reduce: {err}");
-            return 2;
-        }
-    };
-    let located = tools::locate(Tool::Opt, a.opt.as_deref())
-        .and_then(|o| Ok((o, tools::locate(Tool::Reduce, a.llvm_reduce.as_deref())?)));
-    let (opt_tool, reduce_tool) = match located {
-        Ok(t) => t,
-        Err(err) => {
-            outln!(e, "diopter upstream reduce: {err}");
-            return 2;
-        }
-    };
-    let r = Reducer {
-        llvm_reduce: reduce_tool,
-        llvm_extract: tools::locate(Tool::Extract, a.llvm_extract.as_deref()).ok(),
-        diopter: std::env::current_exe().unwrap_or_else(|_| PathBuf::from("diopter")),
-        opt: Opt {
-            tool: opt_tool,
-            limits: Limits {
-                time: Duration::from_secs(60),
-                memory_mb: 4096,
-            },
-        },
-        limit: Duration::from_secs(a.reduce_limit),
-        timeout_ms: a.timeout,
-    };
-    let known = report::parse_known(KNOWN_ISSUES);
-    let reduce_command = format!(
-        "diopter upstream reduce {}",
-        std::env::args().skip(3).collect::<Vec<_>>().join(" ")
-    );
-    let header = RunHeader {
-        out_dir: &a.run_dir,
-        known: &known,
-        command: &command,
-        reduce_command: Some(reduce_command.trim()),
-        opt_version: &opt_version,
-    };
-    let reduced = reduce_findings(&r, &outcome, prior, a.reduce_jobs as usize, &header, e);
-    let (md, js) = write_run(&header, &outcome, &reduced);
-    if a.report {
-        let _ = std::fs::write("reports/upstream.md", &md);
-        let _ = std::fs::write("reports/upstream.json", &js);
-    }
-    let firsts = outcome
-        .findings
-        .iter()
-        .filter(|f| f.same_as.is_none())
-        .count();
-    let ok = outcome
-        .findings
-        .iter()
-        .zip(&reduced)
-        .filter(|(f, r)| f.same_as.is_none() && r.is_ok())
-        .count();
-    match a.format {
-        Format::Json => outln!(w, "{js}"),
-        Format::Text => outln!(
-            w,
-            "{ok} of {firsts} distinct causes reduced; report: {}",
-            a.run_dir.join("upstream.md").display()
-        ),
-    }
-    u8::from(ok < firsts)
 }

@@ -52,6 +52,25 @@ pub const DEFAULT_PASSES: &[&str] = &[
     "function-attrs,instcombine",
 ];
 
+/// The pipelines to run: `given`, or [`DEFAULT_PASSES`] when none is;
+/// `Err` names one that is not in `opt -passes=` syntax.
+pub fn pipelines(given: &[String]) -> Result<Vec<String>, String> {
+    let passes: Vec<String> = if given.is_empty() {
+        DEFAULT_PASSES.iter().map(|s| s.to_string()).collect()
+    } else {
+        given.to_vec()
+    };
+    match passes
+        .iter()
+        .find(|p| p.trim().is_empty() || p.contains(char::is_whitespace))
+    {
+        Some(bad) => Err(format!(
+            "--pass `{bad}`: a pipeline in opt -passes= syntax, without spaces"
+        )),
+        None => Ok(passes),
+    }
+}
+
 /// Where a campaign's modules come from.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "source", rename_all = "kebab-case")]
@@ -583,6 +602,25 @@ pub fn run(cfg: &Config, stop: &AtomicBool, progress: &dyn Progress) -> Outcome 
     o.elapsed_ms = start.elapsed().as_millis() as u64;
     o.interrupted = stop.load(Ordering::Relaxed);
     o
+}
+
+/// Every `.ll` file under `p` (or `p` itself), sorted.
+pub fn collect_ll(p: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    if p.is_dir() {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(p)?.flatten().map(|e| e.path()).collect();
+        entries.sort();
+        for e in entries {
+            collect_ll(&e, out)?;
+        }
+    } else if p.extension().is_some_and(|e| e == "ll") {
+        out.push(p.to_path_buf());
+    } else if !p.exists() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            "no such file or directory",
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -39,6 +39,32 @@ pub fn matching(
         .collect())
 }
 
+/// `llvm-reduce`'s test: whether `pass` on the module in `file` (debug
+/// records included) still gives a refutation of `cause_id`; `Err` when
+/// `opt` or the file is missing.
+pub fn interesting(
+    file: &Path,
+    pass: &str,
+    cause_id: &str,
+    opt: Option<&Path>,
+    timeout_ms: u32,
+) -> Result<bool, String> {
+    let tool = tools::locate(tools::Tool::Opt, opt).map_err(|e| e.to_string())?;
+    let opt = Opt {
+        tool,
+        limits: Limits {
+            time: Duration::from_secs(60),
+            memory_mb: 4096,
+        },
+    };
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let cfg = ProveConfig {
+        timeout_ms,
+        ..ProveConfig::default()
+    };
+    Ok(matching(&opt, &text, pass, cause_id, &cfg).is_ok_and(|v| !v.is_empty()))
+}
+
 /// How to run a reduction.
 #[derive(Clone, Debug)]
 pub struct Reducer {
@@ -91,6 +117,25 @@ pub fn test_args(pass: &str, cause_id: &str, opt: &Path, timeout_ms: u32) -> Vec
 }
 
 impl Reducer {
+    /// A reducer that calls this very `diopter` as its test, each
+    /// reduction bounded by `limit_s` seconds.
+    pub fn new(
+        llvm_reduce: Located,
+        llvm_extract: Option<Located>,
+        opt: Opt,
+        limit_s: u64,
+        timeout_ms: u32,
+    ) -> Reducer {
+        Reducer {
+            llvm_reduce,
+            llvm_extract,
+            diopter: std::env::current_exe().unwrap_or_else(|_| PathBuf::from("diopter")),
+            opt,
+            limit: Duration::from_secs(limit_s),
+            timeout_ms,
+        }
+    }
+
     fn still_refuted(&self, text: &str, pass: &str, cause_id: &str) -> bool {
         let cfg = ProveConfig {
             timeout_ms: self.timeout_ms,
@@ -289,4 +334,16 @@ pub fn reduce_all(
         }
     });
     snapshot()
+}
+
+/// `(reduced, distinct)`: how many distinct causes (findings not the same
+/// as another) have a reduction.
+pub fn reduced_causes(findings: &[Finding], reduced: &[Reduction]) -> (usize, usize) {
+    let firsts = findings.iter().filter(|f| f.same_as.is_none()).count();
+    let ok = findings
+        .iter()
+        .zip(reduced)
+        .filter(|(f, r)| f.same_as.is_none() && r.is_ok())
+        .count();
+    (ok, firsts)
 }

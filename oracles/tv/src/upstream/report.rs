@@ -353,3 +353,35 @@ pub fn read_run(dir: &Path, again: bool) -> Result<ReadRun, String> {
         opt_version: field("opt"),
     })
 }
+
+/// Where one run's report goes and what every version of it shares.
+pub struct RunFiles<'a> {
+    /// The run directory (`upstream.{md,json}` inside).
+    pub dir: &'a Path,
+    pub known: &'a [KnownIssue],
+    pub command: &'a str,
+    pub reduce_command: Option<&'a str>,
+    pub opt_version: &'a str,
+}
+
+impl RunFiles<'_> {
+    /// Writes `upstream.{md,json}` of `outcome` with `reduced` (per finding)
+    /// into the run directory; returns them. A failing write is left for the
+    /// caller to notice in the files: a checkpoint must not stop a campaign.
+    pub fn write(&self, outcome: &Outcome, reduced: &[Reduction]) -> (String, String) {
+        let input = ReportInput {
+            outcome,
+            reduced,
+            known: self.known,
+            command: self.command,
+            reduce_command: self.reduce_command,
+            opt_version: self.opt_version,
+        };
+        let md = markdown(&input);
+        let js = serde_json::to_string_pretty(&json(&input)).unwrap_or_default();
+        let _ = std::fs::create_dir_all(self.dir);
+        let _ = std::fs::write(self.dir.join("upstream.md"), &md);
+        let _ = std::fs::write(self.dir.join("upstream.json"), &js);
+        (md, js)
+    }
+}

@@ -231,4 +231,35 @@ mod tests {
             vec![("c".into(), "false".into(), true)]
         );
     }
+
+    /// Every prefix of a module, every line doubled or dropped: the walk
+    /// and the callers' scan read broken IR without panicking.
+    #[test]
+    fn broken_modules_never_panic() {
+        let text = format!(
+            "{SWITCH}define internal i32 @g(i32 %a) {{\nentry:\n  %r = call i32 @g(i32 7, i32 %a\n  ret i32 %r\n}}\n"
+        );
+        let lines: Vec<&str> = text.lines().collect();
+        let mut variants: Vec<String> = (0..=text.len())
+            .filter(|&k| text.is_char_boundary(k))
+            .map(|k| text[..k].to_string())
+            .collect();
+        for k in 0..lines.len() {
+            let mut dropped = lines.clone();
+            dropped.remove(k);
+            variants.push(dropped.join("\n"));
+            let mut doubled = lines.clone();
+            doubled.insert(k, lines[k]);
+            variants.push(doubled.join("\n"));
+        }
+        for v in &variants {
+            let (m, _) = parse_module(v);
+            for f in &m.functions {
+                for at in (0..v.len()).step_by(7) {
+                    let _ = facts_at(f, at);
+                }
+                let _ = crate::callsites::constant_args(&m, f);
+            }
+        }
+    }
 }

@@ -754,3 +754,19 @@ fn a_constant_expression_on_one_side_only_is_inconclusive() {
     let p = &doc["pairs"][0];
     assert_eq!(p["assumes_unknown_operand"], true, "{p:#}");
 }
+
+/// `call-range.c`: `__builtin_clz(x) >> 3` is at most 3 (ctlz of an i32 is
+/// 0 to 32; clang-19 emits `@llvm.ctlz.i32`), so correlated-propagation
+/// folds `bytes == 5` to false, and the records over it stay right. The
+/// call is the same in both files (a shared root): its range is a fact.
+#[test]
+fn a_bit_counting_calls_range_is_a_fact() {
+    let f = data("call-range.ll");
+    let (code, doc) = validate_json(&["--passes", "correlated-propagation", f.to_str().unwrap()]);
+    assert_eq!(code, 0, "{doc:#}");
+    assert_eq!(
+        verdict_of_variable(&doc, "bytes_full", "bytes"),
+        "equivalent"
+    );
+    assert_eq!(verdict_of_variable(&doc, "bytes_full", "all"), "equivalent");
+}

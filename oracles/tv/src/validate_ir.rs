@@ -566,6 +566,30 @@ fn param_range(text: &str, k: usize) -> Option<diopter_rules::instance::Term> {
     })
 }
 
+/// The range a call `def` (`%r = [tail] call range(iN lo, hi) iN @f(...)`)
+/// promises for its result, hole `k` of type `ty`: its return attribute
+/// (poison outside it, LangRef), else for `@llvm.ctlz/cttz/ctpop.iN` the
+/// count's own range, 0 to N.
+fn call_range(def: &str, k: usize, ty: &Type) -> Option<diopter_rules::instance::Term> {
+    let rhs = def.split_once('=')?.1.trim_start();
+    let op = opcode(def)?;
+    if !matches!(op.as_str(), "call" | "tail" | "musttail" | "notail") {
+        return None;
+    }
+    // The return attributes come before the callee; an argument's after it.
+    let head = rhs.split_once('@')?.0;
+    if head.contains("range(") {
+        return param_range(head, k);
+    }
+    let callee = rhs.split_once('@')?.1;
+    let w = ty.int_width()?;
+    ["llvm.ctlz.", "llvm.cttz.", "llvm.ctpop."]
+        .iter()
+        .any(|c| callee.starts_with(c))
+        .then(|| param_range(&format!("range(i{w} 0, {})", w + 1), k))
+        .flatten()
+}
+
 /// Opcodes whose value does not depend on where the instruction is.
 const PURE: &[&str] = &[
     "alloca",
@@ -905,6 +929,17 @@ impl<'a> Ctx<'a> {
                         if !self.pre.contains(&t) {
                             self.pre.push(t);
                         }
+                    }
+                }
+            }
+            if let (Some(def), Some(Op::Arg(k, _))) =
+                (self.before.defs.get(n), ops.first().map(|o| &o.op))
+            {
+                // A call's return `range(iN lo, hi)` and the ranges of the
+                // bit-counting intrinsics: what passes read off the call.
+                if let Some(t) = call_range(def, *k as usize, ty) {
+                    if !self.pre.contains(&t) {
+                        self.pre.push(t);
                     }
                 }
             }
@@ -1955,4 +1990,32 @@ pub fn validate_matched(
             .join("; "));
     }
     Ok(validate::validate(p, types, cfg))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_calls_range_comes_from_its_return_attribute_or_the_counting_intrinsics() {
+        let i32t = Type::Int(32);
+        // The return attribute, not the argument's.
+        let t = call_range(
+            "%lz = tail call range(i32 0, 33) i32 @f(i32 range(i32 5, 6) %x)",
+            0,
+            &i32t,
+        );
+        assert_eq!(t, param_range("range(i32 0, 33)", 0));
+        assert!(t.is_some());
+        assert_eq!(
+            call_range("%p = call i32 @llvm.ctpop.i32(i32 %x)", 2, &i32t),
+            param_range("range(i32 0, 33)", 2)
+        );
+        // Any other call, or an argument's range alone, says nothing.
+        assert_eq!(
+            call_range("%r = call i32 @f(i32 range(i32 5, 6) %x)", 0, &i32t),
+            None
+        );
+        assert_eq!(call_range("%r = add i32 %a, 1", 0, &i32t), None);
+    }
 }

@@ -22,7 +22,8 @@ const LAYERS: &[(&str, u32)] = &[
     ("oracles/tv", 5),
     ("oracles/transforms", 6),
     ("oracles/harness", 6),
-    (".", 7),
+    ("oracles/campaign", 7),
+    (".", 8),
 ];
 
 fn root() -> PathBuf {

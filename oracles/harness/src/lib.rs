@@ -1,8 +1,10 @@
 //! The fuzzing machinery that puts the oracles to work against the
 //! reference interpreter: the oracles by name ([`registry`]), the bodies of
 //! the fuzz targets in `fuzz/` ([`targets`]), the minimizer of failing cases
-//! ([`minimize`]) and in-process and libFuzzer campaigns with their reports
-//! ([`campaign`]).
+//! ([`minimize`]) and the in-process campaign with its report
+//! ([`campaign`]). The libFuzzer campaign (`diopter campaign`) is the
+//! `diopter-campaign` crate, above this one: it replays every fuzz target,
+//! transform_diff's body (`diopter-transforms`) included.
 //!
 //! It checks nothing itself: the verdicts come from `diopter_diff`'s
 //! comparison of the oracles' observations (DESIGN.md's equivalence).

@@ -533,6 +533,23 @@ pub fn run(cfg: &Config, stop: &AtomicBool, progress: &dyn Progress) -> Outcome 
     };
     let _ = std::fs::create_dir_all(&cfg.out_dir);
     let last_checkpoint = Mutex::new(start);
+    let checkpoint = || {
+        let snapshot = {
+            let mut last = last_checkpoint.lock().expect("not poisoned");
+            if last.elapsed() >= CHECKPOINT {
+                *last = Instant::now();
+                let mut o = sh.outcome.lock().expect("not poisoned").clone();
+                o.elapsed_ms = start.elapsed().as_millis() as u64;
+                o.interrupted = true;
+                Some(o)
+            } else {
+                None
+            }
+        };
+        if let Some(o) = snapshot {
+            progress.checkpoint(&o);
+        }
+    };
     let worker = || loop {
         if stop.load(Ordering::Relaxed) || Instant::now() >= deadline {
             break;
@@ -569,6 +586,10 @@ pub fn run(cfg: &Config, stop: &AtomicBool, progress: &dyn Progress) -> Outcome 
                     .map_err(StepError::Input)
             });
             record_pass(&sh, cfg, pass, &origin, &input, res, functions);
+            // After each pass, not each module: one large module through 25
+            // passes can take many minutes, and a killed run keeps what it
+            // found up to its last checkpoint.
+            checkpoint();
         }
         let (modules, findings) = {
             let mut o = sh.outcome.lock().expect("not poisoned");
@@ -577,21 +598,7 @@ pub fn run(cfg: &Config, stop: &AtomicBool, progress: &dyn Progress) -> Outcome 
             (o.modules, o.findings.len())
         };
         progress.module_done(modules, findings, start.elapsed());
-        let snapshot = {
-            let mut last = last_checkpoint.lock().expect("not poisoned");
-            if last.elapsed() >= CHECKPOINT {
-                *last = Instant::now();
-                let mut o = sh.outcome.lock().expect("not poisoned").clone();
-                o.elapsed_ms = start.elapsed().as_millis() as u64;
-                o.interrupted = true;
-                Some(o)
-            } else {
-                None
-            }
-        };
-        if let Some(o) = snapshot {
-            progress.checkpoint(&o);
-        }
+        checkpoint();
     };
     std::thread::scope(|s| {
         for _ in 0..cfg.jobs.max(1) {

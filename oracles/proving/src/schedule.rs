@@ -163,3 +163,26 @@ pub fn decide_all(
         .map(|r| r.expect("every instance ran"))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::shard_rules;
+
+    #[test]
+    fn every_rule_is_in_exactly_one_share_and_the_shares_are_balanced() {
+        let sizes = [40, 1, 0, 7, 7, 30, 2, 13];
+        let shares: Vec<Vec<bool>> = (1..=3).map(|i| shard_rules(&sizes, i, 3)).collect();
+        for k in 0..sizes.len() {
+            assert_eq!(shares.iter().filter(|s| s[k]).count(), 1, "rule {k}");
+        }
+        let loads: Vec<usize> = shares
+            .iter()
+            .map(|s| (0..sizes.len()).filter(|&k| s[k]).map(|k| sizes[k]).sum())
+            .collect();
+        // Largest first onto the least loaded: no share exceeds another by
+        // more than the largest rule.
+        let (lo, hi) = (loads.iter().min().unwrap(), loads.iter().max().unwrap());
+        assert!(hi - lo <= 40, "{loads:?}");
+        assert_eq!(shard_rules(&sizes, 1, 1), vec![true; sizes.len()]);
+    }
+}

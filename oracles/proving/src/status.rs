@@ -172,3 +172,26 @@ pub fn coverage(rule: &Value) -> Value {
     };
     json!({ "int_widths": ints, "floats": floats, "other_types": others, "text": text })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{rule_status, Status};
+
+    #[test]
+    fn a_rule_is_as_claimed_unknown_or_failed_by_its_instances() {
+        let st = |refuted, vs: &[&str]| rule_status(refuted, vs).0;
+        assert_eq!(st(false, &["proved", "not-applicable"]), Status::Ok);
+        assert_eq!(st(false, &["proved", "timeout"]), Status::Unknown);
+        assert_eq!(st(false, &["proved", "refuted"]), Status::Fail);
+        assert_eq!(st(false, &["proved", "encoding-bug"]), Status::Fail);
+        assert_eq!(st(true, &["refuted", "skipped"]), Status::Ok);
+        assert_eq!(st(true, &["proved", "budget"]), Status::Unknown);
+        assert_eq!(st(true, &["proved"]), Status::Fail);
+        assert_eq!(st(false, &["not-applicable"]), Status::Unknown);
+        assert_eq!(st(false, &[]), Status::Unknown);
+        assert_eq!(
+            rule_status(false, &["proved", "proved", "gave-up"]).1,
+            "2 proved, 0 refuted, 1 gave-up"
+        );
+    }
+}

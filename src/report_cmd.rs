@@ -1,9 +1,8 @@
 //! `diopter report`: regenerates `reports/` from the current code: the proof
-//! report (by running the prover, `prove_cmd`), the spec-errata report, the
+//! report (by running the prover, `diopter_proving`), the spec-errata report, the
 //! corpus conformance report, the benchmark figures, and the index
 //! `reports/README.md` that links them and every campaign report.
 
-use clap::Parser;
 use diopter_report::write_atomic;
 use diopter_report::{self as report, Report};
 use serde_json::{json, Value};
@@ -66,26 +65,11 @@ pub struct Step {
     pub line: String,
 }
 
-/// Runs the prover through `prove_cmd` (it prints per rule and writes
-/// `proofs.md`/`proofs.json` into `dir`).
+/// Proves the whole rule library as `diopter prove` with no argument does
+/// (`diopter_proving`; it prints per rule and writes `proofs.md` and
+/// `proofs.json` into `dir`).
 pub fn prove(dir: &Path) -> Step {
-    #[derive(Parser)]
-    struct P {
-        #[command(flatten)]
-        a: crate::prove_cmd::Args,
-    }
-    let args = match P::try_parse_from(["prove", "--report-dir", &dir.display().to_string()]) {
-        Ok(p) => p.a,
-        Err(e) => {
-            return Step {
-                name: "prove".into(),
-                ok: false,
-                line: format!("prover not available: {e}"),
-            }
-        }
-    };
-    let code = crate::prove_cmd::run(&args);
-    let ok = code == ExitCode::SUCCESS;
+    let ok = prove_library(dir);
     let summary = std::fs::read_to_string(dir.join("proofs.json"))
         .ok()
         .and_then(|t| serde_json::from_str::<Value>(&t).ok())
@@ -110,6 +94,32 @@ pub fn prove(dir: &Path) -> Step {
             }
         ),
     }
+}
+
+/// Whether every rule is as claimed; what the prover says goes to the
+/// standard output and error, as `diopter prove`'s does.
+fn prove_library(dir: &Path) -> bool {
+    let rules = match crate::library::rules_dir() {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return false;
+        }
+    };
+    let cache = crate::proof_cache::at(Path::new(diopter_proving::DEFAULT_CACHE_DIR));
+    let req = diopter_proving::Request::whole_library(rules, Some(cache));
+    let proofs = match diopter_proving::prove(&req, &mut |e| eprintln!("{e}")) {
+        Ok(p) => p,
+        Err(e) => {
+            eprint!("{}", e.render());
+            return false;
+        }
+    };
+    print!("{}", proofs.text(false));
+    if let Err(e) = proofs.write_reports(dir) {
+        eprintln!("warning: {e}");
+    }
+    !proofs.failed
 }
 
 /// The conformance report: the checker's verdicts on the corpus (run as

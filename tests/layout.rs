@@ -20,6 +20,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("oracles/smt", 4),
     ("oracles/report", 4),
     ("oracles/tv", 5),
+    ("oracles/proving", 5),
     ("oracles/transforms", 6),
     ("oracles/harness", 6),
     ("oracles/campaign", 7),

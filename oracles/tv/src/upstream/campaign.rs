@@ -434,8 +434,8 @@ fn count_functions(text: &str) -> usize {
 /// Validation runs one at a time: two workers validating at once crashed
 /// the process inside libz3 (Debian's 4.8.12; a segfault seen twice in a
 /// campaign with `--jobs 2`), so the workers overlap only their `opt` runs
-/// until the cause is found.
-static VALIDATE: Mutex<()> = Mutex::new(());
+/// until the cause is found. Reductions validate under it too.
+pub(crate) static VALIDATE: Mutex<()> = Mutex::new(());
 
 struct Shared {
     outcome: Mutex<Outcome>,

@@ -30,7 +30,13 @@ pub fn matching(
     let after = opt.passes(text, pass).map_err(|e| e.to_string())?;
     let b = Source::new("candidate (before)", text.to_string());
     let a = Source::new("candidate (after)", after);
-    let v: FileVerdicts = files::validate_texts(&b, &a, None, cfg)?;
+    let v: FileVerdicts = {
+        // Two reductions at once check candidates in this process.
+        let _one = super::campaign::VALIDATE
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        files::validate_texts(&b, &a, None, cfg)?
+    };
     Ok(v.records
         .into_iter()
         .filter(|r| {
@@ -198,7 +204,13 @@ impl Reducer {
                 steps.push("llvm-extract".to_string());
                 p
             }
-            None => input.to_path_buf(),
+            None if self.still_refuted(&text, pass, cause_id) => input.to_path_buf(),
+            // Found by another diopter (or under other facts): nothing to
+            // reduce, and the report should say so rather than blame
+            // llvm-reduce.
+            None => return Err(format!(
+                "not refuted by this diopter: `{pass}` on src.ll no longer gives cause {cause_id}"
+            )),
         };
         let _ = std::fs::remove_file(out);
         let mut cmd = Command::new(&self.llvm_reduce.path);

@@ -234,6 +234,12 @@ fn drain(mut r: impl Read + Send + 'static) -> std::thread::JoinHandle<Vec<u8>> 
     })
 }
 
+/// Forks one at a time: libz3 registers fork handlers that take its own
+/// locks, and two threads forking at once deadlocked in them (a campaign
+/// with `--jobs 2` hung for 30 minutes with both workers inside
+/// `__run_prefork_handlers` in libz3, Debian's 4.8.12).
+static SPAWN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Runs `cmd` (stdin from `input`, or none) within `limits`: its own process
 /// group, killed whole at the time limit; memory bounded by `RLIMIT_AS`.
 pub fn run(cmd: &mut Command, input: Option<&[u8]>, limits: Limits) -> Result<RunOutput, RunError> {
@@ -263,10 +269,13 @@ pub fn run(cmd: &mut Command, input: Option<&[u8]>, limits: Limits) -> Result<Ru
         });
     }
     let start = Instant::now();
-    let mut child = cmd.spawn().map_err(|e| RunError::Spawn {
-        program: program.clone(),
-        why: e.to_string(),
-    })?;
+    let mut child = {
+        let _one = SPAWN.lock().unwrap_or_else(|p| p.into_inner());
+        cmd.spawn().map_err(|e| RunError::Spawn {
+            program: program.clone(),
+            why: e.to_string(),
+        })?
+    };
     let out = drain(child.stdout.take().expect("piped"));
     let err = drain(child.stderr.take().expect("piped"));
     if let (Some(data), Some(mut stdin)) = (input, child.stdin.take()) {

@@ -59,13 +59,14 @@ CAMPAIGN
   far (marked in the report). A reduced.ll per finding beside its src.ll.
 
 REDUCE
-  diopter upstream reduce RUN_DIR [--again] [--reduce-jobs N] [--reduce-limit S]
+  diopter upstream reduce RUN_DIR [--again | --unfinished] [--reduce-jobs N] [--reduce-limit S]
 
   Resumes a run's reductions from its report alone (RUN_DIR/upstream.json,
   written at every checkpoint): each distinct cause not yet reduced (with
-  --again, every one) is reduced as above, and the report rewritten after
-  each, naming the resuming command. For a campaign killed or cut short
-  while reducing, or reduced with a smaller limit. Exit status: 0 every
+  --again, every one; with --unfinished, also those the limit cut short)
+  is reduced as above, and the report rewritten after each, naming the
+  resuming command. For a campaign killed or cut short while reducing, or
+  reduced with a smaller limit. Exit status: 0 every
   distinct cause reduced, 1 some not, 2 not a run directory or a tool
   missing.
 

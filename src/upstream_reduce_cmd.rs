@@ -18,6 +18,9 @@ pub(crate) const KNOWN_ISSUES: &str = include_str!("../corpus/upstream/known-iss
 pub struct ReduceArgs {
     /// A campaign's run directory (its upstream.json and findings/).
     pub run_dir: PathBuf,
+    /// Reduce again the findings whose reduction the time limit cut short.
+    #[arg(long, conflicts_with = "again")]
+    pub unfinished: bool,
     /// Reduce every finding again, reduced or not.
     #[arg(long)]
     pub again: bool,
@@ -95,7 +98,16 @@ pub(crate) fn run_reduce(
         prior,
         command,
         opt_version,
-    } = match report::read_run(&a.run_dir, a.again) {
+    } = match report::read_run(
+        &a.run_dir,
+        if a.again {
+            report::Keep::None
+        } else if a.unfinished {
+            report::Keep::Complete
+        } else {
+            report::Keep::All
+        },
+    ) {
         Ok(r) => r,
         Err(err) => {
             outln!(e, "diopter upstream reduce: {err}");

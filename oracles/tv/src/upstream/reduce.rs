@@ -208,9 +208,11 @@ impl Reducer {
             // Found by another diopter (or under other facts): nothing to
             // reduce, and the report should say so rather than blame
             // llvm-reduce.
-            None => return Err(format!(
+            None => {
+                return Err(format!(
                 "not refuted by this diopter: `{pass}` on src.ll no longer gives cause {cause_id}"
-            )),
+            ))
+            }
         };
         let _ = std::fs::remove_file(out);
         let mut cmd = Command::new(&self.llvm_reduce.path);

@@ -309,8 +309,19 @@ pub struct ReadRun {
     pub opt_version: String,
 }
 
-/// Reads `dir/upstream.json`; with `again`, no reduction counts as done.
-pub fn read_run(dir: &Path, again: bool) -> Result<ReadRun, String> {
+/// Which reductions of a run to keep when resuming it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keep {
+    /// Every reduction made.
+    All,
+    /// Only those `llvm-reduce` finished (a time limit cut the others short).
+    Complete,
+    /// None: reduce everything again.
+    None,
+}
+
+/// Reads `dir/upstream.json`, keeping the reductions `keep` says.
+pub fn read_run(dir: &Path, keep: Keep) -> Result<ReadRun, String> {
     let path = dir.join("upstream.json");
     let text =
         std::fs::read_to_string(&path).map_err(|err| format!("{}: {err}", path.display()))?;
@@ -334,7 +345,12 @@ pub fn read_run(dir: &Path, again: bool) -> Result<ReadRun, String> {
             let reduced = f.get("reduced")?;
             let rd: Reduced = serde_json::from_value(reduced.get("reduction")?.clone()).ok()?;
             let text = reduced.get("text")?.as_str()?.to_string();
-            (!again).then_some(Ok((rd, text)))
+            let kept = match keep {
+                Keep::All => true,
+                Keep::Complete => rd.complete,
+                Keep::None => false,
+            };
+            kept.then_some(Ok((rd, text)))
         })
         .chain(std::iter::repeat(None))
         .take(outcome.findings.len())
@@ -383,5 +399,50 @@ impl RunFiles<'_> {
         let _ = std::fs::write(self.dir.join("upstream.md"), &md);
         let _ = std::fs::write(self.dir.join("upstream.json"), &js);
         (md, js)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resuming_keeps_the_reductions_asked_for() {
+        let dir = std::env::temp_dir().join(format!("diopter-read-run-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        let finding = |id: &str, complete: bool| {
+            serde_json::json!({
+                "id": id, "pass": "dce", "cause": "dce | x", "origin": {"source": "file", "path": "a.ll"},
+                "occurrences": 1, "same_as": null, "input": "a.ll",
+                "record": {"function": "f", "variable": "v",
+                    "before": {"line": 1, "kind": "value", "text": "b"},
+                    "after": {"line": 1, "kind": "value", "text": "a"},
+                    "verdict": "refuted", "detail": "", "counterexample": null, "operands": [],
+                    "assumes_unknown": false, "reading": null, "before_expr": "", "after_expr": "", "millis": 1},
+                "reduced": {"reduction": {"path": "r.ll", "lines_before": 9, "lines_after": 3,
+                    "millis": 5, "complete": complete, "steps": []}, "text": "t"},
+            })
+        };
+        let doc = serde_json::json!({
+            "command": "diopter upstream campaign", "opt": "opt 19", "modules": 1, "functions": 1,
+            "unusable_inputs": 0, "elapsed_ms": 1, "interrupted": false, "passes": {},
+            "opt_problems": [], "findings": [finding("dce-1", true), finding("dce-2", false)],
+        });
+        std::fs::write(dir.join("upstream.json"), doc.to_string()).unwrap();
+        let kept = |k| -> Vec<bool> {
+            read_run(&dir, k)
+                .unwrap()
+                .prior
+                .iter()
+                .map(Option::is_some)
+                .collect()
+        };
+        assert_eq!(kept(Keep::All), vec![true, true]);
+        assert_eq!(kept(Keep::Complete), vec![true, false]);
+        assert_eq!(kept(Keep::None), vec![false, false]);
+        let r = read_run(&dir, Keep::All).unwrap();
+        assert_eq!(r.command, "diopter upstream campaign");
+        assert_eq!(r.outcome.findings.len(), 2);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -514,6 +514,15 @@ impl Side {
     }
 }
 
+/// An integer constant as IR writes it (`-3`, `true`, `false`).
+fn int_constant(c: &str) -> Option<num_bigint::BigInt> {
+    match c {
+        "true" => Some(1.into()),
+        "false" => Some(0.into()),
+        c => c.parse().ok(),
+    }
+}
+
 /// `hole == c1 || hole == c2 ...` over the constants a caller passes, read
 /// at the parameter's type; `None` if one is not an integer of it.
 fn one_of(k: usize, ty: &Type, consts: &[String]) -> Option<diopter_rules::instance::Term> {
@@ -521,11 +530,7 @@ fn one_of(k: usize, ty: &Type, consts: &[String]) -> Option<diopter_rules::insta
     let w = ty.int_width()?;
     let mut out: Option<Term> = None;
     for c in consts {
-        let value: num_bigint::BigInt = match c.as_str() {
-            "true" => 1.into(),
-            "false" => 0.into(),
-            c => c.parse().ok()?,
-        };
+        let value = int_constant(c)?;
         let eq = Term::Bin(
             BinOp::Eq,
             Box::new(Term::Hole(k)),
@@ -866,13 +871,8 @@ impl<'a> Ctx<'a> {
         let Some((t, w)) = poison::term(&ops) else {
             return;
         };
-        let value: num_bigint::BigInt = match f.constant.as_str() {
-            "true" => 1.into(),
-            "false" => 0.into(),
-            c => match c.parse() {
-                Ok(v) => v,
-                Err(_) => return,
-            },
+        let Some(value) = int_constant(&f.constant) else {
+            return;
         };
         let op = if f.equal { BinOp::Eq } else { BinOp::Ne };
         let c = Term::Bin(op, Box::new(t), Box::new(Term::Lit { value, width: w }));

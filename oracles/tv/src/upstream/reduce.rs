@@ -58,10 +58,7 @@ pub fn interesting(
     let tool = tools::locate(tools::Tool::Opt, opt).map_err(|e| e.to_string())?;
     let opt = Opt {
         tool,
-        limits: Limits {
-            time: Duration::from_secs(60),
-            memory_mb: 4096,
-        },
+        limits: Limits::default(),
     };
     let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
     let cfg = ProveConfig {

@@ -162,6 +162,10 @@ pub fn stop_flag() -> Arc<AtomicBool> {
     .clone()
 }
 
+/// Every how many cases the default campaign also validates an update of
+/// the case (Z3: slower than the evaluators).
+pub const VALIDATE_EVERY: u64 = 10;
+
 /// A seed from the clock.
 pub fn clock_seed() -> u64 {
     std::time::SystemTime::now()
@@ -193,6 +197,9 @@ pub fn campaign(
     let plant = plant.map(str::to_string);
     let oracles: campaign::MakeOracles = Arc::new(move || {
         let mut owned: Vec<Box<dyn Oracle>> = diopter_harness::registry::all_oracles();
+        // AMD's extensions too: the lowering with them, evaluated by the
+        // extension evaluator (the `dwarf_diff` fuzz target's second oracle).
+        owned.extend(diopter_harness::registry::oracle("dwarf-ext"));
         if let Some(o) = plant
             .as_deref()
             .and_then(|p| crate::minimize_cmd::oracle_with_plant("fast", Some(p)).ok())
@@ -231,6 +238,14 @@ pub fn campaign(
         simplifier: Some(simplifier),
         smt_every: (smt_every > 0).then_some(smt_every),
         case_timeout,
+        // What `parse_roundtrip` and `validate_diff` check, on these cases
+        // (the bug-finding benchmark, reports/bugbench.md, measured that
+        // without them the default job misses the printers', the parsers'
+        // and translation validation's faults).
+        checks: vec![
+            campaign::checks::roundtrip(),
+            campaign::checks::validate(VALIDATE_EVERY),
+        ],
     };
     let bar = ProgressBar::new(time.as_secs().max(1));
     bar.set_style(

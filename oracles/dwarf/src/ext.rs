@@ -694,7 +694,7 @@ impl Run<'_, '_> {
             .space(id, self.m.ctx.lane)
             .map_err(|m| self.ill(m))?;
         let size = self.m.ctx.datalayout.pointer_bits(space);
-        let a = if size >= 64 {
+        let a = if size >= 64 || diopter_faults::planted!("ext-aspace-address-untruncated") {
             a
         } else {
             a & ((1u64 << size) - 1)
@@ -707,7 +707,10 @@ impl Run<'_, '_> {
     fn piece(&mut self, bits: u64, bit_offset: u64) -> Step<()> {
         // Decision 11: the part's bit offset is not range-checked here.
         let offset_part = |_: &Self, l: LocDesc| -> Step<LocDesc> {
-            if bit_offset == 0 || l == LocDesc::undefined() {
+            if bit_offset == 0
+                || l == LocDesc::undefined()
+                || diopter_faults::planted!("ext-bit-piece-offset-ignored")
+            {
                 Ok(l)
             } else {
                 Ok(l.with_bit_offset(&BigInt::from(bit_offset)))
@@ -910,7 +913,12 @@ impl ExtMachine<'_> {
                 let b = run.pop_integral("the displacement")?;
                 let b = b.displacement().unwrap_or_default();
                 let l = run.pop_loc()?;
-                let delta = if *op == LlvmOp::Offset { b * 8 } else { b };
+                let delta =
+                    if *op == LlvmOp::Offset && !diopter_faults::planted!("ext-offset-unscaled") {
+                        b * 8
+                    } else {
+                        b
+                    };
                 let l = run.offset(&l, &delta)?;
                 run.push_loc(l)?;
             }
@@ -961,7 +969,8 @@ impl ExtMachine<'_> {
                         "DW_OP_LLVM_extend beyond the location size limit",
                     ));
                 }
-                let parts = (0..*c)
+                let n = *c - u64::from(diopter_faults::planted!("ext-extend-one-short"));
+                let parts = (0..n)
                     .map(|_| Part {
                         loc: pl.clone(),
                         bits: *s,
@@ -992,7 +1001,11 @@ impl ExtMachine<'_> {
                 }
                 let mut parts = Vec::new();
                 for n in 0..*c {
-                    let from = if mask.bit(n) { &l1 } else { &l0 };
+                    let from = if mask.bit(n) != diopter_faults::planted!("ext-select-swapped") {
+                        &l1
+                    } else {
+                        &l0
+                    };
                     let delta = BigInt::from(n) * BigInt::from(*s);
                     parts.push(Part {
                         loc: run.offset(from, &delta)?,

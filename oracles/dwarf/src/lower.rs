@@ -862,7 +862,13 @@ impl Lowerer<'_> {
                 })
             }
             Op::Offset | Op::BitOffset(_) | Op::ByteOffset(_) => {
-                let scale = if matches!(op, Op::BitOffset(_)) { 1 } else { 8 };
+                let scale = if matches!(op, Op::BitOffset(_))
+                    || diopter_faults::planted!("lower-offset-in-bits") && matches!(op, Op::Offset)
+                {
+                    1
+                } else {
+                    8
+                };
                 self.lower_offset(children[0], children[1], scale, at)
             }
             Op::Convert(to) => {
@@ -1354,7 +1360,7 @@ impl Lowerer<'_> {
     /// (`DW_OP_shl C-n; DW_OP_shra C-n`, C the container's width).
     fn sign_extend_top(&mut self, c: BaseType, n: u64) {
         let cb = c.bits();
-        if n < cb {
+        if n < cb && !diopter_faults::planted!("lower-no-sign-extend") {
             self.shift_by_const(DwOp::Shl, c, cb - n);
             self.shift_by_const(DwOp::Shra, c, cb - n);
         }
@@ -1365,6 +1371,7 @@ impl Lowerer<'_> {
     /// operands of one type).
     fn zero_extend_top(&mut self, c: BaseType, n: u64) {
         if n < c.bits() {
+            let n = n - u64::from(diopter_faults::planted!("lower-zext-mask-short"));
             self.emit(DwOp::ConstType(c, mask_bytes(n, c.bytes())));
             self.emit(DwOp::And);
         }
@@ -1382,7 +1389,7 @@ impl Lowerer<'_> {
             let a = if a.bits() > n {
                 self.zero_extend_top(a, n);
                 a
-            } else if a.is_signed() {
+            } else if a.is_signed() && !diopter_faults::planted!("lower-zext-via-signed-convert") {
                 let u = BaseType::int(u64::from(a.bytes()), false).expect("an integer width");
                 self.emit(DwOp::Reinterpret(u));
                 u
@@ -2154,7 +2161,9 @@ impl Lowerer<'_> {
                 // unsigned number of the container's width, shifted by V1's
                 // (of that type too: DWARF 5 §2.5.1.4), back into the
                 // container.
-                self.zero_extend_top(c, w);
+                if !diopter_faults::planted!("lower-narrow-lshr-no-zext") {
+                    self.zero_extend_top(c, w);
+                }
                 self.emit(DwOp::Reinterpret(u));
                 self.emit(DwOp::Swap);
                 self.zero_extend_top(c, w);
@@ -2208,7 +2217,7 @@ impl Lowerer<'_> {
             Form::Mem { space, bit } => {
                 self.memory_terminal(space, &bit, at)?;
                 let r = mod8(&bit);
-                if r != 0 {
+                if r != 0 && !diopter_faults::planted!("lower-mem-piece-bit-dropped") {
                     self.emit(DwOp::BitPiece(bits, r));
                 }
                 Ok(())

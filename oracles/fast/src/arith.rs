@@ -58,20 +58,32 @@ pub(crate) fn int_lane(op: BinOp, w: u64, a: u128, b: u128) -> Result<u128, DivB
                 return Err(DivByZero);
             }
             // Truncating; INT_MIN / -1 wraps (to INT_MIN after the mask).
-            (sext128(a, w).wrapping_div(sext128(b, w)) as u128) & m
+            if diopter_faults::planted!("fast-sdiv-unsigned") {
+                (a / b) & m
+            } else {
+                (sext128(a, w).wrapping_div(sext128(b, w)) as u128) & m
+            }
         }
         BinOp::Mod => {
             if b == 0 {
                 return Err(DivByZero);
             }
-            (sext128(a, w).wrapping_rem(sext128(b, w)) as u128) & m
+            if diopter_faults::planted!("fast-srem-euclid") {
+                (sext128(a, w).rem_euclid(sext128(b, w)) as u128) & m
+            } else {
+                (sext128(a, w).wrapping_rem(sext128(b, w)) as u128) & m
+            }
         }
         BinOp::And => a & b,
         BinOp::Or => a | b,
         BinOp::Xor => a ^ b,
         BinOp::Shl => {
             if b < u128::from(w) {
-                (a << b) & m
+                if diopter_faults::planted!("fast-shl-unmasked") {
+                    a << b
+                } else {
+                    (a << b) & m
+                }
             } else {
                 0
             }
@@ -87,7 +99,7 @@ pub(crate) fn int_lane(op: BinOp, w: u64, a: u128, b: u128) -> Result<u128, DivB
             let s = sext128(a, w);
             if b < u128::from(w) {
                 ((s >> b) as u128) & m
-            } else if s < 0 {
+            } else if s < 0 && !diopter_faults::planted!("fast-ashr-oversize-sign") {
                 m
             } else {
                 0
@@ -194,7 +206,7 @@ pub(crate) fn float_to_int(k: FloatKind, raw: u128, w: u64) -> Option<u128> {
     let t = x.trunc();
     // -2^(w-1) <= t < 2^(w-1); both bounds are exact doubles.
     let bound = 2f64.powi((w - 1) as i32);
-    if t < -bound || t >= bound {
+    if t < -bound || t >= bound && !diopter_faults::planted!("fast-float-to-int-bound") {
         return None;
     }
     Some((t as i128 as u128) & mask128(w))
@@ -254,7 +266,7 @@ pub(crate) fn wide_int(words: &mut Vec<u64>, op: BinOp, a: u64, b: u64, w: u64) 
                 let (d, b1) = words[ai + i].overflowing_sub(words[bi + i]);
                 let (d, b2) = d.overflowing_sub(u64::from(borrow));
                 words[out + i] = d;
-                borrow = b1 || b2;
+                borrow = b1 || b2 && !diopter_faults::planted!("fast-wide-sub-borrow");
             }
         }
         BinOp::Mul => {

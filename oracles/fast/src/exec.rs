@@ -258,6 +258,9 @@ impl<'a, O: Off> Machine<'a, O> {
                 let l = self.pop();
                 let v = self.read_val(&b, bw)?;
                 let mut delta = match v {
+                    Val::S(v) if diopter_faults::planted!("fast-offset-zext") => {
+                        O::small(v as i128)
+                    }
                     Val::S(v) => O::small(sext128(v, bw)),
                     Val::W(p) => O::from_bigint(&words::to_bigint_signed(&self.words, p, bw))
                         .ok_or(Stop::Bail)?,
@@ -315,11 +318,9 @@ impl<'a, O: Off> Machine<'a, O> {
                 check_loc_size(total)?;
                 let start = self.parts.len() as u32;
                 for i in 0..u64::from(n) {
-                    let (pl, nodes) = if bit(&self.words, i) {
-                        (&l1, n1)
-                    } else {
-                        (&l0, n0)
-                    };
+                    let pick =
+                        bit(&self.words, i) != diopter_faults::planted!("fast-select-inverted");
+                    let (pl, nodes) = if pick { (&l1, n1) } else { (&l0, n0) };
                     let loc = self.with_offset(pl, &O::small(i128::from(i * w)))?;
                     self.parts.push(PartC {
                         loc,
@@ -393,11 +394,13 @@ impl<'a, O: Off> Machine<'a, O> {
                 let l = self.pop();
                 let v = self.read_val(&l, from)?;
                 let r = match v {
-                    Val::S(v) if to <= 128 => Val::S(if signed {
-                        (sext128(v, from) as u128) & mask128(to)
-                    } else {
-                        v
-                    }),
+                    Val::S(v) if to <= 128 => Val::S(
+                        if signed && !diopter_faults::planted!("fast-sext-as-zext") {
+                            (sext128(v, from) as u128) & mask128(to)
+                        } else {
+                            v
+                        },
+                    ),
                     _ => {
                         let out = self.alloc(to);
                         match v {

@@ -256,13 +256,23 @@ pub enum Update {
 /// verdict on it (`None`: the generated expression takes no update), or
 /// the finding.
 pub fn validate_diff_outcome(data: &[u8]) -> Result<Option<(Update, &'static str)>, String> {
-    use diopter_semantics::ast::{Dialect, Literal, OpNode, Span};
-    use diopter_tv::validate::{MapRhs, Pair};
-
     let mut u = Unstructured::new(data);
     let Ok(case) = Case::arbitrary(&mut u) else {
         return Ok(None);
     };
+    validate_update(&case, &mut u)
+}
+
+/// [`validate_diff_outcome`] on a given case: the update, whether it is
+/// made wrong, its constant and the trial seed are read from `u` (the
+/// in-process campaign draws them from the case's seed).
+pub fn validate_update(
+    case: &Case,
+    u: &mut Unstructured,
+) -> Result<Option<(Update, &'static str)>, String> {
+    use diopter_semantics::ast::{Dialect, Literal, OpNode, Span};
+    use diopter_tv::validate::{MapRhs, Pair};
+
     let kind: u8 = u.arbitrary().unwrap_or(0);
     let wrong: bool = u.arbitrary().unwrap_or(false);
     let c: i8 = u.arbitrary().unwrap_or(1);

@@ -61,6 +61,7 @@ fn config(dir: &Path, seed: u64, cases: u64, timeout: Duration) -> Config {
         simplifier: None,
         smt_every: None,
         case_timeout: timeout,
+        checks: Vec::new(),
     }
 }
 

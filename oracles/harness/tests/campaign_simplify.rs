@@ -24,6 +24,7 @@ fn run(simplifier: Simplifier, dir: &Path) -> campaign::Stats {
         simplifier: Some(Arc::new(simplifier)),
         smt_every: None,
         case_timeout: campaign::DEFAULT_CASE_TIMEOUT,
+        checks: Vec::new(),
     };
     let oracles: campaign::MakeOracles = Arc::new(|| vec![Box::new(Reference) as Box<dyn Oracle>]);
     campaign::run(&cfg, oracles, &mut |_| {})
@@ -65,6 +66,7 @@ fn a_wrong_rule_is_a_finding_with_a_case_file() {
             simplifier: None,
             smt_every: None,
             case_timeout: campaign::DEFAULT_CASE_TIMEOUT,
+            checks: Vec::new(),
         },
         &stats,
         "t",

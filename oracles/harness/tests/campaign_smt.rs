@@ -27,6 +27,7 @@ fn the_campaign_checks_the_smt_encoding_every_nth_case() {
         simplifier: None,
         smt_every: Some(2),
         case_timeout: campaign::DEFAULT_CASE_TIMEOUT,
+        checks: Vec::new(),
     };
     let oracles: campaign::MakeOracles = Arc::new(|| vec![Box::new(Reference) as Box<dyn Oracle>]);
     let stats = campaign::run(&cfg, oracles, &mut |_| {});

@@ -289,6 +289,7 @@ fn a_campaign_turns_an_oracle_panic_into_a_finding_and_goes_on() {
         simplifier: None,
         smt_every: None,
         case_timeout: campaign::DEFAULT_CASE_TIMEOUT,
+        checks: Vec::new(),
     };
     let stats = campaign::run(&cfg, oracles, &mut |_| {});
     assert_eq!(stats.cases, 400, "the campaign ran every case");

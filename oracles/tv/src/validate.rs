@@ -333,13 +333,16 @@ pub fn substitute(p: &Pair) -> Expr {
                     // `DIOpArg(k, T)` may name another type of the
                     // operand's size than the operand's own: the same bits.
                     let declared = p.before.args.as_ref().and_then(|a| a.get(*k as usize));
-                    if declared.is_some_and(|a| a.ty != *t) {
+                    if declared.is_some_and(|a| a.ty != *t)
+                        && !diopter_faults::planted!("tv-reinterpret-dropped")
+                    {
                         ops.push(OpNode {
                             op: Op::Reinterpret(t.clone()),
                             span: n.span,
                         });
                     }
                 }
+                _ if diopter_faults::planted!("tv-deleted-arg-kept") => ops.push(n.clone()),
                 _ => ops.push(OpNode {
                     op: Op::Constant(t.clone(), Literal::Undef),
                     span: n.span,
@@ -374,7 +377,9 @@ pub fn instance(p: &Pair, types: &TypeTable, relation: Relation) -> Option<Insta
             .map(|(k, a)| Hole {
                 name: format!("arg{k}"),
                 ty: a.ty.clone(),
-                kind: if p.value_args.contains(&(k as u64)) {
+                kind: if p.value_args.contains(&(k as u64))
+                    || diopter_faults::planted!("tv-every-arg-a-value")
+                {
                     HoleKind::Const
                 } else {
                     HoleKind::Expr

@@ -390,6 +390,9 @@ impl<'a> Parser<'a> {
                             .parse()
                             .map_err(|_| Diagnostic::error(span, format!("bad integer literal `{s}`")))?;
                         check_int_fits(&v, *w).map_err(|m| Diagnostic::error(span, m))?;
+                        if diopter_faults::planted!("parse-int-literal-unsigned") && v.sign() == num_bigint::Sign::Minus {
+                            return Ok(Literal::Int(v + (BigInt::from(1) << *w)));
+                        }
                         Ok(Literal::Int(v))
                     }
                     Type::Float(_) => Err(Diagnostic::error(
@@ -592,7 +595,11 @@ impl<'a> Parser<'a> {
                 let off = self.expect_u64("fragment bit offset")?;
                 self.expect(&Tok::Comma, "`,` after the fragment offset")?;
                 let size = self.expect_u64("fragment bit size")?;
-                Op::Fragment(off, size)
+                if diopter_faults::planted!("parse-fragment-swapped") {
+                    Op::Fragment(size, off)
+                } else {
+                    Op::Fragment(off, size)
+                }
             }
             _ => unreachable!("every name in Op::NAMES is handled"),
         };

@@ -18,7 +18,9 @@ pub fn print_literal(ty: &crate::types::Type, l: &Literal) -> String {
         Literal::Null => "null".into(),
         Literal::ZeroInitializer => "zeroinitializer".into(),
         Literal::Vector(es) | Literal::Array(es) => {
-            let (open, close) = if matches!(l, Literal::Vector(_)) {
+            let (open, close) = if matches!(l, Literal::Vector(_))
+                && !diopter_faults::planted!("print-vector-as-array")
+            {
                 ("<", ">")
             } else {
                 ("[", "]")
@@ -83,11 +85,13 @@ pub fn print_bare(b: &Bare) -> String {
         None => items.push("?".to_string()),
         Some(args) => {
             for a in args {
-                items.push(if a.poison {
-                    format!("{} poison", a.ty)
-                } else {
-                    a.ty.to_string()
-                });
+                items.push(
+                    if a.poison && !diopter_faults::planted!("print-poison-dropped") {
+                        format!("{} poison", a.ty)
+                    } else {
+                        a.ty.to_string()
+                    },
+                );
             }
         }
     }

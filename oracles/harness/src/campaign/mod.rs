@@ -27,6 +27,8 @@
 //! capped likewise. The resident set size is sampled with the counters and
 //! reported at the start, the end and its peak.
 
+pub mod checks;
+
 use crate::minimize::{self, Failure, Options, Signature};
 use diopter_diff::{self as diff, Oracle};
 use diopter_gen::{Case, GenConfig};
@@ -86,7 +88,26 @@ pub struct Config {
     /// encoding) before it is a [`Hang`]; a minimization gets
     /// `minimize_time` more. [`DEFAULT_CASE_TIMEOUT`] in `diopter run`.
     pub case_timeout: Duration,
+    /// Further checks of each case beside the oracle pairs (print and read
+    /// back, translation validation, ...), each on every `every`-th case;
+    /// their failures are [`Stats::check_findings`].
+    pub checks: Vec<CaseCheck>,
 }
+
+/// A check of a generated case that is not an oracle pair: `check` gets
+/// the case and its seed, and says what is wrong (`Err`), or nothing. It
+/// runs under the case's time limit and a panic in it is a finding too.
+#[derive(Clone)]
+pub struct CaseCheck {
+    /// The verdict row and the findings' name.
+    pub name: &'static str,
+    /// Every how many cases it runs (1: every case).
+    pub every: u64,
+    pub check: CheckFn,
+}
+
+/// A [`CaseCheck`]'s body: the case and its seed; `Err`: what is wrong.
+pub type CheckFn = Arc<dyn Fn(&Case, u64) -> Result<(), String> + Send + Sync>;
 
 /// A case the simplifier got wrong (or panicked on). Not minimized: the
 /// minimizer's candidates are judged by an oracle pair, and the
@@ -160,6 +181,12 @@ pub struct Stats {
     /// The SMT encoding's failures (`Config::smt_every`), in the same form
     /// and bound as the simplifier's.
     pub smt_findings: Vec<SimplifyFinding>,
+    /// The failures of [`Config::checks`], in the simplifier's form: the
+    /// check's name starts `what`.
+    pub check_findings: Vec<SimplifyFinding>,
+    /// When the first finding of any kind was recorded: seconds into the
+    /// run and the number of cases drawn by then.
+    pub first_finding: Option<(f64, u64)>,
     /// Cases that went past [`Config::case_timeout`], at most
     /// [`MAX_FINDINGS`]; later ones are counted in `findings_dropped`.
     pub hangs: Vec<Hang>,
@@ -178,6 +205,7 @@ impl Stats {
         self.findings.len()
             + self.simplify_findings.len()
             + self.smt_findings.len()
+            + self.check_findings.len()
             + self.hangs.len()
     }
 }
@@ -637,8 +665,83 @@ impl Worker {
                     }
                 }
             }
+            for check in &cfg.checks {
+                if check.every > 0 && index.is_multiple_of(check.every) {
+                    self.beat(|b| {
+                        b.oracle = Some(Arc::from(check.name));
+                        b.phase = Phase::Evaluating;
+                    });
+                    let at = self.start.elapsed().as_secs_f64();
+                    if !self.run_check(check, &case, seed, &findings_dir, at) {
+                        return;
+                    }
+                }
+            }
             self.beat(|b| b.deadline = None);
         }
+    }
+
+    /// One [`CaseCheck`] on `case`: counts the verdict under its name and
+    /// records a failure or a panic with the case file (its comments say
+    /// what failed). `false`: this worker was retired meanwhile.
+    fn run_check(
+        &self,
+        check: &CaseCheck,
+        case: &Case,
+        seed: u64,
+        findings_dir: &Path,
+        at: f64,
+    ) -> bool {
+        let r =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (check.check)(case, seed)));
+        let what = match r {
+            Ok(Ok(())) => None,
+            Ok(Err(m)) => Some(format!("{}: {m}", check.name)),
+            Err(p) => Some(format!(
+                "{} panicked: {}",
+                check.name,
+                panic_text(p.as_ref())
+            )),
+        };
+        {
+            let Some(mut g) = self.lock() else {
+                return false;
+            };
+            count(
+                &mut g.stats,
+                check.name,
+                if what.is_some() { "DISAGREE" } else { "AGREE" },
+            );
+            if what.is_none() {
+                return true;
+            }
+            if g.stats.check_findings.len() >= MAX_FINDINGS {
+                g.stats.findings_dropped += 1;
+                return true;
+            }
+        }
+        let Some(what) = what else { return true };
+        let comments: String = what.lines().map(|l| format!("# {l}\n")).collect();
+        let text = format!(
+            "# the campaign's check `{}` failed on this case (seed {seed:#018x})\n{comments}{}",
+            check.name,
+            diff::case_file_text(case, &["reference"], None)
+        );
+        let path = findings_dir.join(format!("{}-{:016x}.case", check.name, fnv(&text)));
+        let written = std::fs::create_dir_all(findings_dir)
+            .and_then(|()| write_atomic(&path, &text))
+            .is_ok();
+        let Some(mut g) = self.lock() else {
+            return false;
+        };
+        note_first(&mut g.stats, at);
+        g.stats.check_findings.push(SimplifyFinding {
+            case_path: written.then_some(path),
+            line: case.expr_line(),
+            what,
+            at,
+        });
+        true
     }
 
     /// [`record`] with the lock held only around the bookkeeping. `false`:
@@ -668,6 +771,7 @@ impl Worker {
             return false;
         };
         push_errors(&mut g.stats, errors);
+        note_first(&mut g.stats, f.at);
         g.stats.findings.push(f);
         true
     }
@@ -726,6 +830,7 @@ impl Worker {
         let Some(mut g) = self.lock() else {
             return false;
         };
+        note_first(&mut g.stats, at);
         g.stats.simplify_findings.push(SimplifyFinding {
             case_path,
             line: case.expr_line(),
@@ -782,6 +887,7 @@ impl Worker {
         let Some(mut g) = self.lock() else {
             return false;
         };
+        note_first(&mut g.stats, at);
         g.stats.smt_findings.push(SimplifyFinding {
             case_path: written.then_some(path),
             line: case.expr_line(),
@@ -789,6 +895,13 @@ impl Worker {
             at,
         });
         true
+    }
+}
+
+/// Records when the first finding came (see [`Stats::first_finding`]).
+fn note_first(stats: &mut Stats, at: f64) {
+    if stats.first_finding.is_none() {
+        stats.first_finding = Some((at, stats.cases));
     }
 }
 
@@ -884,6 +997,7 @@ fn record_hang(cfg: &Config, beat: &Beat, stats: &mut Stats, at: f64) {
         let who = oracle.as_deref().unwrap_or("?");
         let names: Vec<&str> = match who {
             "simplify" | "smt" => vec![reference],
+            o if cfg.checks.iter().any(|c| c.name == o) => vec![reference],
             o => vec![reference, o],
         };
         let replay = match who {
@@ -911,6 +1025,7 @@ fn record_hang(cfg: &Config, beat: &Beat, stats: &mut Stats, at: f64) {
         }
         (written.is_ok().then_some(path), Some(case.expr_line()))
     };
+    note_first(stats, at);
     stats.hangs.push(Hang {
         case: beat.case,
         seed: beat.seed,
@@ -967,6 +1082,7 @@ pub fn run(cfg: &Config, make_oracles: MakeOracles, tick: &mut dyn FnMut(&Stats)
         .map(|o| o.name().to_string())
         .chain(cfg.simplifier.as_ref().map(|_| "simplify".to_string()))
         .chain(cfg.smt_every.map(|_| "smt".to_string()))
+        .chain(cfg.checks.iter().map(|c| c.name.to_string()))
         .collect();
     // Often enough to see a short limit (tests use 200 ms) in time; the
     // channel wakes the watchdog at once when the worker ends.
@@ -1193,6 +1309,8 @@ pub fn stats_json(cfg: &Config, stats: &Stats) -> String {
     s.push_str(&checked(&stats.simplify_findings));
     s.push_str("\n  ],\n  \"smt_findings\": [");
     s.push_str(&checked(&stats.smt_findings));
+    s.push_str("\n  ],\n  \"check_findings\": [");
+    s.push_str(&checked(&stats.check_findings));
     s.push_str("\n  ],\n  \"hangs\": [");
     let str_or_null = |v: Option<&str>| v.map_or("null".to_string(), |v| format!("\"{}\"", esc(v)));
     let hs: Vec<String> = stats
@@ -1310,6 +1428,7 @@ pub fn summary_md(cfg: &Config, stats: &Stats, title: &str) -> String {
     for (who, fs, replay) in [
         ("The simplifier", &stats.simplify_findings, "replay"),
         ("The SMT encoding", &stats.smt_findings, "replay --smt"),
+        ("The other checks", &stats.check_findings, "replay"),
     ] {
         if fs.is_empty() {
             continue;

@@ -186,7 +186,7 @@ fn match_node(
             }
             let sub = c.ops[c.tree.start[n]..=n].to_vec();
             match m.exprs.get(name) {
-                Some(prev) => *prev == sub,
+                Some(prev) => *prev == sub || diopter_faults::planted!("simplify-expr-hole-recurs"),
                 None => {
                     m.exprs.insert(name.clone(), sub);
                     true
@@ -205,7 +205,9 @@ fn match_node(
             };
             // A constant hole that recurs matches only the same bits.
             match m.consts.get(name) {
-                Some(prev) => *prev == bits,
+                Some(prev) => {
+                    *prev == bits || diopter_faults::planted!("simplify-const-hole-recurs")
+                }
                 None => {
                     m.consts.insert(name.clone(), bits);
                     true
@@ -246,7 +248,10 @@ impl Simplifier {
     pub fn new(rules: Vec<Rule>) -> Simplifier {
         let mut rules: Vec<Rule> = rules
             .into_iter()
-            .filter(|r| !r.expect_refuted() && !r.lemma)
+            .filter(|r| {
+                (!r.expect_refuted() || diopter_faults::planted!("simplify-applies-refuted"))
+                    && !r.lemma
+            })
             .collect();
         rules.extend(rules::generated_rules());
         let lhs_trees = rules
@@ -359,7 +364,9 @@ impl Simplifier {
                 return None;
             }
         }
-        if !r.type_conds_hold(&m.b, dl, types) {
+        if !r.type_conds_hold(&m.b, dl, types)
+            && !diopter_faults::planted!("simplify-ignores-type-conditions")
+        {
             return None;
         }
         let names: Vec<&String> = m.consts.keys().collect();
@@ -378,7 +385,9 @@ impl Simplifier {
         for c in &r.pre {
             pre.push(elab.bool(&c.map_types(&subst)).ok()?);
         }
-        if !preconditions_hold(&pre, &values) {
+        if !preconditions_hold(&pre, &values)
+            && !diopter_faults::planted!("simplify-ignores-preconditions")
+        {
             return None;
         }
         let mut out = Vec::new();

@@ -20,7 +20,7 @@ use diopter_semantics::ast::{Dialect, Expr, Literal, Op};
 use diopter_semantics::check::{self, Env, ReferrerInfo};
 use diopter_semantics::interp::{ErrorKind, MAX_PARTS};
 use diopter_semantics::location::{self, LocDesc, Storage};
-use diopter_semantics::types::Type;
+use diopter_semantics::types::{Type, MAX_TYPE_BITS};
 use diopter_semantics::value::FloatKind;
 use num_traits::Zero;
 
@@ -161,26 +161,48 @@ pub struct Compiled {
     pub(crate) max_depth: usize,
 }
 
-type Fail = (ErrorKind, String);
+pub(crate) type Fail = (ErrorKind, String);
 
 fn ill(m: impl Into<String>) -> Fail {
     (ErrorKind::IllFormed, m.into())
 }
 
-struct Builder<'e> {
-    env: &'e Env<'e>,
-    dialect: Dialect,
-    c: Compiled,
+pub(crate) struct Builder<'e> {
+    pub(crate) env: &'e Env<'e>,
+    pub(crate) dialect: Dialect,
+    pub(crate) c: Compiled,
+    /// Whether constants may take `quick_literal`; off in
+    /// `compile_checked_types`, the definition the quick ways are held to.
+    pub(crate) quick: bool,
 }
 
-impl Builder<'_> {
+impl<'e> Builder<'e> {
+    pub(crate) fn new(e: &Expr, env: &'e Env<'e>) -> Builder<'e> {
+        Builder {
+            env,
+            dialect: e.dialect,
+            c: Compiled {
+                code: Vec::with_capacity(e.ops.len() + 1),
+                at: Vec::with_capacity(e.ops.len() + 1),
+                types: Vec::new(),
+                msgs: Vec::new(),
+                consts: Vec::new(),
+                part_bits: Vec::new(),
+                words: Vec::new(),
+                result: None,
+                fragment: None,
+                max_depth: 0,
+            },
+            quick: true,
+        }
+    }
     fn size(&self, t: &Type) -> Result<u64, Fail> {
         self.env
             .dl
             .bitsizeof(t, self.env.types)
             .map_err(|e| ill(e.0))
     }
-    fn ty(&mut self, t: &Type) -> u32 {
+    pub(crate) fn ty(&mut self, t: &Type) -> u32 {
         if let Some(i) = self.c.types.iter().position(|x| x == t) {
             return i as u32;
         }
@@ -191,7 +213,7 @@ impl Builder<'_> {
         self.c.msgs.push(m);
         (self.c.msgs.len() - 1) as u32
     }
-    fn emit(&mut self, i: usize, ins: Ins) {
+    pub(crate) fn emit(&mut self, i: usize, ins: Ins) {
         self.c.code.push(ins);
         self.c.at.push(i as u32);
     }
@@ -200,13 +222,11 @@ impl Builder<'_> {
         self.emit(i, Ins::Fail { kind, msg });
     }
 
-    /// The instruction(s) of one operation whose result type is `ty`
-    /// (`inputs` top first); `Err` is a failure that does not depend on the
-    /// context, checked in the order the reference's operation body checks.
-    fn op(&mut self, i: usize, op: &Op, inputs: &[Type], ty: &Type) -> Result<(), Fail> {
-        let ins = match op {
-            Op::Referrer(t) => {
-                let tb = self.size(t)?;
+    /// The instruction of `DIOpReferrer`, `DIOpArg` or `DIOpConstant`,
+    /// whose type `t` has `tb` bits (both typings know it already).
+    pub(crate) fn leaf(&mut self, op: &Op, t: &Type, tb: u64) -> Result<Ins, Fail> {
+        Ok(match op {
+            Op::Referrer(_) => {
                 match &self.env.referrer {
                     ReferrerInfo::Forbidden => {
                         return Err(ill(
@@ -245,8 +265,7 @@ impl Builder<'_> {
                     }
                 })
             }
-            Op::Arg(n, t) => {
-                let tb = self.size(t)?;
+            Op::Arg(n, _) => {
                 if let Some(args) = self.env.args {
                     let Some(a) = usize::try_from(*n).ok().and_then(|k| args.get(k)) else {
                         return Err(ill(format!(
@@ -255,8 +274,7 @@ impl Builder<'_> {
                         )));
                     };
                     if a.poison {
-                        self.emit(i, Ins::Undef);
-                        return Ok(());
+                        return Ok(Ins::Undef);
                     }
                     let ab = match (&a.bits, &a.ty) {
                         (Some(b), _) => Some(*b),
@@ -273,8 +291,21 @@ impl Builder<'_> {
                 }
                 Ins::Arg(*n)
             }
+            Op::Constant(_, v) => self.constant(t, v, tb)?,
+            _ => unreachable!("not a leaf operation: {}", op.name()),
+        })
+    }
+
+    /// The instruction(s) of one operation whose result type is `ty`
+    /// (`inputs` top first); `Err` is a failure that does not depend on the
+    /// context, checked in the order the reference's operation body checks.
+    pub(crate) fn op(&mut self, i: usize, op: &Op, inputs: &[Type], ty: &Type) -> Result<(), Fail> {
+        let ins = match op {
+            Op::Referrer(t) | Op::Arg(_, t) | Op::Constant(t, _) => {
+                let tb = self.size(t)?;
+                self.leaf(op, t, tb)?
+            }
             Op::TypeObject(_) => Ins::Object,
-            Op::Constant(t, v) => self.constant(t, v)?,
             Op::Convert(to) => {
                 let from = &inputs[0];
                 let conv = match (from, to) {
@@ -491,8 +522,135 @@ impl Builder<'_> {
         Ok(())
     }
 
-    /// `DIOpConstant(T V)`: the reference's literal encoding, computed once.
-    fn constant(&mut self, t: &Type, v: &Literal) -> Result<Ins, Fail> {
+    /// The instruction `literal_location` would lead to, for the literals
+    /// of generated and hand-written expressions: `undef`/`poison`,
+    /// `null`/`zeroinitializer` of any type, integers (of any width, when the
+    /// value fits an `i128`), floats, and vectors of such integers, floats
+    /// and nulls. The reference's general encoding builds bit lists and a
+    /// `LocDesc` and costs about as much as the rest of compiling; `None`
+    /// sends anything else (and every literal that is an error) down it.
+    fn quick_literal(&mut self, t: &Type, v: &Literal, size: u64) -> Option<Ins> {
+        match v {
+            // One undefined chunk: the undefined location.
+            Literal::Undef | Literal::Poison => Some(Ins::Undef),
+            Literal::Null | Literal::ZeroInitializer => Some(self.imm(0, size)),
+            Literal::Int(_) | Literal::Float(_) if size <= 128 => {
+                let (x, _) = self.scalar_literal(t, v)?;
+                Some(Ins::Imm {
+                    v: x,
+                    w: size as u32,
+                })
+            }
+            Literal::Int(n) => {
+                let Type::Int(w) = t else { return None };
+                let x = num_traits::ToPrimitive::to_i128(n)?;
+                // Two's complement of `x` at `w` bits, as `Bits::from_bigint`.
+                let at = self.c.words.len();
+                let nw = w.div_ceil(64) as usize;
+                let fill = if x < 0 { u64::MAX } else { 0 };
+                self.c.words.resize(at + nw, fill);
+                self.c.words[at] = x as u64;
+                self.c.words[at + 1] = ((x as u128) >> 64) as u64;
+                if w % 64 != 0 {
+                    self.c.words[at + nw - 1] &= words::mask64(w % 64);
+                }
+                Some(Ins::ImmW {
+                    at: at as u32,
+                    w: *w,
+                })
+            }
+            Literal::Vector(elems) => {
+                let Type::Vector { len, .. } = t else {
+                    return None;
+                };
+                if elems.len() as u64 != *len {
+                    return None;
+                }
+                // Each element at its own type's width, the first lowest:
+                // one defined chunk, so one implicit value.
+                let at = self.c.words.len();
+                let mut pos: u64 = 0;
+                for (te, le) in elems {
+                    let Some((x, w)) = self.scalar_literal(te, le) else {
+                        // The general path writes its own words.
+                        self.c.words.truncate(at);
+                        return None;
+                    };
+                    let end = pos + w;
+                    let need = end.div_ceil(64) as usize;
+                    if self.c.words.len() < at + need {
+                        self.c.words.resize(at + need, 0);
+                    }
+                    words::put128(&mut self.c.words[at..], pos, x, w.min(128));
+                    pos = end;
+                }
+                if pos <= 128 {
+                    let x = words::get128(&self.c.words[at..], 0, pos);
+                    self.c.words.truncate(at);
+                    return Some(Ins::Imm {
+                        v: x,
+                        w: pos as u32,
+                    });
+                }
+                Some(Ins::ImmW {
+                    at: at as u32,
+                    w: pos,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// An implicit zero of `size` bits.
+    fn imm(&mut self, v: u128, size: u64) -> Ins {
+        if size <= 128 {
+            return Ins::Imm { v, w: size as u32 };
+        }
+        let at = self.c.words.len();
+        self.c.words.resize(at + size.div_ceil(64) as usize, 0);
+        Ins::ImmW {
+            at: at as u32,
+            w: size,
+        }
+    }
+
+    /// The bits and width of a scalar literal (an integer or float of at
+    /// most 128 bits, or a null or zero scalar of any width).
+    fn scalar_literal(&self, t: &Type, v: &Literal) -> Option<(u128, u64)> {
+        let size = match t {
+            Type::Int(w) => *w,
+            Type::Float(k) => k.0.width(),
+            Type::Ptr { addrspace, .. } => self.env.dl.pointer_bits(*addrspace),
+            _ => return None,
+        };
+        if size > MAX_TYPE_BITS {
+            return None;
+        }
+        match v {
+            Literal::Null | Literal::ZeroInitializer => Some((0, size)),
+            Literal::Int(n) if t.is_int() && size <= 128 => {
+                // The literal modulo 2^w, as `Bits::from_bigint` reads it.
+                let x = match num_traits::ToPrimitive::to_i128(n) {
+                    Some(x) => x as u128,
+                    None => num_traits::ToPrimitive::to_u128(n)?,
+                };
+                Some((x & words::mask128(size), size))
+            }
+            Literal::Float(b) if t.is_float() && b.width() == size => {
+                Some((b.to_u128().unwrap_or(0), size))
+            }
+            _ => None,
+        }
+    }
+
+    /// `DIOpConstant(T V)` of `tb` bits: the reference's literal encoding,
+    /// computed once.
+    fn constant(&mut self, t: &Type, v: &Literal, tb: u64) -> Result<Ins, Fail> {
+        if self.quick {
+            if let Some(ins) = self.quick_literal(t, v, tb) {
+                return Ok(ins);
+            }
+        }
         let loc = location::literal_location(t, v, self.env.dl, self.env.types).map_err(ill)?;
         if let [s] = loc.singles.as_slice() {
             if s.offset.is_zero() {
@@ -528,7 +686,7 @@ fn too_many_parts(n: u64) -> Fail {
 }
 
 /// `DIOpFragment(offset, size)`: as the reference's `op_fragment`.
-fn fragment(
+pub(crate) fn fragment(
     env: &Env,
     previous: Option<(u64, u64)>,
     offset: u64,
@@ -553,23 +711,25 @@ fn fragment(
 /// Compiles any expression, well-formed or not: what the reference
 /// interpreter would reject without looking at the context becomes a
 /// failing instruction at the same operation.
+///
+/// Well-formed expressions on the usual types are typed by
+/// [`super::typing`] on small type codes; anything it does not vouch for
+/// (an ill-formed operation, a typed pointer, a vector of aggregates) is
+/// compiled again from the start by [`compile_checked_types`], which types
+/// with the checker's own engine and so gives the checker's messages.
 pub fn compile_unchecked(e: &Expr, env: &Env) -> Compiled {
-    let mut b = Builder {
-        env,
-        dialect: e.dialect,
-        c: Compiled {
-            code: Vec::with_capacity(e.ops.len() + 1),
-            at: Vec::with_capacity(e.ops.len() + 1),
-            types: Vec::new(),
-            msgs: Vec::new(),
-            consts: Vec::new(),
-            part_bits: Vec::new(),
-            words: Vec::new(),
-            result: None,
-            fragment: None,
-            max_depth: 0,
-        },
-    };
+    super::typing::compile_typed(e, env).unwrap_or_else(|| compile_checked_types(e, env))
+}
+
+/// [`compile_unchecked`] typing every operation with the checker's
+/// signature engine (`check::result_type`), and encoding every constant
+/// with the reference's `literal_location`: the definition the fast typing
+/// and the quick literals are held to (`tests/fast_typing.rs` compares the
+/// two programs). `compile_unchecked` takes it for what the fast typing
+/// does not vouch for.
+pub fn compile_checked_types(e: &Expr, env: &Env) -> Compiled {
+    let mut b = Builder::new(e, env);
+    b.quick = false;
     let mut stack: Vec<Type> = Vec::new();
     let mut frag: Option<(u64, u64)> = None;
     for (i, node) in e.ops.iter().enumerate() {

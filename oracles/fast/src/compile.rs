@@ -146,8 +146,11 @@ pub(crate) enum Ins {
 #[derive(Clone, Debug)]
 pub struct Compiled {
     pub(crate) code: Vec<Ins>,
-    /// The operation index of each instruction (for `EvalError::op_index`).
-    pub(crate) at: Vec<u32>,
+    /// The operations that have no instruction (`DIOpReinterpret`,
+    /// `DIOpFragment`), ascending: instruction `k` is the `k`-th of the
+    /// others (for `EvalError::op_index`). Usually empty, so that compiling
+    /// allocates one vector less.
+    pub(crate) skipped: Vec<u32>,
     pub(crate) types: Vec<Type>,
     pub(crate) msgs: Vec<String>,
     pub(crate) consts: Vec<LocDesc>,
@@ -174,6 +177,9 @@ pub(crate) struct Builder<'e> {
     /// Whether constants may take `quick_literal`; off in
     /// `compile_checked_types`, the definition the quick ways are held to.
     pub(crate) quick: bool,
+    /// The operation the next instruction would belong to if no operation
+    /// were skipped.
+    next_op: u32,
 }
 
 impl<'e> Builder<'e> {
@@ -183,7 +189,7 @@ impl<'e> Builder<'e> {
             dialect: e.dialect,
             c: Compiled {
                 code: Vec::with_capacity(e.ops.len() + 1),
-                at: Vec::with_capacity(e.ops.len() + 1),
+                skipped: Vec::new(),
                 types: Vec::new(),
                 msgs: Vec::new(),
                 consts: Vec::new(),
@@ -194,6 +200,7 @@ impl<'e> Builder<'e> {
                 max_depth: 0,
             },
             quick: true,
+            next_op: 0,
         }
     }
     fn size(&self, t: &Type) -> Result<u64, Fail> {
@@ -213,9 +220,13 @@ impl<'e> Builder<'e> {
         self.c.msgs.push(m);
         (self.c.msgs.len() - 1) as u32
     }
+    /// Appends the instruction of operation `i` (at most one per operation).
     pub(crate) fn emit(&mut self, i: usize, ins: Ins) {
+        let i = i as u32;
+        debug_assert!(i >= self.next_op, "two instructions for operation {i}");
+        self.c.skipped.extend(self.next_op..i);
+        self.next_op = i + 1;
         self.c.code.push(ins);
-        self.c.at.push(i as u32);
     }
     fn fail(&mut self, i: usize, (kind, m): Fail) {
         let msg = self.msg(m);
@@ -236,6 +247,8 @@ impl<'e> Builder<'e> {
                     ReferrerInfo::Known { ty: rt, bits } => {
                         let rb = match (bits, rt) {
                             (Some(b), _) => Some(*b),
+                            // The same type has the same size: no layout walk.
+                            (None, Some(rt)) if rt == t => Some(tb),
                             (None, Some(rt)) => Some(self.size(rt)?),
                             (None, None) => None,
                         };
@@ -278,6 +291,7 @@ impl<'e> Builder<'e> {
                     }
                     let ab = match (&a.bits, &a.ty) {
                         (Some(b), _) => Some(*b),
+                        (None, Some(at)) if at == t => Some(tb),
                         (None, Some(at)) => Some(self.size(at)?),
                         (None, None) => None,
                     };
@@ -806,6 +820,17 @@ pub fn compile_checked_types(e: &Expr, env: &Env) -> Compiled {
 }
 
 impl Compiled {
+    /// The operation index of instruction `k`.
+    pub(crate) fn op_index(&self, k: usize) -> usize {
+        let mut i = k;
+        for &s in &self.skipped {
+            if s as usize > i {
+                break;
+            }
+            i += 1;
+        }
+        i
+    }
     /// The result type, when the expression can succeed at all.
     pub fn result_type(&self) -> Option<&Type> {
         self.result.as_ref().map(|(t, _)| t)

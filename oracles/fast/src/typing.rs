@@ -21,11 +21,13 @@
 
 use super::arith::BinOp;
 use super::compile::{fragment, Builder, Compiled, Conv, Ins, Lane};
+use super::exec::recycle;
 use diopter_semantics::ast::{Dialect, Expr, Op};
 use diopter_semantics::check::Env;
 use diopter_semantics::interp::MAX_PARTS;
 use diopter_semantics::types::{FloatKindOrd, Type, MAX_TYPE_BITS};
 use diopter_semantics::value::FloatKind;
+use std::cell::Cell;
 
 /// A scalar type: what a vector may hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -152,8 +154,8 @@ impl<'e> Ty<'e> {
 }
 
 /// `bitsizeof`, as `DataLayout::bitsizeof` computes it (`None`: its error).
-struct Sizes<'e> {
-    env: &'e Env<'e>,
+struct Sizes<'v> {
+    env: &'v Env<'v>,
     /// Pointer bits of address spaces 0..8 (0: not looked up yet).
     ptr: [u64; 8],
 }
@@ -233,10 +235,22 @@ fn arity(op: &Op) -> usize {
 /// makes. `None`: compile it with the checker's typing instead
 /// ([`compile_unchecked`](super::compile_unchecked) does both).
 pub fn compile_typed(e: &Expr, env: &Env) -> Option<Compiled> {
+    // The type stack's buffer is kept per thread: compiling an expression
+    // to evaluate it once should not pay for an allocation it does not keep.
+    thread_local! {
+        static STACK: Cell<Vec<(Ty<'static>, u64)>> = const { Cell::new(Vec::new()) };
+    }
+    let mut stack = recycle(STACK.take());
+    let r = typed(e, env, &mut stack);
+    STACK.set(recycle(stack));
+    r
+}
+
+/// [`compile_typed`] with the type stack's buffer: each entry's type and
+/// `bitsizeof` (sized once, when it is pushed).
+fn typed<'e>(e: &'e Expr, env: &Env, stack: &mut Vec<(Ty<'e>, u64)>) -> Option<Compiled> {
     let mut b = Builder::new(e, env);
     let mut sz = Sizes { env, ptr: [0; 8] };
-    // Each entry's type and `bitsizeof` (sized once, when it is pushed).
-    let mut stack: Vec<(Ty, u64)> = Vec::with_capacity(e.ops.len());
     let mut frag: Option<(u64, u64)> = None;
     // The pointees of the seed's `DIOpAddrOf` results.
     let mut made: Vec<Ty> = Vec::new();

@@ -209,6 +209,14 @@ impl<'e> Builder<'e> {
             .bitsizeof(t, self.env.types)
             .map_err(|e| ill(e.0))
     }
+    /// [`Builder::ty`] of a type made for the purpose (not cloned again).
+    pub(crate) fn ty_owned(&mut self, t: Type) -> u32 {
+        if let Some(i) = self.c.types.iter().position(|x| *x == t) {
+            return i as u32;
+        }
+        self.c.types.push(t);
+        (self.c.types.len() - 1) as u32
+    }
     pub(crate) fn ty(&mut self, t: &Type) -> u32 {
         if let Some(i) = self.c.types.iter().position(|x| x == t) {
             return i as u32;
@@ -538,9 +546,9 @@ impl<'e> Builder<'e> {
 
     /// The instruction `literal_location` would lead to, for the literals
     /// of generated and hand-written expressions: `undef`/`poison`,
-    /// `null`/`zeroinitializer` of any type, integers (of any width, when the
-    /// value fits an `i128`), floats, and vectors of such integers, floats
-    /// and nulls. The reference's general encoding builds bit lists and a
+    /// `null`/`zeroinitializer` of any type, integers of any width, floats,
+    /// and vectors and arrays of integers of at most 128 bits, floats and
+    /// nulls. The reference's general encoding builds bit lists and a
     /// `LocDesc` and costs about as much as the rest of compiling; `None`
     /// sends anything else (and every literal that is an error) down it.
     fn quick_literal(&mut self, t: &Type, v: &Literal, size: u64) -> Option<Ins> {
@@ -557,16 +565,25 @@ impl<'e> Builder<'e> {
             }
             Literal::Int(n) => {
                 let Type::Int(w) = t else { return None };
-                let x = num_traits::ToPrimitive::to_i128(n)?;
-                // Two's complement of `x` at `w` bits, as `Bits::from_bigint`.
+                // `n` modulo 2^w in two's complement, as `Bits::from_bigint`:
+                // the magnitude's low words, negated for a negative `n`.
                 let at = self.c.words.len();
                 let nw = w.div_ceil(64) as usize;
-                let fill = if x < 0 { u64::MAX } else { 0 };
-                self.c.words.resize(at + nw, fill);
-                self.c.words[at] = x as u64;
-                self.c.words[at + 1] = ((x as u128) >> 64) as u64;
+                self.c.words.resize(at + nw, 0);
+                let out = &mut self.c.words[at..];
+                for (slot, d) in out.iter_mut().zip(n.magnitude().iter_u64_digits()) {
+                    *slot = d;
+                }
+                if n.sign() == num_bigint::Sign::Minus {
+                    let mut carry = true;
+                    for x in out.iter_mut() {
+                        let (v, c) = (!*x).overflowing_add(u64::from(carry));
+                        *x = v;
+                        carry = c;
+                    }
+                }
                 if w % 64 != 0 {
-                    self.c.words[at + nw - 1] &= words::mask64(w % 64);
+                    out[nw - 1] &= words::mask64(w % 64);
                 }
                 Some(Ins::ImmW {
                     at: at as u32,
@@ -580,39 +597,57 @@ impl<'e> Builder<'e> {
                 if elems.len() as u64 != *len {
                     return None;
                 }
-                // Each element at its own type's width, the first lowest:
-                // one defined chunk, so one implicit value.
-                let at = self.c.words.len();
-                let mut pos: u64 = 0;
-                for (te, le) in elems {
-                    let Some((x, w)) = self.scalar_literal(te, le) else {
-                        // The general path writes its own words.
-                        self.c.words.truncate(at);
-                        return None;
-                    };
-                    let end = pos + w;
-                    let need = end.div_ceil(64) as usize;
-                    if self.c.words.len() < at + need {
-                        self.c.words.resize(at + need, 0);
-                    }
-                    words::put128(&mut self.c.words[at..], pos, x, w.min(128));
-                    pos = end;
+                self.elements(elems, 0)
+            }
+            Literal::Array(elems) => {
+                let Type::Array { len, elem } = t else {
+                    return None;
+                };
+                if elems.len() as u64 != *len {
+                    return None;
                 }
-                if pos <= 128 {
-                    let x = words::get128(&self.c.words[at..], 0, pos);
-                    self.c.words.truncate(at);
-                    return Some(Ins::Imm {
-                        v: x,
-                        w: pos as u32,
-                    });
-                }
-                Some(Ins::ImmW {
-                    at: at as u32,
-                    w: pos,
-                })
+                // Each element is followed by zero bits up to the stride.
+                let esize = self.env.dl.bitsizeof(elem, self.env.types).ok()?;
+                let stride = self.env.dl.alloc_bits(elem, self.env.types).ok()?;
+                self.elements(elems, stride.checked_sub(esize)?)
             }
             _ => None,
         }
+    }
+
+    /// The elements of a vector or array literal, each at its own type's
+    /// width and followed by `pad` zero bits, the first lowest: one defined
+    /// chunk, so one implicit value (`None`: an element `scalar_literal`
+    /// does not take, e.g. `undef`, which makes a composite).
+    fn elements(&mut self, elems: &[(Type, Literal)], pad: u64) -> Option<Ins> {
+        let at = self.c.words.len();
+        let mut pos: u64 = 0;
+        for (te, le) in elems {
+            let Some((x, w)) = self.scalar_literal(te, le) else {
+                // The general path writes its own words.
+                self.c.words.truncate(at);
+                return None;
+            };
+            let end = pos + w + pad;
+            let need = end.div_ceil(64) as usize;
+            if self.c.words.len() < at + need {
+                self.c.words.resize(at + need, 0);
+            }
+            words::put128(&mut self.c.words[at..], pos, x, w.min(128));
+            pos = end;
+        }
+        if pos <= 128 {
+            let x = words::get128(&self.c.words[at..], 0, pos);
+            self.c.words.truncate(at);
+            return Some(Ins::Imm {
+                v: x,
+                w: pos as u32,
+            });
+        }
+        Some(Ins::ImmW {
+            at: at as u32,
+            w: pos,
+        })
     }
 
     /// An implicit zero of `size` bits.

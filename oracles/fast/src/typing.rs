@@ -303,7 +303,7 @@ fn typed<'e>(e: &'e Expr, env: &Env, stack: &mut Vec<(Ty<'e>, u64)>) -> Option<C
                 };
                 let to_w = sz.of(ty)?;
                 let from_w = inbits(0);
-                let from_ty = b.ty(&from.to_type(&made));
+                let from_ty = b.ty_owned(from.to_type(&made));
                 let to_ty = b.ty(to);
                 b.emit(
                     i,
@@ -408,8 +408,8 @@ fn typed<'e>(e: &'e Expr, env: &Env, stack: &mut Vec<(Ty<'e>, u64)>) -> Option<C
                     }
                 };
                 let bits = sz.of(ty)?;
-                let target_ty = b.ty(&target.to_type(&made));
-                let ptr_ty = b.ty(&ty.to_type(&made));
+                let target_ty = b.ty_owned(target.to_type(&made));
+                let ptr_ty = b.ty_owned(ty.to_type(&made));
                 b.emit(
                     i,
                     Ins::AddrOf {

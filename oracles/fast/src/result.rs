@@ -64,7 +64,8 @@ impl Compiled {
     /// `Outcome` instead.
     pub fn run<'a>(&'a self, ctx: &'a Context, scratch: &'a mut Scratch) -> Evaluation<'a> {
         // The machine is made and run where the result keeps it: moving it
-        // into the result afterwards copied a few hundred bytes per run.
+        // into the result afterwards was one more copy of a few hundred
+        // bytes per run.
         let mut ev = Evaluation {
             inner: Inner::Small(Machine::new(self, ctx), Err((0, Stop::Bail))),
             scratch,

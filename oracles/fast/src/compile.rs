@@ -170,10 +170,12 @@ fn ill(m: impl Into<String>) -> Fail {
     (ErrorKind::IllFormed, m.into())
 }
 
-pub(crate) struct Builder<'e> {
+pub(crate) struct Builder<'e, 'c> {
     pub(crate) env: &'e Env<'e>,
     pub(crate) dialect: Dialect,
-    pub(crate) c: Compiled,
+    /// The program being written: the caller's, so that it is built where
+    /// it will be returned rather than copied out of the builder.
+    pub(crate) c: &'c mut Compiled,
     /// Whether constants may take `quick_literal`; off in
     /// `compile_checked_types`, the definition the quick ways are held to.
     pub(crate) quick: bool,
@@ -182,23 +184,31 @@ pub(crate) struct Builder<'e> {
     next_op: u32,
 }
 
-impl<'e> Builder<'e> {
-    pub(crate) fn new(e: &Expr, env: &'e Env<'e>) -> Builder<'e> {
+impl Compiled {
+    /// An empty program for `e`, with room for its instructions.
+    pub(crate) fn empty(e: &Expr) -> Compiled {
+        Compiled {
+            code: Vec::with_capacity(e.ops.len() + 1),
+            skipped: Vec::new(),
+            types: Vec::new(),
+            msgs: Vec::new(),
+            consts: Vec::new(),
+            part_bits: Vec::new(),
+            words: Vec::new(),
+            result: None,
+            fragment: None,
+            max_depth: 0,
+        }
+    }
+}
+
+impl<'e, 'c> Builder<'e, 'c> {
+    /// A builder writing into `c`, an empty program for `e`.
+    pub(crate) fn new(e: &Expr, env: &'e Env<'e>, c: &'c mut Compiled) -> Builder<'e, 'c> {
         Builder {
             env,
             dialect: e.dialect,
-            c: Compiled {
-                code: Vec::with_capacity(e.ops.len() + 1),
-                skipped: Vec::new(),
-                types: Vec::new(),
-                msgs: Vec::new(),
-                consts: Vec::new(),
-                part_bits: Vec::new(),
-                words: Vec::new(),
-                result: None,
-                fragment: None,
-                max_depth: 0,
-            },
+            c,
             quick: true,
             next_op: 0,
         }
@@ -763,11 +773,16 @@ pub(crate) fn fragment(
 ///
 /// Well-formed expressions on the usual types are typed by
 /// [`super::typing`] on small type codes; anything it does not vouch for
-/// (an ill-formed operation, a typed pointer, a vector of aggregates) is
+/// (an ill-formed operation, a vector of aggregates or of vectors) is
 /// compiled again from the start by [`compile_checked_types`], which types
 /// with the checker's own engine and so gives the checker's messages.
 pub fn compile_unchecked(e: &Expr, env: &Env) -> Compiled {
-    super::typing::compile_typed(e, env).unwrap_or_else(|| compile_checked_types(e, env))
+    let mut c = Compiled::empty(e);
+    if !super::typing::compile_typed_into(e, env, &mut c) {
+        c = Compiled::empty(e);
+        checked_types_into(e, env, &mut c);
+    }
+    c
 }
 
 /// [`compile_unchecked`] typing every operation with the checker's
@@ -777,7 +792,14 @@ pub fn compile_unchecked(e: &Expr, env: &Env) -> Compiled {
 /// two programs). `compile_unchecked` takes it for what the fast typing
 /// does not vouch for.
 pub fn compile_checked_types(e: &Expr, env: &Env) -> Compiled {
-    let mut b = Builder::new(e, env);
+    let mut c = Compiled::empty(e);
+    checked_types_into(e, env, &mut c);
+    c
+}
+
+/// [`compile_checked_types`] into `c`, an empty program for `e`.
+fn checked_types_into(e: &Expr, env: &Env, c: &mut Compiled) {
+    let mut b = Builder::new(e, env, c);
     b.quick = false;
     let mut stack: Vec<Type> = Vec::new();
     let mut frag: Option<(u64, u64)> = None;
@@ -788,7 +810,7 @@ pub fn compile_checked_types(e: &Expr, env: &Env) -> Compiled {
                 Ok(f) => frag = Some(f),
                 Err(f) => {
                     b.fail(i, f);
-                    return b.c;
+                    return;
                 }
             }
             continue;
@@ -802,7 +824,7 @@ pub fn compile_checked_types(e: &Expr, env: &Env) -> Compiled {
                         stack.len()
                     )),
                 );
-                return b.c;
+                return;
             }
         }
         let n = check::arity(op, e.dialect);
@@ -815,19 +837,19 @@ pub fn compile_checked_types(e: &Expr, env: &Env) -> Compiled {
                     stack.len()
                 )),
             );
-            return b.c;
+            return;
         }
         let inputs: Vec<Type> = stack.split_off(stack.len() - n).into_iter().rev().collect();
         let ty = match check::result_type(op, e.dialect, &inputs, env.dl, env.types) {
             Ok(t) => t,
             Err(m) => {
                 b.fail(i, ill(m));
-                return b.c;
+                return;
             }
         };
         if let Err(f) = b.op(i, op, &inputs, &ty) {
             b.fail(i, f);
-            return b.c;
+            return;
         }
         stack.push(ty);
         b.c.max_depth = b.c.max_depth.max(stack.len());
@@ -841,7 +863,7 @@ pub fn compile_checked_types(e: &Expr, env: &Env) -> Compiled {
                 stack.len()
             )),
         );
-        return b.c;
+        return;
     }
     let top = stack.pop().expect("one entry");
     match b.size(&top) {
@@ -851,7 +873,6 @@ pub fn compile_checked_types(e: &Expr, env: &Env) -> Compiled {
         }
         Err(f) => b.fail(end, f),
     }
-    b.c
 }
 
 impl Compiled {

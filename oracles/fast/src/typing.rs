@@ -235,21 +235,33 @@ fn arity(op: &Op) -> usize {
 /// makes. `None`: compile it with the checker's typing instead
 /// ([`compile_unchecked`](super::compile_unchecked) does both).
 pub fn compile_typed(e: &Expr, env: &Env) -> Option<Compiled> {
+    let mut c = Compiled::empty(e);
+    compile_typed_into(e, env, &mut c).then_some(c)
+}
+
+/// [`compile_typed`] into `c`, an empty program for `e` (`false`: left to
+/// the checker's typing, `c` half written).
+pub(crate) fn compile_typed_into(e: &Expr, env: &Env, c: &mut Compiled) -> bool {
     // The type stack's buffer is kept per thread: compiling an expression
     // to evaluate it once should not pay for an allocation it does not keep.
     thread_local! {
         static STACK: Cell<Vec<(Ty<'static>, u64)>> = const { Cell::new(Vec::new()) };
     }
     let mut stack = recycle(STACK.take());
-    let r = typed(e, env, &mut stack);
+    let r = typed(e, env, &mut stack, c).is_some();
     STACK.set(recycle(stack));
     r
 }
 
-/// [`compile_typed`] with the type stack's buffer: each entry's type and
-/// `bitsizeof` (sized once, when it is pushed).
-fn typed<'e>(e: &'e Expr, env: &Env, stack: &mut Vec<(Ty<'e>, u64)>) -> Option<Compiled> {
-    let mut b = Builder::new(e, env);
+/// [`compile_typed_into`] with the type stack's buffer: each entry's type
+/// and `bitsizeof` (sized once, when it is pushed).
+fn typed<'e>(
+    e: &'e Expr,
+    env: &Env,
+    stack: &mut Vec<(Ty<'e>, u64)>,
+    c: &mut Compiled,
+) -> Option<()> {
+    let mut b = Builder::new(e, env, c);
     let mut sz = Sizes { env, ptr: [0; 8] };
     let mut frag: Option<(u64, u64)> = None;
     // The pointees of the seed's `DIOpAddrOf` results.
@@ -531,5 +543,5 @@ fn typed<'e>(e: &'e Expr, env: &Env, stack: &mut Vec<(Ty<'e>, u64)>) -> Option<C
     };
     b.c.result = Some((top.to_type(&made), *bits));
     b.c.fragment = frag;
-    Some(b.c)
+    Some(())
 }

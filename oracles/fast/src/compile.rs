@@ -20,7 +20,7 @@ use diopter_semantics::ast::{Dialect, Expr, Literal, Op};
 use diopter_semantics::check::{self, Env, ReferrerInfo};
 use diopter_semantics::interp::{ErrorKind, MAX_PARTS};
 use diopter_semantics::location::{self, LocDesc, Storage};
-use diopter_semantics::types::Type;
+use diopter_semantics::types::{Type, MAX_TYPE_BITS};
 use diopter_semantics::value::FloatKind;
 use num_traits::Zero;
 
@@ -146,8 +146,11 @@ pub(crate) enum Ins {
 #[derive(Clone, Debug)]
 pub struct Compiled {
     pub(crate) code: Vec<Ins>,
-    /// The operation index of each instruction (for `EvalError::op_index`).
-    pub(crate) at: Vec<u32>,
+    /// The operations that have no instruction (`DIOpReinterpret`,
+    /// `DIOpFragment`), ascending: instruction `k` is the `k`-th of the
+    /// others (for `EvalError::op_index`). Usually empty, so that compiling
+    /// allocates one vector less.
+    pub(crate) skipped: Vec<u32>,
     pub(crate) types: Vec<Type>,
     pub(crate) msgs: Vec<String>,
     pub(crate) consts: Vec<LocDesc>,
@@ -161,26 +164,70 @@ pub struct Compiled {
     pub(crate) max_depth: usize,
 }
 
-type Fail = (ErrorKind, String);
+pub(crate) type Fail = (ErrorKind, String);
 
 fn ill(m: impl Into<String>) -> Fail {
     (ErrorKind::IllFormed, m.into())
 }
 
-struct Builder<'e> {
-    env: &'e Env<'e>,
-    dialect: Dialect,
-    c: Compiled,
+pub(crate) struct Builder<'e, 'c> {
+    pub(crate) env: &'e Env<'e>,
+    pub(crate) dialect: Dialect,
+    /// The program being written: the caller's, so that it is built where
+    /// it will be returned rather than copied out of the builder.
+    pub(crate) c: &'c mut Compiled,
+    /// Whether constants may take `quick_literal`; off in
+    /// `compile_checked_types`, the definition the quick ways are held to.
+    pub(crate) quick: bool,
+    /// The operation the next instruction would belong to if no operation
+    /// were skipped.
+    next_op: u32,
 }
 
-impl Builder<'_> {
+impl Compiled {
+    /// An empty program for `e`, with room for its instructions.
+    pub(crate) fn empty(e: &Expr) -> Compiled {
+        Compiled {
+            code: Vec::with_capacity(e.ops.len() + 1),
+            skipped: Vec::new(),
+            types: Vec::new(),
+            msgs: Vec::new(),
+            consts: Vec::new(),
+            part_bits: Vec::new(),
+            words: Vec::new(),
+            result: None,
+            fragment: None,
+            max_depth: 0,
+        }
+    }
+}
+
+impl<'e, 'c> Builder<'e, 'c> {
+    /// A builder writing into `c`, an empty program for `e`.
+    pub(crate) fn new(e: &Expr, env: &'e Env<'e>, c: &'c mut Compiled) -> Builder<'e, 'c> {
+        Builder {
+            env,
+            dialect: e.dialect,
+            c,
+            quick: true,
+            next_op: 0,
+        }
+    }
     fn size(&self, t: &Type) -> Result<u64, Fail> {
         self.env
             .dl
             .bitsizeof(t, self.env.types)
             .map_err(|e| ill(e.0))
     }
-    fn ty(&mut self, t: &Type) -> u32 {
+    /// [`Builder::ty`] of a type made for the purpose (not cloned again).
+    pub(crate) fn ty_owned(&mut self, t: Type) -> u32 {
+        if let Some(i) = self.c.types.iter().position(|x| *x == t) {
+            return i as u32;
+        }
+        self.c.types.push(t);
+        (self.c.types.len() - 1) as u32
+    }
+    pub(crate) fn ty(&mut self, t: &Type) -> u32 {
         if let Some(i) = self.c.types.iter().position(|x| x == t) {
             return i as u32;
         }
@@ -191,22 +238,24 @@ impl Builder<'_> {
         self.c.msgs.push(m);
         (self.c.msgs.len() - 1) as u32
     }
-    fn emit(&mut self, i: usize, ins: Ins) {
+    /// Appends the instruction of operation `i` (at most one per operation).
+    pub(crate) fn emit(&mut self, i: usize, ins: Ins) {
+        let i = i as u32;
+        debug_assert!(i >= self.next_op, "two instructions for operation {i}");
+        self.c.skipped.extend(self.next_op..i);
+        self.next_op = i + 1;
         self.c.code.push(ins);
-        self.c.at.push(i as u32);
     }
     fn fail(&mut self, i: usize, (kind, m): Fail) {
         let msg = self.msg(m);
         self.emit(i, Ins::Fail { kind, msg });
     }
 
-    /// The instruction(s) of one operation whose result type is `ty`
-    /// (`inputs` top first); `Err` is a failure that does not depend on the
-    /// context, checked in the order the reference's operation body checks.
-    fn op(&mut self, i: usize, op: &Op, inputs: &[Type], ty: &Type) -> Result<(), Fail> {
-        let ins = match op {
-            Op::Referrer(t) => {
-                let tb = self.size(t)?;
+    /// The instruction of `DIOpReferrer`, `DIOpArg` or `DIOpConstant`,
+    /// whose type `t` has `tb` bits (both typings know it already).
+    pub(crate) fn leaf(&mut self, op: &Op, t: &Type, tb: u64) -> Result<Ins, Fail> {
+        Ok(match op {
+            Op::Referrer(_) => {
                 match &self.env.referrer {
                     ReferrerInfo::Forbidden => {
                         return Err(ill(
@@ -216,6 +265,8 @@ impl Builder<'_> {
                     ReferrerInfo::Known { ty: rt, bits } => {
                         let rb = match (bits, rt) {
                             (Some(b), _) => Some(*b),
+                            // The same type has the same size: no layout walk.
+                            (None, Some(rt)) if rt == t => Some(tb),
                             (None, Some(rt)) => Some(self.size(rt)?),
                             (None, None) => None,
                         };
@@ -245,8 +296,7 @@ impl Builder<'_> {
                     }
                 })
             }
-            Op::Arg(n, t) => {
-                let tb = self.size(t)?;
+            Op::Arg(n, _) => {
                 if let Some(args) = self.env.args {
                     let Some(a) = usize::try_from(*n).ok().and_then(|k| args.get(k)) else {
                         return Err(ill(format!(
@@ -255,11 +305,11 @@ impl Builder<'_> {
                         )));
                     };
                     if a.poison {
-                        self.emit(i, Ins::Undef);
-                        return Ok(());
+                        return Ok(Ins::Undef);
                     }
                     let ab = match (&a.bits, &a.ty) {
                         (Some(b), _) => Some(*b),
+                        (None, Some(at)) if at == t => Some(tb),
                         (None, Some(at)) => Some(self.size(at)?),
                         (None, None) => None,
                     };
@@ -273,8 +323,21 @@ impl Builder<'_> {
                 }
                 Ins::Arg(*n)
             }
+            Op::Constant(_, v) => self.constant(t, v, tb)?,
+            _ => unreachable!("not a leaf operation: {}", op.name()),
+        })
+    }
+
+    /// The instruction(s) of one operation whose result type is `ty`
+    /// (`inputs` top first); `Err` is a failure that does not depend on the
+    /// context, checked in the order the reference's operation body checks.
+    pub(crate) fn op(&mut self, i: usize, op: &Op, inputs: &[Type], ty: &Type) -> Result<(), Fail> {
+        let ins = match op {
+            Op::Referrer(t) | Op::Arg(_, t) | Op::Constant(t, _) => {
+                let tb = self.size(t)?;
+                self.leaf(op, t, tb)?
+            }
             Op::TypeObject(_) => Ins::Object,
-            Op::Constant(t, v) => self.constant(t, v)?,
             Op::Convert(to) => {
                 let from = &inputs[0];
                 let conv = match (from, to) {
@@ -491,8 +554,162 @@ impl Builder<'_> {
         Ok(())
     }
 
-    /// `DIOpConstant(T V)`: the reference's literal encoding, computed once.
-    fn constant(&mut self, t: &Type, v: &Literal) -> Result<Ins, Fail> {
+    /// The instruction `literal_location` would lead to, for the literals
+    /// of generated and hand-written expressions: `undef`/`poison`,
+    /// `null`/`zeroinitializer` of any type, integers of any width, floats,
+    /// and vectors and arrays of integers of at most 128 bits, floats and
+    /// nulls. The reference's general encoding builds bit lists and a
+    /// `LocDesc` and costs about as much as the rest of compiling; `None`
+    /// sends anything else (and every literal that is an error) down it.
+    fn quick_literal(&mut self, t: &Type, v: &Literal, size: u64) -> Option<Ins> {
+        match v {
+            // One undefined chunk: the undefined location.
+            Literal::Undef | Literal::Poison => Some(Ins::Undef),
+            Literal::Null | Literal::ZeroInitializer => Some(self.imm(0, size)),
+            Literal::Int(_) | Literal::Float(_) if size <= 128 => {
+                let (x, _) = self.scalar_literal(t, v)?;
+                Some(Ins::Imm {
+                    v: x,
+                    w: size as u32,
+                })
+            }
+            Literal::Int(n) => {
+                let Type::Int(w) = t else { return None };
+                // `n` modulo 2^w in two's complement, as `Bits::from_bigint`:
+                // the magnitude's low words, negated for a negative `n`.
+                let at = self.c.words.len();
+                let nw = w.div_ceil(64) as usize;
+                self.c.words.resize(at + nw, 0);
+                let out = &mut self.c.words[at..];
+                for (slot, d) in out.iter_mut().zip(n.magnitude().iter_u64_digits()) {
+                    *slot = d;
+                }
+                if n.sign() == num_bigint::Sign::Minus {
+                    let mut carry = true;
+                    for x in out.iter_mut() {
+                        let (v, c) = (!*x).overflowing_add(u64::from(carry));
+                        *x = v;
+                        carry = c;
+                    }
+                }
+                if w % 64 != 0 {
+                    out[nw - 1] &= words::mask64(w % 64);
+                }
+                Some(Ins::ImmW {
+                    at: at as u32,
+                    w: *w,
+                })
+            }
+            Literal::Vector(elems) => {
+                let Type::Vector { len, .. } = t else {
+                    return None;
+                };
+                if elems.len() as u64 != *len {
+                    return None;
+                }
+                self.elements(elems, 0)
+            }
+            Literal::Array(elems) => {
+                let Type::Array { len, elem } = t else {
+                    return None;
+                };
+                if elems.len() as u64 != *len {
+                    return None;
+                }
+                // Each element is followed by zero bits up to the stride.
+                let esize = self.env.dl.bitsizeof(elem, self.env.types).ok()?;
+                let stride = self.env.dl.alloc_bits(elem, self.env.types).ok()?;
+                self.elements(elems, stride.checked_sub(esize)?)
+            }
+            _ => None,
+        }
+    }
+
+    /// The elements of a vector or array literal, each at its own type's
+    /// width and followed by `pad` zero bits, the first lowest: one defined
+    /// chunk, so one implicit value (`None`: an element `scalar_literal`
+    /// does not take, e.g. `undef`, which makes a composite).
+    fn elements(&mut self, elems: &[(Type, Literal)], pad: u64) -> Option<Ins> {
+        let at = self.c.words.len();
+        let mut pos: u64 = 0;
+        for (te, le) in elems {
+            let Some((x, w)) = self.scalar_literal(te, le) else {
+                // The general path writes its own words.
+                self.c.words.truncate(at);
+                return None;
+            };
+            let end = pos + w + pad;
+            let need = end.div_ceil(64) as usize;
+            if self.c.words.len() < at + need {
+                self.c.words.resize(at + need, 0);
+            }
+            words::put128(&mut self.c.words[at..], pos, x, w.min(128));
+            pos = end;
+        }
+        if pos <= 128 {
+            let x = words::get128(&self.c.words[at..], 0, pos);
+            self.c.words.truncate(at);
+            return Some(Ins::Imm {
+                v: x,
+                w: pos as u32,
+            });
+        }
+        Some(Ins::ImmW {
+            at: at as u32,
+            w: pos,
+        })
+    }
+
+    /// An implicit zero of `size` bits.
+    fn imm(&mut self, v: u128, size: u64) -> Ins {
+        if size <= 128 {
+            return Ins::Imm { v, w: size as u32 };
+        }
+        let at = self.c.words.len();
+        self.c.words.resize(at + size.div_ceil(64) as usize, 0);
+        Ins::ImmW {
+            at: at as u32,
+            w: size,
+        }
+    }
+
+    /// The bits and width of a scalar literal (an integer or float of at
+    /// most 128 bits, or a null or zero scalar of any width).
+    fn scalar_literal(&self, t: &Type, v: &Literal) -> Option<(u128, u64)> {
+        let size = match t {
+            Type::Int(w) => *w,
+            Type::Float(k) => k.0.width(),
+            Type::Ptr { addrspace, .. } => self.env.dl.pointer_bits(*addrspace),
+            _ => return None,
+        };
+        if size > MAX_TYPE_BITS {
+            return None;
+        }
+        match v {
+            Literal::Null | Literal::ZeroInitializer => Some((0, size)),
+            Literal::Int(n) if t.is_int() && size <= 128 => {
+                // The literal modulo 2^w, as `Bits::from_bigint` reads it.
+                let x = match num_traits::ToPrimitive::to_i128(n) {
+                    Some(x) => x as u128,
+                    None => num_traits::ToPrimitive::to_u128(n)?,
+                };
+                Some((x & words::mask128(size), size))
+            }
+            Literal::Float(b) if t.is_float() && b.width() == size => {
+                Some((b.to_u128().unwrap_or(0), size))
+            }
+            _ => None,
+        }
+    }
+
+    /// `DIOpConstant(T V)` of `tb` bits: the reference's literal encoding,
+    /// computed once.
+    fn constant(&mut self, t: &Type, v: &Literal, tb: u64) -> Result<Ins, Fail> {
+        if self.quick {
+            if let Some(ins) = self.quick_literal(t, v, tb) {
+                return Ok(ins);
+            }
+        }
         let loc = location::literal_location(t, v, self.env.dl, self.env.types).map_err(ill)?;
         if let [s] = loc.singles.as_slice() {
             if s.offset.is_zero() {
@@ -528,7 +745,7 @@ fn too_many_parts(n: u64) -> Fail {
 }
 
 /// `DIOpFragment(offset, size)`: as the reference's `op_fragment`.
-fn fragment(
+pub(crate) fn fragment(
     env: &Env,
     previous: Option<(u64, u64)>,
     offset: u64,
@@ -553,23 +770,37 @@ fn fragment(
 /// Compiles any expression, well-formed or not: what the reference
 /// interpreter would reject without looking at the context becomes a
 /// failing instruction at the same operation.
+///
+/// Well-formed expressions on the usual types are typed by
+/// [`super::typing`] on small type codes; anything it does not vouch for
+/// (an ill-formed operation, a vector of aggregates or of vectors) is
+/// compiled again from the start by [`compile_checked_types`], which types
+/// with the checker's own engine and so gives the checker's messages.
 pub fn compile_unchecked(e: &Expr, env: &Env) -> Compiled {
-    let mut b = Builder {
-        env,
-        dialect: e.dialect,
-        c: Compiled {
-            code: Vec::with_capacity(e.ops.len() + 1),
-            at: Vec::with_capacity(e.ops.len() + 1),
-            types: Vec::new(),
-            msgs: Vec::new(),
-            consts: Vec::new(),
-            part_bits: Vec::new(),
-            words: Vec::new(),
-            result: None,
-            fragment: None,
-            max_depth: 0,
-        },
-    };
+    let mut c = Compiled::empty(e);
+    if !super::typing::compile_typed_into(e, env, &mut c) {
+        c = Compiled::empty(e);
+        checked_types_into(e, env, &mut c);
+    }
+    c
+}
+
+/// [`compile_unchecked`] typing every operation with the checker's
+/// signature engine (`check::result_type`), and encoding every constant
+/// with the reference's `literal_location`: the definition the fast typing
+/// and the quick literals are held to (`tests/fast_typing.rs` compares the
+/// two programs). `compile_unchecked` takes it for what the fast typing
+/// does not vouch for.
+pub fn compile_checked_types(e: &Expr, env: &Env) -> Compiled {
+    let mut c = Compiled::empty(e);
+    checked_types_into(e, env, &mut c);
+    c
+}
+
+/// [`compile_checked_types`] into `c`, an empty program for `e`.
+fn checked_types_into(e: &Expr, env: &Env, c: &mut Compiled) {
+    let mut b = Builder::new(e, env, c);
+    b.quick = false;
     let mut stack: Vec<Type> = Vec::new();
     let mut frag: Option<(u64, u64)> = None;
     for (i, node) in e.ops.iter().enumerate() {
@@ -579,7 +810,7 @@ pub fn compile_unchecked(e: &Expr, env: &Env) -> Compiled {
                 Ok(f) => frag = Some(f),
                 Err(f) => {
                     b.fail(i, f);
-                    return b.c;
+                    return;
                 }
             }
             continue;
@@ -593,7 +824,7 @@ pub fn compile_unchecked(e: &Expr, env: &Env) -> Compiled {
                         stack.len()
                     )),
                 );
-                return b.c;
+                return;
             }
         }
         let n = check::arity(op, e.dialect);
@@ -606,19 +837,19 @@ pub fn compile_unchecked(e: &Expr, env: &Env) -> Compiled {
                     stack.len()
                 )),
             );
-            return b.c;
+            return;
         }
         let inputs: Vec<Type> = stack.split_off(stack.len() - n).into_iter().rev().collect();
         let ty = match check::result_type(op, e.dialect, &inputs, env.dl, env.types) {
             Ok(t) => t,
             Err(m) => {
                 b.fail(i, ill(m));
-                return b.c;
+                return;
             }
         };
         if let Err(f) = b.op(i, op, &inputs, &ty) {
             b.fail(i, f);
-            return b.c;
+            return;
         }
         stack.push(ty);
         b.c.max_depth = b.c.max_depth.max(stack.len());
@@ -632,7 +863,7 @@ pub fn compile_unchecked(e: &Expr, env: &Env) -> Compiled {
                 stack.len()
             )),
         );
-        return b.c;
+        return;
     }
     let top = stack.pop().expect("one entry");
     match b.size(&top) {
@@ -642,10 +873,20 @@ pub fn compile_unchecked(e: &Expr, env: &Env) -> Compiled {
         }
         Err(f) => b.fail(end, f),
     }
-    b.c
 }
 
 impl Compiled {
+    /// The operation index of instruction `k`.
+    pub(crate) fn op_index(&self, k: usize) -> usize {
+        let mut i = k;
+        for &s in &self.skipped {
+            if s as usize > i {
+                break;
+            }
+            i += 1;
+        }
+        i
+    }
     /// The result type, when the expression can succeed at all.
     pub fn result_type(&self) -> Option<&Type> {
         self.result.as_ref().map(|(t, _)| t)

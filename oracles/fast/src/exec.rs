@@ -811,7 +811,7 @@ impl<'a, O: Off> Machine<'a, O> {
             Err((_, Stop::Bail)) => None,
             Err((k, Stop::Fail(kind, m))) => Some(Err(EvalError {
                 kind: *kind,
-                op_index: self.prog.at[*k] as usize,
+                op_index: self.prog.op_index(*k),
                 message: self.message(m),
             })),
         }

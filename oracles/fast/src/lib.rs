@@ -19,6 +19,10 @@
 //!   would reject without looking at the context into a failing instruction
 //!   at the same operation, so that even ill-formed expressions evaluate to
 //!   the reference's outcome ([`eval_once`] uses it).
+//! * Compiling types each operation on small type codes (`typing`), and
+//!   falls back on the checker's own typing ([`compile_checked_types`]) for
+//!   anything that typing does not vouch for, so that compiling an
+//!   expression to evaluate it once costs less than interpreting it.
 //! * Values of at most 128 bits are `u128`s; wider ones are runs of `u64`
 //!   words in the scratch arena, computed on words (wide `DIOpDiv`/`DIOpMod`,
 //!   vector lanes wider than 128 bits and wide int/float conversions go
@@ -37,7 +41,8 @@
 //!   converts it to the reference's `Outcome` (that allocates), which is
 //!   what the differential oracle compares.
 //!
-//! The module's parts: `compile` (instruction format), `exec` (compact
+//! The module's parts: `compile` (instruction format), `typing` (the
+//! compiler's own typing), `exec` (compact
 //! locations, the machine, the conversion to the reference's form), `result`
 //! (the compact result), `msg` (messages on demand), `read` (reading bits as
 //! `location::read` does), `arith` (lane operations and conversions),
@@ -53,11 +58,13 @@ pub mod oracle;
 mod read;
 mod result;
 mod show;
+mod typing;
 mod words;
 
-pub use compile::{compile_unchecked, Compiled};
+pub use compile::{compile_checked_types, compile_unchecked, Compiled};
 pub use oracle::Fast;
 pub use result::{EvalFailure, Evaluation, SingleRef, StorageRef, Value};
+pub use typing::compile_typed;
 
 use diopter_semantics::ast::Expr;
 use diopter_semantics::check::{self, Env};

@@ -38,7 +38,17 @@ impl Off for i128 {
         v
     }
     fn from_bigint(v: &BigInt) -> Option<Self> {
-        ToPrimitive::to_i128(v)
+        // Context offsets are nearly always one digit or zero: read those
+        // directly rather than through the general conversion.
+        let mut digits = v.iter_u64_digits();
+        match (digits.next(), digits.next()) {
+            (None, _) => Some(0),
+            (Some(d), None) => Some(match v.sign() {
+                num_bigint::Sign::Minus => -i128::from(d),
+                _ => i128::from(d),
+            }),
+            _ => ToPrimitive::to_i128(v),
+        }
     }
     fn to_bigint(&self) -> BigInt {
         // `From<i64>` for `BigInt` is cheaper than `From<i128>`.

@@ -63,7 +63,20 @@ impl Compiled {
     /// the compact result. [`Compiled::eval`] gives the reference's
     /// `Outcome` instead.
     pub fn run<'a>(&'a self, ctx: &'a Context, scratch: &'a mut Scratch) -> Evaluation<'a> {
-        let mut m: Machine<'a, i128> = Machine::new(self, ctx);
+        // The machine is made and run where the result keeps it: moving it
+        // into the result afterwards was one more copy of a few hundred
+        // bytes per run.
+        let mut ev = Evaluation {
+            inner: Inner::Small(Machine::new(self, ctx), Err((0, Stop::Bail))),
+            scratch,
+        };
+        let Evaluation {
+            inner: Inner::Small(m, r),
+            scratch,
+        } = &mut ev
+        else {
+            unreachable!("made small")
+        };
         m.stack = recycle(std::mem::take(&mut scratch.stack));
         m.singles = recycle(std::mem::take(&mut scratch.singles));
         m.parts = recycle(std::mem::take(&mut scratch.parts));
@@ -71,7 +84,7 @@ impl Compiled {
         m.words = std::mem::take(&mut scratch.words);
         m.words.clear();
         m.stack.reserve(self.max_depth);
-        let r = m.run();
+        *r = m.run();
         if let Err((_, Stop::Bail)) = r {
             give_back(scratch, m);
             let mut big: Machine<'a, BigInt> = Machine::new(self, ctx);
@@ -80,20 +93,14 @@ impl Compiled {
                 !matches!(r, Err((_, Stop::Bail))),
                 "BigInt offsets do not overflow"
             );
-            return Evaluation {
-                inner: Inner::Big(Box::new((big, r))),
-                scratch,
-            };
+            ev.inner = Inner::Big(Box::new((big, r)));
         }
-        Evaluation {
-            inner: Inner::Small(m, r),
-            scratch,
-        }
+        ev
     }
 }
 
 /// The machine's buffers back into the scratch.
-fn give_back(scratch: &mut Scratch, mut m: Machine<'_, i128>) {
+fn give_back(scratch: &mut Scratch, m: &mut Machine<'_, i128>) {
     scratch.stack = recycle(std::mem::take(&mut m.stack));
     scratch.singles = recycle(std::mem::take(&mut m.singles));
     scratch.parts = recycle(std::mem::take(&mut m.parts));
@@ -265,13 +272,13 @@ impl<'a> Evaluation<'a> {
         match &self.inner {
             Inner::Small(m, Err((k, Stop::Fail(kind, msg)))) => Some(EvalFailure {
                 kind: *kind,
-                op_index: m.prog.at[*k] as usize,
+                op_index: m.prog.op_index(*k),
                 text: Text::Small(m, msg),
             }),
             Inner::Big(b) => match &b.1 {
                 Err((k, Stop::Fail(kind, msg))) => Some(EvalFailure {
                     kind: *kind,
-                    op_index: b.0.prog.at[*k] as usize,
+                    op_index: b.0.prog.op_index(*k),
                     text: Text::Big(&b.0, msg),
                 }),
                 _ => None,

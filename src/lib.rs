@@ -2,6 +2,7 @@
 //! and [`run_in_process`] runs the commands that print to a writer (what the
 //! `cli` fuzz target and the CLI proptest drive, through the same code).
 
+pub mod bugbench_cmd;
 pub mod campaign_cmd;
 pub mod check_cmd;
 pub mod debuggers_cmd;
@@ -118,6 +119,9 @@ pub enum Command {
     /// Upstream LLVM under test: fuzz opt's passes, validate every debug record, reduce each finding with llvm-reduce (exit 0: no finding, 1: findings, 2: bad arguments or LLVM 19 missing).
     #[command(after_help = upstream_cmd::UPSTREAM_HELP)]
     Upstream(upstream_cmd::Args),
+    /// The bug-finding benchmark: plant each of 33 faults in turn and measure how fast each search finds it (reports/bugbench.md).
+    #[command(after_help = bugbench_cmd::BUGBENCH_HELP)]
+    Bugbench(bugbench_cmd::Args),
     /// GDB and LLDB as oracles: generated cases in batches through gimli, GDB and LLDB against the reference, or case files through all of them (exit 0: all right, 1: a consumer differs, refuses or failed, 2: unreadable input or missing tools).
     #[command(after_help = debuggers_cmd::DEBUGGERS_HELP)]
     Debuggers(debuggers_cmd::Args),
@@ -198,6 +202,7 @@ pub fn main() -> ExitCode {
         Command::Campaign(a) => campaign_cmd::run(&a),
         Command::Debuggers(a) => debuggers_cmd::run(&a),
         Command::Upstream(a) => upstream_cmd::run(&a),
+        Command::Bugbench(a) => bugbench_cmd::run(&a),
         Command::Validate(a) if a.passes.is_some() => validate_opt::run(&a),
         Command::Validate(a) if validate_ll::applies(&a) => validate_ll::run(&a),
         Command::Validate(a) => validate_cmd::run(&a),

@@ -162,10 +162,6 @@ pub fn stop_flag() -> Arc<AtomicBool> {
     .clone()
 }
 
-/// Every how many cases the default campaign also validates an update of
-/// the case (Z3: slower than the evaluators).
-pub const VALIDATE_EVERY: u64 = 10;
-
 /// A seed from the clock.
 pub fn clock_seed() -> u64 {
     std::time::SystemTime::now()
@@ -196,10 +192,7 @@ pub fn campaign(
     }
     let plant = plant.map(str::to_string);
     let oracles: campaign::MakeOracles = Arc::new(move || {
-        let mut owned: Vec<Box<dyn Oracle>> = diopter_harness::registry::all_oracles();
-        // AMD's extensions too: the lowering with them, evaluated by the
-        // extension evaluator (the `dwarf_diff` fuzz target's second oracle).
-        owned.extend(diopter_harness::registry::oracle("dwarf-ext"));
+        let mut owned: Vec<Box<dyn Oracle>> = campaign::checks::default_oracles();
         if let Some(o) = plant
             .as_deref()
             .and_then(|p| crate::minimize_cmd::oracle_with_plant("fast", Some(p)).ok())
@@ -239,13 +232,9 @@ pub fn campaign(
         smt_every: (smt_every > 0).then_some(smt_every),
         case_timeout,
         // What `parse_roundtrip` and `validate_diff` check, on these cases
-        // (the bug-finding benchmark, reports/bugbench.md, measured that
-        // without them the default job misses the printers', the parsers'
-        // and translation validation's faults).
-        checks: vec![
-            campaign::checks::roundtrip(),
-            campaign::checks::validate(VALIDATE_EVERY),
-        ],
+        // (reports/bugbench.md: without them the default job missed the
+        // printers', the parsers' and translation validation's faults).
+        checks: campaign::checks::default_checks(),
     };
     let bar = ProgressBar::new(time.as_secs().max(1));
     bar.set_style(

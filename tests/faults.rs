@@ -83,20 +83,22 @@ fn every_site_is_catalogued_and_every_fault_has_one_site() {
     assert_eq!(names.len(), FAULTS.len(), "two faults share a name");
 }
 
+// A build with the faults (the benchmark's) carries them, of course.
+#[cfg(not(diopter_faults))]
 #[test]
 fn a_normal_build_carries_no_planted_fault() {
-    assert!(!diopter_faults::BUILT_WITH_FAULTS);
     let bin = std::fs::read(env!("CARGO_BIN_EXE_diopter")).unwrap();
-    // As text, so that the search is the standard library's (optimized
-    // even in a test build; the binary is hundreds of megabytes).
-    let text = String::from_utf8_lossy(&bin);
-    for f in FAULTS {
-        assert!(
-            !text.contains(f.name),
-            "the diopter binary holds the name of fault {}",
-            f.name
-        );
+    // One pass for every name (the binary is hundreds of megabytes).
+    let any = |names: &[&str]| {
+        let alts: Vec<String> = names.iter().map(|n| regex::escape(n)).collect();
+        let re = regex::bytes::Regex::new(&alts.join("|")).unwrap();
+        re.find(&bin)
+            .map(|m| String::from_utf8_lossy(m.as_bytes()).to_string())
+    };
+    let names: Vec<&str> = FAULTS.iter().map(|f| f.name).collect();
+    if let Some(name) = any(&names) {
+        panic!("the diopter binary holds the name of fault {name}");
     }
     // The search finds a text that is there.
-    assert!(text.contains("Certainty about LLVM DIOp"));
+    assert!(any(&["Certainty about LLVM DIOp"]).is_some());
 }

@@ -10,6 +10,25 @@ use diopter_gen::entropy::{Entropy, SplitMix};
 use diopter_gen::Case;
 use std::sync::Arc;
 
+/// Every how many cases the default job validates an update (Z3 makes
+/// the check slower than the evaluators).
+pub const VALIDATE_EVERY: u64 = 10;
+
+/// The checks of the default job (`diopter run`, and the bug-finding
+/// benchmark's campaign search, which must run exactly that job).
+pub fn default_checks() -> Vec<CaseCheck> {
+    vec![roundtrip(), validate(VALIDATE_EVERY)]
+}
+
+/// The oracles of the default job: every registered one and the
+/// extension evaluator on the lowering with AMD's extensions (the
+/// `dwarf_diff` fuzz target's second oracle).
+pub fn default_oracles() -> Vec<Box<dyn diopter_diff::Oracle>> {
+    let mut owned = crate::registry::all_oracles();
+    owned.extend(crate::registry::oracle("dwarf-ext"));
+    owned
+}
+
 /// The case written as a case file and read back: the same expression,
 /// arguments, referrer and context (the printers and parsers of the
 /// one-line form, literals, types and contexts).

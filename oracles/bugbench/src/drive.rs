@@ -1,0 +1,353 @@
+//! The benchmark's driver (a normal build): builds a `diopter` with the
+//! planted faults under `target/bugbench/`, reads its catalogue, checks
+//! that with no fault active the searches find nothing (a false alarm
+//! would make every detection meaningless), then runs every (fault,
+//! search, seed) with a time limit, a few at a time, each in a child
+//! process.
+
+use crate::{FaultInfo, RunResult};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The property-test files of the workspace (the tests that use
+/// `proptest!`): the proptest search runs them in this order, each with
+/// the fault active, and stops at the first failure.
+pub const PROPTEST_FILES: [(&str, &str); 9] = [
+    ("diopter-fast", "fast_random"),
+    ("diopter-dwarf", "dwarf_ext"),
+    ("diopter-dwarf", "ext_wide"),
+    ("diopter-rules", "simplify_props"),
+    ("diopter-harness", "diff_props"),
+    ("diopter-gen", "gen_props"),
+    ("diopter-semantics", "robustness"),
+    ("diopter-lifetimes", "lifetimes_diff"),
+    ("diopter", "cli_never_panics"),
+];
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The workspace (where `cargo` builds the faults binary).
+    pub root: PathBuf,
+    pub seeds: Vec<u64>,
+    /// Limit of one campaign run (the default job is 60 s).
+    pub campaign_limit: Duration,
+    /// Limit of one proptest run (all the files of [`PROPTEST_FILES`]).
+    pub proptest_limit: Duration,
+    pub searches: Vec<String>,
+    /// Only these faults (empty: all).
+    pub faults: Vec<String>,
+    pub jobs: usize,
+    /// Where the runs' findings go.
+    pub work: PathBuf,
+}
+
+/// The outcome of a benchmark.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Bench {
+    pub faults: Vec<FaultInfo>,
+    pub runs: Vec<RunResult>,
+    /// The control runs (no fault active): each must find nothing.
+    pub control: Vec<RunResult>,
+    pub seeds: Vec<u64>,
+    pub campaign_limit: f64,
+    pub proptest_limit: f64,
+    pub searches: Vec<String>,
+    pub jobs: usize,
+    /// Wall time of the whole benchmark, and the load average at its end.
+    pub wall_seconds: f64,
+    pub load: String,
+    pub commit: String,
+}
+
+/// The faults build of `diopter` and the proptest binaries.
+pub struct Built {
+    pub diopter: PathBuf,
+    /// (file name, executable) in [`PROPTEST_FILES`] order.
+    pub proptests: Vec<(String, PathBuf)>,
+}
+
+fn faults_env(cmd: &mut Command) {
+    let mut flags = std::env::var("RUSTFLAGS").unwrap_or_default();
+    if !flags.is_empty() {
+        flags.push(' ');
+    }
+    flags.push_str("--cfg diopter_faults");
+    cmd.env("RUSTFLAGS", flags);
+}
+
+/// Builds the faults binaries under `ROOT/target/bugbench` (release).
+pub fn build(root: &Path, proptests: bool, log: &mut dyn FnMut(&str)) -> Result<Built, String> {
+    let target = root.join("target").join("bugbench");
+    log("building diopter with the planted faults (target/bugbench, release)");
+    let mut cmd = Command::new("cargo");
+    cmd.current_dir(root)
+        .args(["build", "--release", "--bin", "diopter", "--target-dir"])
+        .arg(&target);
+    faults_env(&mut cmd);
+    let st = cmd.status().map_err(|e| format!("cargo: {e}"))?;
+    if !st.success() {
+        return Err("building the faults binary failed".into());
+    }
+    let mut built = Built {
+        diopter: target.join("release").join("diopter"),
+        proptests: Vec::new(),
+    };
+    if proptests {
+        log("building the property tests with the planted faults");
+        let mut cmd = Command::new("cargo");
+        cmd.current_dir(root)
+            .args([
+                "test",
+                "--release",
+                "--no-run",
+                "--message-format=json",
+                "--target-dir",
+            ])
+            .arg(&target);
+        for (pkg, test) in PROPTEST_FILES {
+            cmd.args(["-p", pkg, "--test", test]);
+        }
+        faults_env(&mut cmd);
+        cmd.stderr(Stdio::inherit());
+        let out = cmd.output().map_err(|e| format!("cargo: {e}"))?;
+        if !out.status.success() {
+            return Err("building the property tests failed".into());
+        }
+        let text = String::from_utf8_lossy(&out.stdout);
+        for (_, test) in PROPTEST_FILES {
+            let exe = text.lines().find_map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).ok()?;
+                let t = v.get("target")?;
+                let is_it = t.get("name")?.as_str()? == test
+                    && t.get("kind")?.as_array()?.iter().any(|k| k == "test");
+                is_it.then(|| v.get("executable")?.as_str().map(PathBuf::from))?
+            });
+            let exe = exe.ok_or_else(|| format!("no test executable for {test}"))?;
+            built.proptests.push((test.to_string(), exe));
+        }
+    }
+    Ok(built)
+}
+
+/// The catalogue of the faults binary.
+pub fn catalogue(diopter: &Path) -> Result<Vec<FaultInfo>, String> {
+    let out = Command::new(diopter)
+        .args(["bugbench", "catalogue"])
+        .output()
+        .map_err(|e| format!("{}: {e}", diopter.display()))?;
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).trim().to_string());
+    }
+    serde_json::from_slice(&out.stdout).map_err(|e| format!("the catalogue does not parse: {e}"))
+}
+
+/// Runs `cmd` for at most `limit`, killing it after; its stdout and
+/// stderr, whether it exited successfully and whether it was killed.
+fn run_limited(mut cmd: Command, limit: Duration) -> (String, String, bool, bool) {
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let Ok(mut child) = cmd.spawn() else {
+        return (String::new(), "could not start".into(), false, false);
+    };
+    // Drain both pipes on threads: a child blocked on a full pipe never ends.
+    let mut so = child.stdout.take();
+    let mut se = child.stderr.take();
+    let to = std::thread::spawn(move || {
+        let mut s = String::new();
+        if let Some(p) = so.as_mut() {
+            let _ = p.read_to_string(&mut s);
+        }
+        s
+    });
+    let te = std::thread::spawn(move || {
+        let mut s = String::new();
+        if let Some(p) = se.as_mut() {
+            let _ = p.read_to_string(&mut s);
+        }
+        s
+    });
+    let start = Instant::now();
+    let mut killed = false;
+    let ok = loop {
+        match child.try_wait() {
+            Ok(Some(st)) => break st.success(),
+            Ok(None) if start.elapsed() > limit => {
+                let _ = child.kill();
+                let _ = child.wait();
+                killed = true;
+                break false;
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(50)),
+            Err(_) => break false,
+        }
+    };
+    (
+        to.join().unwrap_or_default(),
+        te.join().unwrap_or_default(),
+        ok,
+        killed,
+    )
+}
+
+fn failed_run(fault: &str, search: &str, seed: u64, limit: f64, error: String) -> RunResult {
+    RunResult {
+        fault: fault.into(),
+        search: search.into(),
+        seed,
+        found: false,
+        seconds: None,
+        cases: None,
+        caught_by: None,
+        what: None,
+        minimized: None,
+        reached: None,
+        elapsed: 0.0,
+        limit,
+        error: Some(error),
+    }
+}
+
+/// One campaign run in a child (`diopter bugbench worker`).
+pub fn campaign_run(plan: &Plan, built: &Built, fault: Option<&str>, seed: u64) -> RunResult {
+    let name = fault.unwrap_or("none");
+    let limit = plan.campaign_limit;
+    let dir = crate::worker::run_dir(&plan.work, name, "campaign", seed);
+    let mut cmd = Command::new(&built.diopter);
+    cmd.args(["bugbench", "worker", "--seed", &seed.to_string()])
+        .arg("--limit")
+        .arg(format!("{}", limit.as_secs_f64()))
+        .arg("--rules")
+        .arg(plan.root.join("corpus").join("rules"))
+        .arg("--out")
+        .arg(&dir)
+        .env_remove("DIOPTER_FAULT");
+    if let Some(f) = fault {
+        cmd.args(["--fault", f]);
+    }
+    // The campaign stops itself at its limit; minimizing a finding and a
+    // hung case's watchdog may add a little.
+    let (out, err, ok, killed) = run_limited(cmd, limit + Duration::from_secs(120));
+    if !ok {
+        let why = if killed {
+            "the worker did not end within its limit plus 120 s".to_string()
+        } else {
+            format!("the worker failed: {}", err.lines().last().unwrap_or(""))
+        };
+        return failed_run(name, "campaign", seed, limit.as_secs_f64(), why);
+    }
+    serde_json::from_str(out.trim()).unwrap_or_else(|e| {
+        failed_run(
+            name,
+            "campaign",
+            seed,
+            limit.as_secs_f64(),
+            format!("the worker's output does not parse: {e}"),
+        )
+    })
+}
+
+/// The proptest search: the files of [`PROPTEST_FILES`] one after another
+/// with the fault active and `PROPTEST_RNG_SEED=seed`, until one fails or
+/// the limit is spent. Run from an empty directory, so that proptest
+/// neither replays nor writes the repository's `proptest-regressions/`.
+pub fn proptest_run(plan: &Plan, built: &Built, fault: Option<&str>, seed: u64) -> RunResult {
+    let name = fault.unwrap_or("none");
+    let limit = plan.proptest_limit.as_secs_f64();
+    let dir = crate::worker::run_dir(&plan.work, name, "proptest", seed);
+    let _ = std::fs::create_dir_all(&dir);
+    let reached_file = dir.join("reached");
+    let _ = std::fs::remove_file(&reached_file);
+    let start = Instant::now();
+    let mut r = failed_run(name, "proptest", seed, limit, String::new());
+    r.error = None;
+    for (file, exe) in &built.proptests {
+        let left = limit - start.elapsed().as_secs_f64();
+        if left <= 0.0 {
+            break;
+        }
+        let mut cmd = Command::new(exe);
+        cmd.current_dir(&dir)
+            .args(["--test-threads", "1", "-q"])
+            .env("PROPTEST_RNG_SEED", seed.to_string())
+            .env("DIOPTER_FAULT_REACHED", &reached_file)
+            .env("DIOPTER_FAULT", fault.unwrap_or(""));
+        let (out, err, ok, killed) = run_limited(cmd, Duration::from_secs_f64(left));
+        if killed {
+            break;
+        }
+        if !ok {
+            let test = out
+                .lines()
+                .find_map(|l| l.strip_prefix("---- ")?.strip_suffix(" stdout ----"))
+                .unwrap_or("?");
+            let what = out
+                .lines()
+                .chain(err.lines())
+                .find(|l| l.contains("panicked at") || l.contains("Test failed"))
+                .unwrap_or("")
+                .to_string();
+            r.found = true;
+            r.seconds = Some(start.elapsed().as_secs_f64());
+            r.caught_by = Some(format!("{file}::{test}"));
+            r.what = Some(what);
+            r.minimized = None;
+            break;
+        }
+    }
+    r.elapsed = start.elapsed().as_secs_f64();
+    if let Some(f) = fault {
+        r.reached = Some(
+            std::fs::read_to_string(&reached_file)
+                .map(|t| t.lines().any(|l| l == f))
+                .unwrap_or(false),
+        );
+    }
+    r
+}
+
+/// Every run of the plan, `plan.jobs` at a time; `progress` after each.
+pub fn run_all(
+    plan: &Plan,
+    built: &Built,
+    faults: &[FaultInfo],
+    progress: &(dyn Fn(usize, usize, &RunResult) + Sync),
+) -> Vec<RunResult> {
+    let mut todo: Vec<(String, String, u64)> = Vec::new();
+    for search in &plan.searches {
+        for f in faults {
+            for &s in &plan.seeds {
+                todo.push((f.name.clone(), search.clone(), s));
+            }
+        }
+    }
+    let total = todo.len();
+    todo.reverse();
+    let todo = Arc::new(Mutex::new(todo));
+    let done = Arc::new(Mutex::new(Vec::new()));
+    std::thread::scope(|sc| {
+        for _ in 0..plan.jobs.max(1) {
+            let (todo, done) = (todo.clone(), done.clone());
+            sc.spawn(move || loop {
+                let Some((fault, search, seed)) = todo.lock().map(|mut t| t.pop()).ok().flatten()
+                else {
+                    return;
+                };
+                let r = match search.as_str() {
+                    "proptest" => proptest_run(plan, built, Some(&fault), seed),
+                    _ => campaign_run(plan, built, Some(&fault), seed),
+                };
+                let Ok(mut d) = done.lock() else { return };
+                d.push(r);
+                progress(d.len(), total, d.last().expect("just pushed"));
+            });
+        }
+    });
+    let mut runs = Arc::try_unwrap(done)
+        .map(|m| m.into_inner().unwrap_or_default())
+        .unwrap_or_default();
+    runs.sort_by(|a, b| (&a.fault, &a.search, a.seed).cmp(&(&b.fault, &b.search, b.seed)));
+    runs
+}

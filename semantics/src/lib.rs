@@ -6,6 +6,7 @@
 
 pub mod access;
 pub mod ast;
+pub mod case;
 pub mod check;
 pub mod classic;
 pub mod context;

@@ -313,7 +313,7 @@ pub fn errata(root: &Path) -> Report {
         md,
         "`AMDGPUDwarfExtensionsForHeterogeneousDebugging.rst` as `oracles/dwarf/src/ext.rs` \
          evaluates it (its module doc has the full text); pinned by the tests of \
-         `oracles/dwarf/tests/dwarf_ext.rs`.\n"
+         `oracles/harness/tests/dwarf_ext.rs`.\n"
     );
     let _ = writeln!(md, "| decision | what diopter does | pinned by |");
     let _ = writeln!(md, "|---|---|---|");

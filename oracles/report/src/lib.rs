@@ -8,6 +8,7 @@
 //! Nothing here invents a figure: a source that is missing (criterion never
 //! ran, `docs/design.md` deleted) is reported as missing.
 
+pub mod locations;
 pub mod lowering;
 pub mod readme;
 

@@ -1,20 +1,20 @@
 //! `diopter check`: one verdict per expression, diagnostics with carets, a
-//! summary, and an exit code scripts can rely on.
+//! summary, and an exit code scripts can rely on. An IR or MIR file's
+//! expressions are checked where they are by `diopter_semantics::site_check`.
 
 use crate::inputs;
 use crate::Format;
 use crate::{out, outln};
-use diopter_semantics::check::{check_bare, check_expr, ArgInfo, Checked, Env, ReferrerInfo};
+use diopter_semantics::check::check_bare;
 use diopter_semantics::diag::{Diagnostic, Severity, Source};
-use diopter_semantics::ir;
-use diopter_semantics::lifetimes::{self, LifetimeKind};
-use diopter_semantics::sites::{self, ExprContext};
+use diopter_semantics::lifetimes;
+use diopter_semantics::site_check::{check_site, unchecked_widths, MIR_WIDTH_NOTE};
+use diopter_semantics::sites;
 use diopter_semantics::syntax::mir;
 use diopter_semantics::syntax::module::parse_module;
 use diopter_semantics::syntax::{parse_expr_file, print_bare, Expect};
 use diopter_semantics::types::DataLayout;
 use serde::Serialize;
-use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -465,112 +465,4 @@ pub fn check_ir(
         }
     }
     out[first..].sort_by_key(|r| r.line);
-}
-
-/// The note on a MIR expression accepted although an operand's register is
-/// not as wide as its `DIOpArg` type.
-const MIR_WIDTH_NOTE: &str = "accepted as AMD reads a MIR file: its MIR reader checks no DIOp expression against its operands (the IR verifier would reject the same expression with an IR operand of that width)";
-
-/// For a MIR file's expression that is not well-formed against its operands'
-/// register widths (`mir_bits`): the result when it is well-formed without
-/// them. `None` for an IR file, or when the widths are not what fails.
-fn unchecked_widths(
-    m: &ir::Module,
-    site: &sites::ExprSite,
-    dl: &DataLayout,
-    mir_bits: &HashMap<usize, u64>,
-) -> Option<Checked> {
-    if mir_bits.is_empty() {
-        return None;
-    }
-    check_site(m, site, dl, &HashMap::new()).ok()
-}
-
-/// `site`'s expression checked in the environment its place gives it, with
-/// the MIR operands' register widths `mir_bits`.
-fn check_site(
-    m: &ir::Module,
-    site: &sites::ExprSite,
-    dl: &DataLayout,
-    mir_bits: &HashMap<usize, u64>,
-) -> Result<Checked, Vec<Diagnostic>> {
-    let (args, referrer, var_bits) = site_inputs(m, &site.context, dl, mir_bits);
-    let env = Env {
-        dialect: site.expr.dialect,
-        dl,
-        types: &m.types,
-        args: args.as_deref(),
-        referrer,
-        var_bits,
-    };
-    check_expr(site.expr, &env)
-}
-
-/// What `DIOpArg` and `DIOpReferrer` refer to at an expression's place.
-fn site_inputs(
-    m: &ir::Module,
-    c: &ExprContext,
-    dl: &DataLayout,
-    mir_bits: &HashMap<usize, u64>,
-) -> (Option<Vec<ArgInfo>>, ReferrerInfo, Option<u64>) {
-    let operand = |o: &ir::Operand| ArgInfo {
-        ty: o.ty.clone(),
-        bits: mir_bits.get(&o.span.start).copied(),
-        poison: o.is_poison(),
-    };
-    // An `undef` referrer "specifies the undefined location description": it
-    // has no size to compare with.
-    let referrer_of = |o: Option<&ir::Operand>| match o {
-        Some(o) if !o.is_undef() && !o.is_poison() => ReferrerInfo::Known {
-            ty: o.ty.clone(),
-            bits: mir_bits.get(&o.span.start).copied(),
-        },
-        _ => ReferrerInfo::Known {
-            ty: None,
-            bits: None,
-        },
-    };
-    match c {
-        ExprContext::Lifetime {
-            kind,
-            arg_objects,
-            referrers,
-            ..
-        } => {
-            let args = arg_objects
-                .iter()
-                .map(|o| ArgInfo {
-                    ty: None,
-                    bits: ir::object_bits(m, *o, dl),
-                    poison: false,
-                })
-                .collect();
-            let referrer = match kind {
-                // "A computed lifetime segment does not have a referrer."
-                Some(LifetimeKind::Computed) => ReferrerInfo::Forbidden,
-                _ => referrer_of(referrers.first()),
-            };
-            (Some(args), referrer, None)
-        }
-        ExprContext::DbgRecord { args, variable, .. } => (
-            Some(args.iter().map(operand).collect()),
-            referrer_of(args.first()),
-            variable.and_then(|v| ir::object_bits(m, v, dl)),
-        ),
-        ExprContext::GlobalVariableExpression {
-            variable, global, ..
-        } => (
-            Some(global.iter().map(operand).collect()),
-            referrer_of(global.as_ref()),
-            variable.and_then(|v| ir::object_bits(m, v, dl)),
-        ),
-        ExprContext::Detached => (
-            None,
-            ReferrerInfo::Known {
-                ty: None,
-                bits: None,
-            },
-            None,
-        ),
-    }
 }

@@ -36,6 +36,7 @@
 //! no debug record or of a pair file with no pair, `locations` of a file
 //! with no variable).
 
+use diopter_gen::Generate;
 use diopter_gen::{Case, GenConfig};
 use diopter_semantics::ast::Op;
 use diopter_semantics::syntax::print_op;

@@ -2,23 +2,20 @@
 //! instructions, like a DWARF location list, and with a context the location
 //! and value at every instruction.
 //!
-//! The computation is `diopter_semantics::objloc`; this module only reads the
-//! inputs, reports their problems, and prints.
+//! The computation is `diopter_semantics::objloc`, the report
+//! `diopter_report::locations`; this module only reads the inputs, reports
+//! their problems, and prints.
 
 use crate::inputs;
 use crate::Format;
 use crate::{out, outln};
-use diopter_semantics::access::read_noting_unlisted;
+use diopter_report::locations;
 use diopter_semantics::context::Context;
-use diopter_semantics::diag::{Diagnostic, Severity, Source};
-use diopter_semantics::ir::{InstRef, MdKind, Module};
+use diopter_semantics::diag::{Severity, Source};
 use diopter_semantics::lifetimes::check_lifetimes;
-use diopter_semantics::objloc::{Entry, Model, ObjLoc, Rule};
-use diopter_semantics::show::{loc_text, LocatedView};
+use diopter_semantics::objloc::Model;
 use diopter_semantics::syntax::module::parse_module;
-use diopter_semantics::syntax::print_expr;
 use diopter_semantics::types::DataLayout;
-use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -71,86 +68,6 @@ pub struct Args {
     pub datalayout: Option<String>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-}
-
-#[derive(Serialize)]
-struct Report {
-    file: String,
-    diagnostics: Vec<DiagOut>,
-    functions: Vec<FunctionOut>,
-    objects: Vec<ObjectOut>,
-}
-
-#[derive(Serialize)]
-struct DiagOut {
-    line: usize,
-    column: usize,
-    message: String,
-}
-
-#[derive(Serialize)]
-struct FunctionOut {
-    name: String,
-    instructions: Vec<InstOut>,
-    objects: Vec<ObjectInFunction>,
-}
-
-#[derive(Serialize)]
-struct InstOut {
-    index: usize,
-    line: usize,
-    text: String,
-}
-
-#[derive(Serialize)]
-struct ObjectInFunction {
-    id: u64,
-    entries: Vec<EntryOut>,
-    /// With a context: the location and value at each instruction.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    values: Option<Vec<ValueOut>>,
-}
-
-#[derive(Serialize)]
-struct EntryOut {
-    start: usize,
-    end: usize,
-    lifetime: u64,
-    rule: Rule,
-    expression: Option<String>,
-}
-
-#[derive(Serialize)]
-struct ObjectOut {
-    id: u64,
-    kind: &'static str,
-    name: Option<String>,
-    elsewhere: ElsewhereOut,
-}
-
-#[derive(Serialize)]
-struct ElsewhereOut {
-    rule: Rule,
-    lifetimes: Vec<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    value: Option<ValueOut>,
-}
-
-#[derive(Serialize)]
-struct ValueOut {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    index: Option<usize>,
-    rule: Rule,
-    lifetimes: Vec<u64>,
-    /// How the text output shows the location: `undefined`, or the single
-    /// locations, `|`-separated.
-    text: String,
-    /// The typed location and the value read there (`docs/schema/location.json`);
-    /// `null` when the variable has no location here.
-    location: Option<LocatedView>,
-    /// Why the location could not be evaluated or read.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<String>,
 }
 
 fn fail(werr: &mut dyn Write, msg: String) -> u8 {
@@ -231,255 +148,19 @@ pub fn run_to(a: &Args, wout: &mut dyn Write, werr: &mut dyn Write) -> u8 {
     for d in &lifetime_diags {
         out!(werr, "{}", src.render(d));
     }
-    let report = build(&src, &m, ctx.as_ref(), &lifetime_diags);
+    let report = locations::build(&src, &m, ctx.as_ref(), &lifetime_diags);
     match a.format {
         Format::Json => outln!(
             wout,
             "{}",
             serde_json::to_string_pretty(&report).unwrap_or_default()
         ),
-        Format::Text => print_text(wout, &report),
+        Format::Text => out!(wout, "{}", locations::render_text(&report)),
     }
     if lifetime_diags.is_empty() {
         0
     } else {
         1
-    }
-}
-
-fn diag_out(src: &Source, d: &Diagnostic) -> DiagOut {
-    let (line, column) = src.line_col(d.span.start);
-    DiagOut {
-        line,
-        column,
-        message: d.to_string(),
-    }
-}
-
-fn value_out(
-    model: &Model,
-    obj: u64,
-    at: Option<InstRef>,
-    index: Option<usize>,
-    ctx: &Context,
-) -> ValueOut {
-    let segs = model.segments(obj, at);
-    let mut out = ValueOut {
-        index,
-        rule: segs.rule,
-        lifetimes: segs.lifetimes,
-        text: "undefined".into(),
-        location: None,
-        error: None,
-    };
-    match model.locate(obj, at, ctx) {
-        Ok(ObjLoc::Undefined) => {}
-        Ok(ObjLoc::Located(r)) => {
-            out.text = loc_text(&r.loc, Some(&r.ty));
-            let (read, unlisted) = read_noting_unlisted(ctx, &r.loc, r.bits);
-            if let Err(e) = &read {
-                out.error = Some(format!("unreadable: {:?}: {}", e.kind, e.message));
-            }
-            out.location = Some(LocatedView::new(&r, Some(&read), &unlisted));
-        }
-        Err(e) => {
-            out.text = "?".into();
-            out.error = Some(e.to_string());
-        }
-    }
-    out
-}
-
-fn build(src: &Source, m: &Module, ctx: Option<&Context>, diags: &[Diagnostic]) -> Report {
-    let model = Model::new(m);
-    let objects = model.objects();
-    let expr_text = |l: u64| m.lifetime_expr(l).map(print_expr);
-    let functions = m
-        .functions
-        .iter()
-        .enumerate()
-        .map(|(fi, f)| {
-            let layout = model.layout(fi);
-            let instructions = layout
-                .iter()
-                .enumerate()
-                .filter_map(|(i, r)| {
-                    let inst = m.inst(*r)?;
-                    Some(InstOut {
-                        index: i,
-                        line: src.line_col(inst.span.start).0,
-                        text: inst.text.lines().next().unwrap_or("").trim().to_string(),
-                    })
-                })
-                .collect();
-            let objs = objects
-                .iter()
-                .filter_map(|o| {
-                    let entries: Vec<Entry> = model.location_list(fi, *o);
-                    if entries.is_empty() {
-                        return None;
-                    }
-                    Some(ObjectInFunction {
-                        id: *o,
-                        entries: entries
-                            .into_iter()
-                            .map(|e| EntryOut {
-                                start: e.start,
-                                end: e.end,
-                                lifetime: e.lifetime,
-                                rule: e.rule,
-                                expression: expr_text(e.lifetime),
-                            })
-                            .collect(),
-                        values: ctx.map(|c| {
-                            layout
-                                .iter()
-                                .enumerate()
-                                .map(|(i, r)| value_out(&model, *o, Some(*r), Some(i), c))
-                                .collect()
-                        }),
-                    })
-                })
-                .collect();
-            FunctionOut {
-                name: f.name.clone(),
-                instructions,
-                objects: objs,
-            }
-        })
-        .collect();
-    let objects = objects
-        .iter()
-        .map(|o| {
-            let (kind, name) = match m.kind(*o) {
-                Some(MdKind::LocalVariable { name, .. }) => ("local variable", name),
-                Some(MdKind::GlobalVariable { name, .. }) => ("global variable", name),
-                _ => ("fragment", None),
-            };
-            let segs = model.segments(*o, None);
-            ObjectOut {
-                id: *o,
-                kind,
-                name: name.map(str::to_string).or_else(|| positional_name(m, *o)),
-                elsewhere: ElsewhereOut {
-                    rule: segs.rule,
-                    lifetimes: segs.lifetimes,
-                    value: ctx.map(|c| value_out(&model, *o, None, None, c)),
-                },
-            }
-        })
-        .collect();
-    Report {
-        file: src.name.clone(),
-        diagnostics: diags.iter().map(|d| diag_out(src, d)).collect(),
-        functions,
-        objects,
-    }
-}
-
-/// The spec writes `!DILocalVariable("x", ...)`: a positional name.
-fn positional_name(m: &Module, o: u64) -> Option<String> {
-    use diopter_semantics::ir::MdValue;
-    let MdValue::Node(n) = &m.metadata.get(&o)?.value else {
-        return None;
-    };
-    n.fields.iter().find_map(|f| match (&f.key, &f.value) {
-        (None, MdValue::Str(s)) => Some(s.clone()),
-        _ => None,
-    })
-}
-
-fn lifetimes_text(ls: &[u64]) -> String {
-    ls.iter()
-        .map(|l| format!("!{l}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn value_text(v: &ValueOut) -> String {
-    if v.rule == Rule::Undefined {
-        return "undefined".into();
-    }
-    let mut s = format!("{}", v.rule);
-    if !v.lifetimes.is_empty() {
-        s.push_str(&format!(" {}", lifetimes_text(&v.lifetimes)));
-    }
-    s.push_str(&format!(": {}", v.text));
-    if let Some(l) = &v.location {
-        s.push_str(&format!(" : {}", l.ty));
-        if let Some(x) = &l.value {
-            s.push_str(&format!(" = {}", x.text()));
-        }
-        if !l.unlisted_memory.is_empty() {
-            s.push_str(" (read memory the context does not list)");
-        }
-    }
-    if let Some(e) = &v.error {
-        s.push_str(&format!("  error: {e}"));
-    }
-    s
-}
-
-fn print_text(wout: &mut dyn Write, r: &Report) {
-    let name_of = |id: u64| -> String {
-        match r.objects.iter().find(|o| o.id == id) {
-            Some(ObjectOut {
-                name: Some(n),
-                kind,
-                ..
-            }) => format!("!{id} \"{n}\" ({kind})"),
-            Some(o) => format!("!{id} ({})", o.kind),
-            None => format!("!{id}"),
-        }
-    };
-    for f in &r.functions {
-        outln!(
-            wout,
-            "function {} ({} instructions)",
-            f.name,
-            f.instructions.len()
-        );
-        for i in &f.instructions {
-            outln!(wout, "  #{:<3} line {:<4} {}", i.index, i.line, i.text);
-        }
-        for o in &f.objects {
-            outln!(wout, "  {}", name_of(o.id));
-            for e in &o.entries {
-                outln!(
-                    wout,
-                    "    [#{}, #{})  {} !{}  {}",
-                    e.start,
-                    e.end,
-                    e.rule,
-                    e.lifetime,
-                    e.expression.as_deref().unwrap_or("(no expression)")
-                );
-            }
-            if let Some(vs) = &o.values {
-                for v in vs {
-                    outln!(wout, "      #{:<3} {}", v.index.unwrap_or(0), value_text(v));
-                }
-            }
-        }
-    }
-    if r.objects.is_empty() {
-        return;
-    }
-    outln!(wout, "elsewhere (outside every instruction)");
-    for o in &r.objects {
-        match &o.elsewhere.value {
-            Some(v) => outln!(wout, "  {}: {}", name_of(o.id), value_text(v)),
-            None if o.elsewhere.lifetimes.is_empty() => {
-                outln!(wout, "  {}: {}", name_of(o.id), o.elsewhere.rule)
-            }
-            None => outln!(
-                wout,
-                "  {}: {} {}",
-                name_of(o.id),
-                o.elsewhere.rule,
-                lifetimes_text(&o.elsewhere.lifetimes)
-            ),
-        }
     }
 }
 
@@ -509,7 +190,7 @@ mod tests {
         let (m, ds) = parse_module(&src.text);
         assert!(ds.is_empty());
         let c = ctx.map(|t| Context::parse(t).unwrap());
-        serde_json::to_value(build(&src, &m, c.as_ref(), &check_lifetimes(&m))).unwrap()
+        serde_json::to_value(locations::build(&src, &m, c.as_ref(), &check_lifetimes(&m))).unwrap()
     }
 
     /// Spec l. 1306-1331: x's three bounded segments overlap; y's starts

@@ -7,6 +7,7 @@ use crate::inputs;
 use crate::{out, outln};
 use diopter_diff::{self as diff, Oracle};
 use diopter_gen::Case;
+use diopter_gen::Generate;
 use diopter_harness::minimize::plant::{Plant, Planted, PLANTS};
 use diopter_harness::minimize::{self, Failure, Options};
 use diopter_harness::registry::{oracle, ORACLE_NAMES};

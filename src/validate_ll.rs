@@ -5,13 +5,14 @@
 //! reported.
 
 use crate::inputs;
-use crate::validate_cmd::{pair_json, prove_config, Args};
+use crate::validate_cmd::{prove_config, Args};
 use crate::Format;
 use crate::{out, outln};
 use diopter_semantics::diag::{Severity, Source};
 use diopter_semantics::syntax::module::parse_module;
 use diopter_semantics::types::DataLayout;
 use diopter_smt::prove::ProveConfig;
+use diopter_tv::batch::pair_json;
 use diopter_tv::validate_ir::{self, Matched, Unmatched, UserMap};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
@@ -91,7 +92,7 @@ fn unmatched_json(src: &Source, u: &Unmatched) -> Value {
     })
 }
 
-/// One matched pair as JSON: the pair's own JSON (`validate_cmd::pair_json`)
+/// One matched pair as JSON: the pair's own JSON (`diopter_tv::batch::pair_json`)
 /// with the records, how they were matched and how each operand was
 /// resolved.
 fn matched_json(

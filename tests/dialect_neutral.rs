@@ -6,6 +6,7 @@
 //! the same bits read and the same effect of a write.
 
 use diopter_diff::{observe, Reference};
+use diopter_gen::Generate;
 use diopter_gen::{Case, GenConfig};
 use diopter_semantics::ast::Dialect;
 use diopter_semantics::check::dialect_neutral;

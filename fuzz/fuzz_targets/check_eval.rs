@@ -4,11 +4,6 @@
 
 #![no_main]
 
-use diopter_harness::targets;
-use libfuzzer_sys::fuzz_target;
+use diopter_harness::fuzz;
 
-fuzz_target!(|data: &[u8]| {
-    if let Err(m) = targets::check_eval(data) {
-        panic!("{m}");
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| fuzz::check_eval(data));

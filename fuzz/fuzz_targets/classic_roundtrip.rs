@@ -4,11 +4,6 @@
 
 #![no_main]
 
-use diopter_harness::classic_target;
-use libfuzzer_sys::fuzz_target;
+use diopter_harness::fuzz;
 
-fuzz_target!(|data: &[u8]| {
-    if let Err(m) = classic_target::classic_roundtrip(data) {
-        panic!("{m}");
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| fuzz::classic_roundtrip(data));

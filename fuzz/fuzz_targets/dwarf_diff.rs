@@ -8,26 +8,6 @@
 
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-use std::path::PathBuf;
-use std::sync::atomic::Ordering;
+use diopter_harness::fuzz;
 
-fn case_dir() -> PathBuf {
-    std::env::var_os("DIOPTER_CASE_DIR").map_or_else(
-        || PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/artifacts/dwarf_diff")),
-        PathBuf::from,
-    )
-}
-
-fuzz_target!(
-    init: {
-        // Generated types are confirmed by the check_eval target and the
-        // tests; here that would cost as much as generating.
-        diopter_gen::expr::CROSS_CHECK.store(false, Ordering::Relaxed);
-    },
-    |data: &[u8]| {
-        if let Err(m) = diopter_dwarf::fuzz_dwarf_diff(data, Some(&case_dir())) {
-            panic!("{m}");
-        }
-    }
-);
+libfuzzer_sys::fuzz_target!(init: fuzz::init(), |data: &[u8]| fuzz::dwarf_diff(data));

@@ -4,11 +4,6 @@
 
 #![no_main]
 
-use diopter_transforms::transform_diff;
-use libfuzzer_sys::fuzz_target;
+use diopter_harness::fuzz;
 
-fuzz_target!(|data: &[u8]| {
-    if let Err(m) = transform_diff(data) {
-        panic!("{m}");
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| fuzz::transform_diff(data));

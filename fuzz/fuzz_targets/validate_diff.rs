@@ -7,16 +7,6 @@
 
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-use std::sync::atomic::Ordering;
+use diopter_harness::fuzz;
 
-fuzz_target!(
-    init: {
-        diopter_gen::expr::CROSS_CHECK.store(false, Ordering::Relaxed);
-    },
-    |data: &[u8]| {
-        if let Err(m) = diopter_harness::targets::validate_diff(data) {
-            panic!("{m}");
-        }
-    }
-);
+libfuzzer_sys::fuzz_target!(init: fuzz::init(), |data: &[u8]| fuzz::validate_diff(data));

@@ -6,6 +6,7 @@
 
 pub mod access;
 pub mod ast;
+pub mod case;
 pub mod check;
 pub mod classic;
 pub mod context;
@@ -18,6 +19,7 @@ pub mod location;
 pub mod memory;
 pub mod objloc;
 pub mod show;
+pub mod site_check;
 pub mod sites;
 pub mod specs;
 pub mod syntax;

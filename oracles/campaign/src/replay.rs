@@ -6,8 +6,9 @@
 //! it would hang or exhaust the driver.
 
 use diopter_diff::{Oracle, Reference};
-use diopter_fast::Fast;
+use diopter_gen::Generate;
 use diopter_gen::{Case, GenConfig};
+use diopter_harness::adapters::Fast;
 use diopter_harness::campaign::{self as camp, Recorded};
 use diopter_harness::minimize;
 use diopter_harness::minimize::plant::{Plant, Planted};
@@ -86,8 +87,8 @@ pub fn diff_oracles(target: &str, plant: Plant) -> Option<Vec<Box<dyn Oracle>>> 
             plant,
         ))]),
         "dwarf_diff" => Some(vec![
-            Box::new(diopter_dwarf::Dwarf),
-            Box::new(diopter_dwarf::ext::DwarfExt),
+            Box::new(diopter_harness::adapters::Dwarf),
+            Box::new(diopter_harness::adapters::DwarfExt),
         ]),
         _ => None,
     }
@@ -149,16 +150,14 @@ pub fn other_target_failure(bodies: &Bodies, target: &str, data: &[u8]) -> Optio
         "parse_roundtrip" => targets::parse_roundtrip(data),
         "validate_diff" => targets::validate_diff(data),
         "classic_roundtrip" => diopter_harness::classic_target::classic_roundtrip(data),
-        "dwarf_diff" => diopter_dwarf::fuzz_dwarf_diff(data, None),
+        "dwarf_diff" => targets::dwarf_diff(data, None),
         "lifetimes_diff" => diopter_lifetimes::lifetimes_diff(data),
         "transform_diff" => diopter_transforms::transform_diff(data),
         "simplify_diff" => {
             let Some(s) = simplifier(bodies.root) else {
                 return Err("simplify_diff: corpus/rules does not load".to_string());
             };
-            // As the target's `Case::arbitrary`, which never fails.
-            let case = Case::from_bytes(data, &GenConfig::default());
-            diopter_rules::simplify::check::fuzz_simplify_diff(s, &case, None)
+            targets::simplify_diff(s, data, None)
         }
         _ => match bodies.extra.iter().find(|(name, _)| *name == target) {
             Some((_, body)) => body(data),

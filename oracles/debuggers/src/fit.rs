@@ -20,7 +20,7 @@
 //! case is not applicable ([`crate::prepare`]), never compared against
 //! memory the process does not have.
 
-use diopter_gen::Case;
+use diopter_semantics::case::Case;
 use diopter_semantics::context::{splitmix64, Context};
 use diopter_semantics::location::{LocDesc, Part, Single, Storage};
 use diopter_semantics::memory::Memory;

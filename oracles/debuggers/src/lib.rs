@@ -8,13 +8,15 @@
 //! ([`prepare`]; generated cases are first moved where a process can map
 //! them, [`fit`]). Each debugger runs once per batch with a script that
 //! prints every variable's bytes or error ([`drive`]); each answer is
-//! classified against the reference's read of the same case ([`compare`]).
+//! classified against the reference's read of the same case ([`compare`]),
+//! beside gimli's evaluation of the same bytes ([`baseline`]).
 //!
 //! What the oracle cannot ask a debugger about (results that are not whole
 //! bytes, registers without a value, implicit pointers, AMD's extensions,
 //! memory outside the mappable range) is not applicable, with the reason,
 //! and counted apart.
 
+pub mod baseline;
 pub mod batch;
 pub mod compare;
 pub mod drive;

@@ -4,12 +4,13 @@
 //! the debuggers cannot be asked about it, which is counted and reported,
 //! never taken for agreement.
 
+use crate::baseline::{compare, DwarfVerdict};
 use crate::elf::{self, PAGE};
 use diopter_diff::{self as diff, Reference};
 use diopter_dwarf::lower::{IMPLICIT_POINTER_REG, UNDEF_REG};
 use diopter_dwarf::ops::DwOp;
-use diopter_dwarf::{compare, eval::trace_memory, lower, DwarfVerdict, Lowered};
-use diopter_gen::Case;
+use diopter_dwarf::{eval::trace_memory, lower, Lowered};
+use diopter_semantics::case::Case;
 use diopter_semantics::interp::ErrorKind;
 use diopter_semantics::location::{LocDesc, ReadErrorKind, Storage};
 use diopter_semantics::value::Bits;

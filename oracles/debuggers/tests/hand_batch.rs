@@ -4,8 +4,8 @@
 //! -0.0 in a register, location lists with three ranges). Skips, saying
 //! so, when the debuggers or a C compiler are missing.
 
+use diopter_debuggers::baseline::DwarfVerdict;
 use diopter_debuggers::{batch, prepare, Answer, Class, Debugger, Tools};
-use diopter_dwarf::DwarfVerdict;
 
 /// (case file text, the bytes worked out by hand)
 const CASES: &[(&str, &[u8])] = &[

@@ -50,7 +50,6 @@
 //! both halves give a data layout they must agree; when only the expression
 //! half does, it applies to the context.
 
-use diopter_gen::Case;
 use diopter_semantics::ast::Span;
 use diopter_semantics::context::Context;
 use diopter_semantics::diag::{Diagnostic, Source};
@@ -61,6 +60,11 @@ use diopter_semantics::types::{DataLayout, Type};
 use diopter_semantics::value::Bits;
 use std::fmt;
 use std::path::Path;
+
+/// The case every oracle is handed (defined with the reference's types, so
+/// that engines read cases without the framework), and the bits written
+/// through every result.
+pub use diopter_semantics::case::{write_pattern, Case};
 
 /// Something that evaluates expressions and is checked against the others.
 pub trait Oracle {
@@ -99,15 +103,6 @@ impl Oracle for Reference {
     fn eval(&self, case: &Case) -> Outcome {
         interp::eval_bare(&case.bare, &case.types, &case.ctx)
     }
-}
-
-/// The bits written through every result: no two neighbouring bytes alike,
-/// no period a small offset error could hide behind.
-pub fn write_pattern(bits: u64) -> Bits {
-    let bytes: Vec<u8> = (0..bits.div_ceil(8))
-        .map(|i| (diopter_semantics::context::splitmix64(i ^ 0xd10b) & 0xff) as u8)
-        .collect();
-    Bits::from_le_bytes(bits, &bytes)
 }
 
 /// One oracle's outcome and what it means to a debugger.

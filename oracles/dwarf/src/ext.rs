@@ -21,7 +21,7 @@
 //! [`super::wide`]'s: decision 13; half, bfloat, binary128 and x86_fp80
 //! values are [`super::softfloat`]'s: decisions 14 and 15): "standard DWARF 5
 //! operations behave as gimli evaluates them" holds by construction for the
-//! arithmetic, and the property test `oracles/dwarf/tests/dwarf_ext.rs` checks the
+//! arithmetic, and the property test `oracles/harness/tests/dwarf_ext.rs` checks the
 //! rest (locations, pieces, reads) against gimli's evaluator on the plain
 //! subset. Standard operations are decoded by gimli's
 //! `Operation::parse`; `DW_OP_LLVM_user` (0xe9) and its sub-opcodes are
@@ -45,8 +45,8 @@
 //!   5 private_lane = the focused lane's private memory, the LLVM address
 //!   space 5 of diopter's contexts).
 //!
-//! Uses: [`DwarfExt`] (the `dwarf-ext` oracle of the `dwarf_diff` fuzz
-//! target) evaluates [`super::lower_ext`]'s bytes; `amd_ext` evaluates the
+//! Uses: `DwarfExt` (`diopter_harness::adapters`, the `dwarf-ext` oracle of
+//! the `dwarf_diff` fuzz target) evaluates [`super::lower_ext`]'s bytes; `amd_ext` evaluates the
 //! DWARF AMD's backend emits (`reports/dwarf-amd.md`).
 //!
 //! # Decisions where the document is silent or ambiguous
@@ -1277,41 +1277,8 @@ pub fn evaluate_lowered(l: &super::Lowered, ctx: &Context) -> diopter_semantics:
     }
 }
 
-/// The DWARF oracle with this evaluator in place of gimli's: lower the case
-/// with AMD's extensions ([`super::lower_ext`]), evaluate the bytes with
-/// [`evaluate_lowered`]. Replay names it `dwarf-ext`.
-#[derive(Default)]
-pub struct DwarfExt;
-
-impl diopter_diff::Oracle for DwarfExt {
-    fn name(&self) -> &str {
-        "dwarf-ext"
-    }
-    fn eval(&self, case: &diopter_gen::Case) -> diopter_semantics::interp::Outcome {
-        match super::lower_ext(&case.bare, &case.types, &case.ctx) {
-            Ok(l) => evaluate_lowered(&l, &case.ctx),
-            Err(e) => Err(diopter_semantics::interp::EvalError {
-                kind: ErrorKind::ResourceLimit,
-                op_index: usize::MAX,
-                message: format!("not lowerable: {e}"),
-            }),
-        }
-    }
-    fn not_applicable(&self, case: &diopter_gen::Case) -> Option<String> {
-        super::lower_ext(&case.bare, &case.types, &case.ctx)
-            .err()
-            .map(|e| format!("not lowerable: {e}"))
-    }
-    fn exact_locations(&self) -> bool {
-        false
-    }
-    fn nan_payload_unspecified(&self, case: &diopter_gen::Case) -> bool {
-        super::lower_ext(&case.bare, &case.types, &case.ctx).is_ok_and(|l| l.computed_float_result)
-    }
-}
-
 /// The decisions of the module doc, for the errata report: (title, what
-/// this evaluator does, the test in `oracles/dwarf/tests/dwarf_ext.rs` that pins
+/// this evaluator does, the test in `oracles/harness/tests/dwarf_ext.rs` that pins
 /// it).
 pub const DECISIONS: &[(&str, &str, &str)] = &[
     (

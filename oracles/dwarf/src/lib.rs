@@ -3,10 +3,11 @@
 //! Debug expressions end up as DWARF. [`lower`] translates the lowerable
 //! subset of DIOp expressions into DWARF 5 expression bytes, given the
 //! locations the expression's inputs have in an evaluation context;
-//! [`Dwarf`] evaluates those bytes with `gimli::read::Evaluation` (written by
+//! [`evaluate`] evaluates those bytes with `gimli::read::Evaluation` (written by
 //! other people for other reasons) in the same context and maps the pieces
 //! back to a diopter location, so that the differential driver compares it
-//! with the reference interpreter. Everything that does not lower gets a
+//! with the reference interpreter (the `Dwarf` oracle of
+//! `diopter_harness::adapters`: this crate knows nothing of the framework). Everything that does not lower gets a
 //! precise [`NotLowerable`] reason and is counted as such, never as
 //! agreement.
 //!
@@ -174,7 +175,7 @@
 //! location are one thing, and a piece loses which single location the
 //! spec's location was inside. So the DWARF oracle's location is compared
 //! by DESIGN.md's equivalence, not structurally: same type, same bits read,
-//! same effect of a write ([`diopter_diff::Oracle::exact_locations`]).
+//! same effect of a write (`diopter_diff::Oracle::exact_locations`).
 //!
 //! **Errors.** The reference's error classes map as follows: a read of
 //! undefined storage, an out-of-bounds read and a read of an implicit
@@ -191,7 +192,7 @@
 //! reference with rustc_apfloat: the same correctly rounded results, but
 //! NaN payloads are unspecified by IEEE-754 (a "should") and DWARF. A float
 //! computed by DWARF arithmetic may therefore only be the whole result (then
-//! [`compare`] counts two NaNs as the same NaN, reported apart as
+//! `diopter_harness::adapters::dwarf::compare` counts two NaNs as the same NaN, reported apart as
 //! `NanPayload`) or feed more float arithmetic; its bits reinterpreted, or
 //! as a composite part, are not lowerable. `DIOpConvert` int→float is not
 //! lowerable: gimli 0.31's `DW_OP_convert` reads a signed integer as
@@ -227,10 +228,8 @@ pub mod wide;
 
 pub use lower::{lower, lower_ext, Lowered, NotLowerable, ReadSite};
 
-use diopter_diff::{self as diff, Observation, Oracle, Reference, Verdict};
-use diopter_gen::Case;
 use diopter_semantics::context::Context;
-use diopter_semantics::interp::{self, ErrorKind, EvalError, Located, Outcome};
+use diopter_semantics::interp::{ErrorKind, EvalError, Located, Outcome};
 use eval::{Machine, Stop};
 
 /// Evaluates a lowered expression with gimli in `ctx`.
@@ -296,223 +295,9 @@ pub fn evaluate(l: &Lowered, ctx: &Context) -> Outcome {
     }
 }
 
-/// The DWARF oracle: lower the case, evaluate the bytes with gimli.
-#[derive(Default)]
-pub struct Dwarf;
-
-impl Oracle for Dwarf {
-    fn name(&self) -> &str {
-        "dwarf"
-    }
-    fn eval(&self, case: &Case) -> Outcome {
-        match lower(&case.bare, &case.types, &case.ctx) {
-            Ok(l) => evaluate(&l, &case.ctx),
-            // `not_applicable` keeps the driver from getting here.
-            Err(e) => Err(EvalError {
-                kind: ErrorKind::ResourceLimit,
-                op_index: usize::MAX,
-                message: format!("not lowerable: {e}"),
-            }),
-        }
-    }
-    fn not_applicable(&self, case: &Case) -> Option<String> {
-        lower(&case.bare, &case.types, &case.ctx)
-            .err()
-            .map(|e| format!("not lowerable: {e}"))
-    }
-    fn exact_locations(&self) -> bool {
-        false
-    }
-    fn nan_payload_unspecified(&self, case: &Case) -> bool {
-        lower(&case.bare, &case.types, &case.ctx).is_ok_and(|l| l.computed_float_result)
-    }
-}
-
-/// How the DWARF oracle relates to the reference on one case.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum DwarfVerdict {
-    /// Same type, bits read and write effect (or the same error class at the
-    /// same operation).
-    Agree,
-    BothError {
-        kind: ErrorKind,
-        op_index: usize,
-    },
-    /// The only difference: both read a NaN of the result's float type, with
-    /// different payloads (see the module doc).
-    NanPayload,
-    /// The reference says the context is inconsistent; never agreement.
-    Inconsistent,
-    /// The reference hit a resource limit.
-    Skipped(String),
-    NotLowerable(NotLowerable),
-    Disagree(Vec<String>),
-}
-
-impl DwarfVerdict {
-    pub fn label(&self) -> &'static str {
-        match self {
-            DwarfVerdict::Agree => "agree",
-            DwarfVerdict::BothError { .. } => "both-error",
-            DwarfVerdict::NanPayload => "nan-payload",
-            DwarfVerdict::Inconsistent => "inconsistent-context",
-            DwarfVerdict::Skipped(_) => "skipped",
-            DwarfVerdict::NotLowerable(_) => "not-lowerable",
-            DwarfVerdict::Disagree(_) => "DISAGREE",
-        }
-    }
-}
-
-/// Runs the reference and the DWARF oracle on `case` and classifies.
-pub fn compare(case: &Case) -> DwarfVerdict {
-    compare_with(case, lower, evaluate)
-}
-
 /// A lowering: [`lower`] (DWARF 5) or [`lower_ext`] (with AMD's extensions).
 pub type LowerFn = fn(
     &diopter_semantics::ast::Bare,
     &diopter_semantics::types::TypeTable,
     &Context,
 ) -> Result<Lowered, NotLowerable>;
-
-/// [`compare`] with another lowering and evaluator of the lowered bytes:
-/// gimli's ([`lower`], [`evaluate`]), or the extension evaluator's
-/// ([`lower_ext`], [`ext::evaluate_lowered`]).
-pub fn compare_with(
-    case: &Case,
-    lower: LowerFn,
-    eval: fn(&Lowered, &Context) -> Outcome,
-) -> DwarfVerdict {
-    let lowered = match lower(&case.bare, &case.types, &case.ctx) {
-        Ok(l) => l,
-        Err(e) => return DwarfVerdict::NotLowerable(e),
-    };
-    let reference = diff::observe(case, &Reference);
-    let outcome = eval(&lowered, &case.ctx);
-    let dwarf = observation_of(case, outcome);
-    match diff::classify(&[reference.clone(), dwarf.clone()]) {
-        Verdict::Agree => DwarfVerdict::Agree,
-        Verdict::BothError { kind, op_index } => DwarfVerdict::BothError { kind, op_index },
-        Verdict::InconsistentContext { .. } => DwarfVerdict::Inconsistent,
-        Verdict::Skipped { reason } => DwarfVerdict::Skipped(reason),
-        Verdict::Disagree { details } => {
-            // Two NaNs with different payloads, both refusing writes.
-            let nan = lowered.computed_float_result
-                && match (&reference.outcome, &reference.read, &dwarf.read) {
-                    (Ok(r), Some(Ok(a)), Some(Ok(b))) => {
-                        diff::is_nan(&r.ty, a)
-                            && diff::is_nan(&r.ty, b)
-                            && matches!(
-                                (&reference.write, &dwarf.write),
-                                (Some(Err(x)), Some(Err(y))) if x.kind == y.kind
-                            )
-                    }
-                    _ => false,
-                };
-            if nan {
-                DwarfVerdict::NanPayload
-            } else {
-                DwarfVerdict::Disagree(details)
-            }
-        }
-    }
-}
-
-/// The DWARF oracle's observation of an outcome (reads and writes through
-/// the reference's location code).
-pub fn observation_of(case: &Case, outcome: Outcome) -> Observation {
-    let (read, write) = match &outcome {
-        Ok(r) => {
-            let read = interp::read_value(&case.ctx, r);
-            let mut after = case.ctx.clone();
-            let write =
-                interp::write_value(&mut after, r, &diff::write_pattern(r.bits)).map(|()| after);
-            (Some(read), Some(write))
-        }
-        Err(_) => (None, None),
-    };
-    Observation {
-        oracle: "dwarf".into(),
-        outcome,
-        read,
-        write,
-        exact_location: false,
-        // `compare` tells NaN payload differences apart itself.
-        any_nan: false,
-    }
-}
-
-/// Cases the `dwarf_diff` fuzz target saw, and how many of them lowered.
-pub static FUZZ_CASES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-pub static FUZZ_LOWERED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-/// ... and how many lowered with AMD's extensions ([`lower_ext`]).
-pub static FUZZ_LOWERED_EXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-/// The body of the `dwarf_diff` fuzz target: a generated case, reference
-/// against the DWARF oracle ([`compare`]) and against the same bytes in the
-/// extension evaluator ([`compare_with`] [`ext::evaluate_lowered`], oracle
-/// `dwarf-ext`). A disagreement is written as a
-/// case file to `case_dir` (when given; replay it with `diopter replay`,
-/// whose `# oracles:` line names the reference and dwarf) and returned as
-/// `Err`. Every 2^16 cases the lowering rate so far goes to stderr.
-pub fn fuzz_dwarf_diff(data: &[u8], case_dir: Option<&std::path::Path>) -> Result<(), String> {
-    use arbitrary::Arbitrary;
-    use std::sync::atomic::Ordering;
-    let mut u = arbitrary::Unstructured::new(data);
-    let Ok(case) = Case::arbitrary(&mut u) else {
-        return Ok(());
-    };
-    let v = compare(&case);
-    let n = FUZZ_CASES.fetch_add(1, Ordering::Relaxed) + 1;
-    let lowered = if matches!(v, DwarfVerdict::NotLowerable(_)) {
-        FUZZ_LOWERED.load(Ordering::Relaxed)
-    } else {
-        FUZZ_LOWERED.fetch_add(1, Ordering::Relaxed) + 1
-    };
-    if n.is_multiple_of(1 << 16) {
-        let ext = FUZZ_LOWERED_EXT.load(Ordering::Relaxed);
-        eprintln!(
-            "dwarf_diff: {n} cases, {lowered} lowered ({:.1}%), {ext} with AMD's extensions ({:.1}%)",
-            100.0 * lowered as f64 / n as f64,
-            100.0 * ext as f64 / n as f64
-        );
-    }
-    // The same bytes through the extension evaluator (ext.rs).
-    let vx = compare_with(&case, lower_ext, ext::evaluate_lowered);
-    if !matches!(vx, DwarfVerdict::NotLowerable(_)) {
-        FUZZ_LOWERED_EXT.fetch_add(1, Ordering::Relaxed);
-    }
-    for (oracle, v) in [("dwarf", &v), ("dwarf-ext", &vx)] {
-        let DwarfVerdict::Disagree(details) = v else {
-            continue;
-        };
-        let mut msg = format!(
-            "reference and {oracle} disagree:\n  {}\nexpression: {}",
-            details.join("\n  "),
-            case.expr_line()
-        );
-        if let Some(dir) = case_dir {
-            let verdict = Verdict::Disagree {
-                details: details.clone(),
-            };
-            let text = diff::case_file_text(&case, &["reference", oracle], Some(&verdict));
-            let mut h = std::collections::hash_map::DefaultHasher::new();
-            std::hash::Hash::hash(&text, &mut h);
-            let path = dir.join(format!(
-                "disagree-{:016x}.case",
-                std::hash::Hasher::finish(&h)
-            ));
-            let written = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, text));
-            match written {
-                Ok(()) => msg.push_str(&format!(
-                    "\ncase file: {}\nreproduce: {}",
-                    path.display(),
-                    diff::repro_command(&path)
-                )),
-                Err(e) => msg.push_str(&format!("\n(writing {} failed: {e})", path.display())),
-            }
-        }
-        return Err(msg);
-    }
-    Ok(())
-}

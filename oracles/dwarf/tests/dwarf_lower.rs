@@ -253,36 +253,3 @@ fn a_64_bit_address_with_an_offset_does_not_lower() {
     let r = evaluate(&l, &c).unwrap();
     assert_eq!(r.loc, LocDesc::memory(0, 0x108));
 }
-
-#[test]
-fn the_driver_leaves_out_the_dwarf_oracle_where_it_does_not_lower() {
-    use diopter_diff::{run_case, Reference, Verdict};
-    use diopter_dwarf::Dwarf;
-    use diopter_fast::Fast;
-    use diopter_gen::Case;
-    let case = |line: &str, c: &str| Case {
-        bare: parse_bare(line).unwrap(),
-        types: TypeTable::default(),
-        ctx: ctx(c),
-    };
-    // An i128 addition does not lower (DWARF's values stop at 64 bits):
-    // reference vs fast still agree, and the reference vs dwarf alone is
-    // skipped with the reason.
-    let c = case(
-        "[i128] DIOpArg(0, i128), DIOpArg(0, i128), DIOpAdd()",
-        "%a = i128 1\narg 0 = %a\n",
-    );
-    let fast = Fast::default();
-    assert_eq!(run_case(&c, &[&Reference, &fast, &Dwarf]), Verdict::Agree);
-    match run_case(&c, &[&Reference, &Dwarf]) {
-        Verdict::Skipped { reason } => assert!(reason.contains("an i128 value"), "{reason}"),
-        v => panic!("{v}"),
-    }
-    // Where it lowers, the locations differ in form (an implicit value vs
-    // DWARF's stack value) but read and write alike: agreement.
-    let c = case(
-        "[i32, i32] DIOpArg(0, i32), DIOpArg(1, i32), DIOpAdd()",
-        REGS,
-    );
-    assert_eq!(run_case(&c, &[&Reference, &Dwarf]), Verdict::Agree);
-}

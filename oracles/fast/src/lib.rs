@@ -12,7 +12,7 @@
 //! `Located` (type, `LocDesc`, size, fragment) or the same `EvalError`
 //! (kind, operation index and message) — for every expression and context.
 //! The differential tests in `tests/fast_*.rs` hold it to that, through
-//! the [`Fast`] oracle.
+//! the `Fast` oracle (`diopter_harness::adapters`).
 //!
 //! * [`compile`] checks the expression (`check::check_expr`) and compiles it;
 //!   [`compile_unchecked`] compiles anything, turning what the reference
@@ -54,7 +54,6 @@ mod exec;
 mod failure;
 mod msg;
 mod offset;
-pub mod oracle;
 mod read;
 mod result;
 mod show;
@@ -62,7 +61,6 @@ mod typing;
 mod words;
 
 pub use compile::{compile_checked_types, compile_unchecked, Compiled};
-pub use oracle::Fast;
 pub use result::{EvalFailure, Evaluation, SingleRef, StorageRef, Value};
 pub use typing::compile_typed;
 

@@ -9,6 +9,7 @@
 mod support;
 
 use diopter_fast as fast;
+use diopter_gen::Generate;
 use diopter_gen::{self as gen, entropy::SplitMix, Case, GenConfig};
 use diopter_semantics::ast::Bare;
 use diopter_semantics::check::{check_bare, BareInputs};

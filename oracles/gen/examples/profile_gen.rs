@@ -1,6 +1,6 @@
 //! The generator's share of an `eval_diff` execution, run alone for a
 //! profiler: `N` cases read from byte strings as libFuzzer's `Arbitrary`
-//! reads them (`Case::arbitrary`, the eval_diff target's first step), the
+//! reads them (`Case::from_bytes`, the eval_diff target's first step), the
 //! byte strings pseudo-random of 64 to 1,024 bytes. Generated types are not
 //! cross-checked, as in the fuzz target.
 //!
@@ -12,8 +12,7 @@
 //! profiled function), so that a change meant to make the generator
 //! cheaper can be shown to generate the same cases.
 
-use arbitrary::{Arbitrary, Unstructured};
-use diopter_gen::Case;
+use diopter_gen::{Case, GenConfig, Generate};
 use diopter_semantics::context::splitmix64;
 use std::hash::{Hash, Hasher};
 use std::hint::black_box;
@@ -33,7 +32,7 @@ fn inputs(n: u64) -> Vec<Vec<u8>> {
 fn run_generate(inputs: &[Vec<u8>]) -> Vec<Case> {
     inputs
         .iter()
-        .filter_map(|d| Case::arbitrary(&mut Unstructured::new(d)).ok())
+        .map(|d| Case::from_bytes(d, &GenConfig::default()))
         .map(black_box)
         .collect()
 }

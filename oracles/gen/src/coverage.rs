@@ -8,6 +8,7 @@
 
 use super::swarm::{OpKind, StorageKind};
 use super::{Case, GenConfig};
+use crate::Generate;
 use diopter_semantics::access;
 use diopter_semantics::ast::{Bare, Dialect, Literal, Op};
 use diopter_semantics::context::Context;

@@ -7,9 +7,9 @@
 //! every kind of storage ([`context`]); a per-case swarm configuration
 //! ([`swarm`]) switches kinds of operations, types and storage on and off so
 //! that rare combinations occur. Every choice is drawn through
-//! [`entropy::Entropy`], so the same generator runs under libFuzzer (the
-//! [`arbitrary::Arbitrary`] impl of [`Case`]), proptest ([`strategy`],
-//! [`seed_strategy`]) and seeded loops ([`Case::from_seed`]).
+//! [`entropy::Entropy`], so the same generator runs under libFuzzer
+//! ([`Generate::from_bytes`], [`arbitrary_case`]), proptest ([`strategy`],
+//! [`seed_strategy`]) and seeded loops ([`Generate::from_seed`]).
 //! [`wild`] makes expressions that are *not* built to be well-typed, for
 //! testing the checker itself; [`coverage`] counts what the generators
 //! reach. The fuzz targets in `fuzz/` that drive them are in
@@ -32,9 +32,7 @@ pub mod values;
 pub mod wild;
 
 use diopter_semantics::ast::{ArgDecl, Bare, Dialect, Expr, Span};
-use diopter_semantics::context::Context;
-use diopter_semantics::syntax::print_bare;
-use diopter_semantics::types::{DataLayout, TypeTable};
+use diopter_semantics::types::DataLayout;
 use entropy::{Bytes, Entropy, SplitMix};
 use expr::{ExprGen, Shape};
 use proptest::prelude::*;
@@ -90,24 +88,42 @@ pub fn datalayout(i: usize) -> DataLayout {
     LAYOUTS.with(|l| l[i % l.len()].clone())
 }
 
-/// One test case: an expression with its inputs' types, the named types it
-/// uses, and a context to evaluate it in (the context holds the data layout).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Case {
-    pub bare: Bare,
-    pub types: TypeTable,
-    pub ctx: Context,
+/// The test case the generators make; it is `diopter_semantics`', so that
+/// the framework and the engines read cases without this crate.
+pub use diopter_semantics::case::Case;
+
+/// Drawing a [`Case`]: `Case::from_seed(..)` and the like with this trait
+/// in scope. (A trait, as `Case` is defined in `diopter_semantics`.)
+pub trait Generate: Sized {
+    /// A case drawn from `e`.
+    fn generate(e: &mut dyn Entropy, cfg: &GenConfig) -> Self;
+    /// A case drawn from `e` with a given feature set.
+    fn generate_with(e: &mut dyn Entropy, cfg: &GenConfig, swarm: &Swarm) -> Self;
+    /// The case a seed gives (a splitmix64 stream).
+    fn from_seed(seed: u64, cfg: &GenConfig) -> Self {
+        Self::generate(&mut SplitMix(seed), cfg)
+    }
+    /// The case a byte string gives, read as libFuzzer's `Arbitrary` read
+    /// it (the fuzz targets' input).
+    fn from_bytes(data: &[u8], cfg: &GenConfig) -> Self {
+        let mut u = arbitrary::Unstructured::new(data);
+        Self::generate(&mut Bytes::new(&mut u), cfg)
+    }
 }
 
-impl Case {
-    /// A case drawn from `e`.
-    pub fn generate(e: &mut dyn Entropy, cfg: &GenConfig) -> Case {
+/// The case at the front of a fuzz input, the rest of `u` left for other
+/// choices; what `Case::from_bytes` reads when nothing follows.
+pub fn arbitrary_case(u: &mut arbitrary::Unstructured) -> Case {
+    Case::generate(&mut Bytes::new(u), &GenConfig::default())
+}
+
+impl Generate for Case {
+    fn generate(e: &mut dyn Entropy, cfg: &GenConfig) -> Case {
         let swarm = Swarm::draw(e);
         Self::generate_with(e, cfg, &swarm)
     }
 
-    /// A case drawn from `e` with a given feature set.
-    pub fn generate_with(e: &mut dyn Entropy, cfg: &GenConfig, swarm: &Swarm) -> Case {
+    fn generate_with(e: &mut dyn Entropy, cfg: &GenConfig, swarm: &Swarm) -> Case {
         let dialect = cfg.dialect.unwrap_or(if e.chance(1, 2) {
             Dialect::DiExpr
         } else {
@@ -177,34 +193,6 @@ impl Case {
             types: table,
             ctx,
         }
-    }
-
-    /// The case a seed gives (a splitmix64 stream).
-    pub fn from_seed(seed: u64, cfg: &GenConfig) -> Case {
-        Self::generate(&mut SplitMix(seed), cfg)
-    }
-
-    /// The case a byte string gives, read as libFuzzer's `Arbitrary` reads it.
-    pub fn from_bytes(data: &[u8], cfg: &GenConfig) -> Case {
-        let mut u = arbitrary::Unstructured::new(data);
-        Self::generate(&mut Bytes::new(&mut u), cfg)
-    }
-
-    /// The expression in the one-line form.
-    pub fn expr_line(&self) -> String {
-        print_bare(&self.bare)
-    }
-
-    pub fn datalayout(&self) -> &DataLayout {
-        &self.ctx.datalayout
-    }
-}
-
-/// Reads a case from the fuzz input: the bytes drive the same generator, so
-/// libFuzzer's mutations change individual choices.
-impl<'a> arbitrary::Arbitrary<'a> for Case {
-    fn arbitrary(u: &mut arbitrary::Unstructured<'a>) -> arbitrary::Result<Self> {
-        Ok(Case::generate(&mut Bytes::new(u), &GenConfig::default()))
     }
 }
 

@@ -15,6 +15,7 @@ use super::swarm::Swarm;
 use super::types::ADDRSPACES;
 use super::values::{self, Hint};
 use super::{datalayout, Case, GenConfig, DATALAYOUTS};
+use crate::Generate;
 use diopter_semantics::ast::{ArgDecl, Bare, Dialect, Expr, Op, Span};
 use diopter_semantics::check;
 use diopter_semantics::syntax::{parse_bare, print_bare};

@@ -5,6 +5,7 @@
 //! same context; exhausted or tiny inputs still make valid cases.
 
 use diopter_gen::entropy::SplitMix;
+use diopter_gen::Generate;
 use diopter_gen::{self as gen, Case, GenConfig};
 use diopter_semantics::ast::Dialect;
 use diopter_semantics::check::check_bare;

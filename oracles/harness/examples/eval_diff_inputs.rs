@@ -12,8 +12,9 @@
 //! context size) next to the input sizes.
 
 use diopter_diff::{self as diff, Oracle, Reference};
-use diopter_fast::Fast;
+use diopter_gen::Generate;
 use diopter_gen::{Case, GenConfig};
+use diopter_harness::adapters::Fast;
 use diopter_harness::targets;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;

@@ -6,9 +6,10 @@
 //! runs the one case as a batch of its own and asks for the same
 //! consumer, class and first refused operation).
 
+use crate::adapters::dwarf::DwarfVerdict;
 use crate::minimize::{self, Options as MinOptions};
 use diopter_debuggers::{batch, fit, prepare, Class, Debugger, Prepared, Tools};
-use diopter_dwarf::DwarfVerdict;
+use diopter_gen::Generate;
 use diopter_gen::{Case, GenConfig};
 use serde::Serialize;
 use std::collections::BTreeMap;

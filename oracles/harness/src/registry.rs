@@ -11,11 +11,11 @@ pub const ORACLE_NAMES: [&str; 3] = ["reference", "fast", "dwarf"];
 pub fn oracle(name: &str) -> Option<Box<dyn Oracle>> {
     match name {
         "reference" => Some(Box::new(Reference)),
-        "fast" => Some(Box::new(diopter_fast::Fast::default())),
-        "dwarf" => Some(Box::new(diopter_dwarf::Dwarf)),
+        "fast" => Some(Box::new(crate::adapters::Fast::default())),
+        "dwarf" => Some(Box::new(crate::adapters::Dwarf)),
         // Not in ORACLE_NAMES (campaigns run it inside `dwarf_diff`); named
         // so that `diopter replay` can replay its case files.
-        "dwarf-ext" => Some(Box::new(diopter_dwarf::ext::DwarfExt)),
+        "dwarf-ext" => Some(Box::new(crate::adapters::DwarfExt)),
         _ => None,
     }
 }

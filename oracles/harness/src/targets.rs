@@ -1,15 +1,20 @@
 //! The bodies of the fuzz targets in `fuzz/fuzz_targets/`, kept here so
 //! that the inputs that once failed (`fuzz/regressions/TARGET/`) run under
 //! `cargo test` too (`oracles/harness/tests/gen_regressions.rs`), without cargo-fuzz.
-//! Each returns `Err(why)` where the target panics.
+//! Each returns `Err(why)` where the target panics; [`crate::fuzz`] is what
+//! the targets call.
 
-use arbitrary::{Arbitrary, Unstructured};
+use crate::adapters::dwarf::{self, DwarfVerdict};
+use crate::adapters::Fast;
+use arbitrary::Unstructured;
 use diopter_diff::{self as diff, Reference, Verdict};
-use diopter_fast::Fast;
+use diopter_dwarf::{ext, lower_ext};
 use diopter_gen::context::{context_for, ContextFor};
 use diopter_gen::entropy::{Bytes, Entropy, SplitMix};
 use diopter_gen::swarm::Swarm;
+use diopter_gen::Generate;
 use diopter_gen::{wild, Case, GenConfig};
+use diopter_rules::simplify::Simplifier;
 use diopter_semantics::ast::{Bare, Op};
 use diopter_semantics::check::check_bare;
 use diopter_semantics::diag::Source;
@@ -23,10 +28,7 @@ use std::path::{Path, PathBuf};
 /// disagreement the case file is written to `case_dir` (when given) and the
 /// error names it and the command that replays it.
 pub fn eval_diff(data: &[u8], fast: &Fast, case_dir: Option<&Path>) -> Result<(), String> {
-    let mut u = Unstructured::new(data);
-    let Ok(case) = Case::arbitrary(&mut u) else {
-        return Ok(());
-    };
+    let case = Case::from_bytes(data, &GenConfig::default());
     let v = diff::run_case(&case, &[&Reference, fast]);
     if let Verdict::Disagree { .. } = v {
         let mut msg = format!("oracles disagree: {v}\nexpression: {}", case.expr_line());
@@ -257,9 +259,7 @@ pub enum Update {
 /// the finding.
 pub fn validate_diff_outcome(data: &[u8]) -> Result<Option<(Update, &'static str)>, String> {
     let mut u = Unstructured::new(data);
-    let Ok(case) = Case::arbitrary(&mut u) else {
-        return Ok(None);
-    };
+    let case = diopter_gen::arbitrary_case(&mut u);
     validate_update(&case, &mut u)
 }
 
@@ -659,3 +659,82 @@ pub fn judge_update(
 
 /// `validate_diff` skips before-expressions longer than this.
 pub const MAX_VALIDATE_OPS: usize = 12;
+
+/// Cases the `dwarf_diff` fuzz target saw, and how many of them lowered.
+pub static FUZZ_CASES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+pub static FUZZ_LOWERED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+/// ... and how many lowered with AMD's extensions ([`lower_ext`]).
+pub static FUZZ_LOWERED_EXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// The body of the `dwarf_diff` fuzz target: a generated case, reference
+/// against the DWARF oracle ([`dwarf::compare`]) and against the same bytes in the
+/// extension evaluator ([`dwarf::compare_with`] `ext::evaluate_lowered`, oracle
+/// `dwarf-ext`). A disagreement is written as a
+/// case file to `case_dir` (when given; replay it with `diopter replay`,
+/// whose `# oracles:` line names the reference and dwarf) and returned as
+/// `Err`. Every 2^16 cases the lowering rate so far goes to stderr.
+pub fn dwarf_diff(data: &[u8], case_dir: Option<&std::path::Path>) -> Result<(), String> {
+    use std::sync::atomic::Ordering;
+    let case = Case::from_bytes(data, &GenConfig::default());
+    let v = dwarf::compare(&case);
+    let n = FUZZ_CASES.fetch_add(1, Ordering::Relaxed) + 1;
+    let lowered = if matches!(v, DwarfVerdict::NotLowerable(_)) {
+        FUZZ_LOWERED.load(Ordering::Relaxed)
+    } else {
+        FUZZ_LOWERED.fetch_add(1, Ordering::Relaxed) + 1
+    };
+    if n.is_multiple_of(1 << 16) {
+        let ext = FUZZ_LOWERED_EXT.load(Ordering::Relaxed);
+        eprintln!(
+            "dwarf_diff: {n} cases, {lowered} lowered ({:.1}%), {ext} with AMD's extensions ({:.1}%)",
+            100.0 * lowered as f64 / n as f64,
+            100.0 * ext as f64 / n as f64
+        );
+    }
+    // The same bytes through the extension evaluator (ext.rs).
+    let vx = dwarf::compare_with(&case, lower_ext, ext::evaluate_lowered);
+    if !matches!(vx, DwarfVerdict::NotLowerable(_)) {
+        FUZZ_LOWERED_EXT.fetch_add(1, Ordering::Relaxed);
+    }
+    for (oracle, v) in [("dwarf", &v), ("dwarf-ext", &vx)] {
+        let DwarfVerdict::Disagree(details) = v else {
+            continue;
+        };
+        let mut msg = format!(
+            "reference and {oracle} disagree:\n  {}\nexpression: {}",
+            details.join("\n  "),
+            case.expr_line()
+        );
+        if let Some(dir) = case_dir {
+            let verdict = Verdict::Disagree {
+                details: details.clone(),
+            };
+            let text = diff::case_file_text(&case, &["reference", oracle], Some(&verdict));
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            std::hash::Hash::hash(&text, &mut h);
+            let path = dir.join(format!(
+                "disagree-{:016x}.case",
+                std::hash::Hasher::finish(&h)
+            ));
+            let written = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, text));
+            match written {
+                Ok(()) => msg.push_str(&format!(
+                    "\ncase file: {}\nreproduce: {}",
+                    path.display(),
+                    diff::repro_command(&path)
+                )),
+                Err(e) => msg.push_str(&format!("\n(writing {} failed: {e})", path.display())),
+            }
+        }
+        return Err(msg);
+    }
+    Ok(())
+}
+
+/// `simplify_diff`: a generated case against its form simplified by `s`
+/// (`diopter_rules::simplify::check::fuzz_simplify_diff`, which writes the
+/// case file of a disagreement to `case_dir` when given).
+pub fn simplify_diff(s: &Simplifier, data: &[u8], case_dir: Option<&Path>) -> Result<(), String> {
+    let case = Case::from_bytes(data, &GenConfig::default());
+    diopter_rules::simplify::check::fuzz_simplify_diff(s, &case, case_dir)
+}

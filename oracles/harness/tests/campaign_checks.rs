@@ -2,7 +2,7 @@
 //! generated case fails the round trip or the validation check (a failure
 //! here would be a false alarm in every `diopter run`).
 
-use diopter_gen::{Case, GenConfig};
+use diopter_gen::{Case, GenConfig, Generate};
 use diopter_harness::campaign::checks;
 
 #[test]

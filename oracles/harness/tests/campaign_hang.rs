@@ -6,9 +6,10 @@
 //! one, without a watchdog.
 
 use diopter_diff::{self as diff, Oracle, Reference};
-use diopter_fast::Fast;
 use diopter_gen::entropy::{Entropy, SplitMix};
+use diopter_gen::Generate;
 use diopter_gen::{Case, GenConfig};
+use diopter_harness::adapters::Fast;
 use diopter_harness::campaign::{self, Config, MakeOracles, Phase, MAX_STUCK_WORKERS};
 use diopter_harness::minimize;
 use diopter_harness::minimize::plant::{Plant, Planted};

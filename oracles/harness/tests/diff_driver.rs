@@ -5,6 +5,7 @@ use diopter_diff::{
     self as diff, case_file_oracles, case_file_text, classify, observe, read_case_file, run_case,
     Oracle, Reference, Verdict,
 };
+use diopter_gen::Generate;
 use diopter_gen::{Case, GenConfig};
 use diopter_semantics::context::Context;
 use diopter_semantics::diag::Source;
@@ -224,7 +225,7 @@ fn the_shortcut_gives_the_full_verdict() {
     // run_case skips reading and writing through equal locations; the
     // verdict must be what observing everything gives.
     let cfg = GenConfig::default();
-    let fast = diopter_fast::Fast::default();
+    let fast = diopter_harness::adapters::Fast::default();
     for seed in 0..400 {
         let c = Case::from_seed(seed, &cfg);
         for oracles in [
@@ -240,4 +241,41 @@ fn the_shortcut_gives_the_full_verdict() {
             );
         }
     }
+}
+
+// The DWARF oracle in the driver: left out where it does not lower.
+#[test]
+fn the_driver_leaves_out_the_dwarf_oracle_where_it_does_not_lower() {
+    use diopter_diff::{run_case, Reference, Verdict};
+    use diopter_harness::adapters::{Dwarf, Fast};
+    use diopter_semantics::case::Case;
+    use diopter_semantics::context::Context;
+    use diopter_semantics::syntax::parse_bare;
+    use diopter_semantics::types::TypeTable;
+    let ctx = |text: &str| Context::parse(text).expect("the test's context parses");
+    let case = |line: &str, c: &str| Case {
+        bare: parse_bare(line).unwrap(),
+        types: TypeTable::default(),
+        ctx: ctx(c),
+    };
+    // An i128 addition does not lower (DWARF's values stop at 64 bits):
+    // reference vs fast still agree, and the reference vs dwarf alone is
+    // skipped with the reason.
+    let c = case(
+        "[i128] DIOpArg(0, i128), DIOpArg(0, i128), DIOpAdd()",
+        "%a = i128 1\narg 0 = %a\n",
+    );
+    let fast = Fast::default();
+    assert_eq!(run_case(&c, &[&Reference, &fast, &Dwarf]), Verdict::Agree);
+    match run_case(&c, &[&Reference, &Dwarf]) {
+        Verdict::Skipped { reason } => assert!(reason.contains("an i128 value"), "{reason}"),
+        v => panic!("{v}"),
+    }
+    // Where it lowers, the locations differ in form (an implicit value vs
+    // DWARF's stack value) but read and write alike: agreement.
+    let c = case(
+        "[i32, i32] DIOpArg(0, i32), DIOpArg(1, i32), DIOpAdd()",
+        "%a = i32 5\n%b = i32 7\narg 0 = %a\narg 1 = %b\n",
+    );
+    assert_eq!(run_case(&c, &[&Reference, &Dwarf]), Verdict::Agree);
 }

@@ -4,8 +4,9 @@
 //! sweep that writes every disagreement as a case file.
 
 use diopter_diff::{self as diff, run_case, Reference, Verdict};
-use diopter_fast::Fast;
+use diopter_gen::Generate;
 use diopter_gen::{self as gen, Case, GenConfig};
+use diopter_harness::adapters::Fast;
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 use std::hash::{Hash, Hasher};

@@ -2,7 +2,7 @@
 //! `fuzz/regressions/TARGET/`, run through the targets' bodies
 //! (`diopter_harness::targets`) on every `cargo test`, without cargo-fuzz.
 
-use diopter_fast::Fast;
+use diopter_harness::adapters::Fast;
 use diopter_harness::targets;
 use std::path::{Path, PathBuf};
 
@@ -56,7 +56,7 @@ fn check_eval_regressions() {
 
 #[test]
 fn dwarf_diff_regressions() {
-    run("dwarf_diff", |d| diopter_dwarf::fuzz_dwarf_diff(d, None));
+    run("dwarf_diff", |d| targets::dwarf_diff(d, None));
 }
 
 /// `oom-4250c90efe25fc06` made the target exceed libFuzzer's 2 GB before

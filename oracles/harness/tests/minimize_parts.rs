@@ -296,8 +296,14 @@ fn minimize_counts_its_steps_and_tries() {
 fn a_planted_oracle_keeps_its_inner_oracles_comparison() {
     use diopter_diff::Oracle;
     use diopter_harness::minimize::plant::{Plant, Planted};
-    let fast = Planted::new(Box::new(diopter_fast::Fast::default()), Plant::AddOffByOne);
+    let fast = Planted::new(
+        Box::new(diopter_harness::adapters::Fast::default()),
+        Plant::AddOffByOne,
+    );
     assert!(fast.exact_locations());
-    let dwarf = Planted::new(Box::new(diopter_dwarf::Dwarf), Plant::AddOffByOne);
+    let dwarf = Planted::new(
+        Box::new(diopter_harness::adapters::Dwarf),
+        Plant::AddOffByOne,
+    );
     assert!(!dwarf.exact_locations());
 }

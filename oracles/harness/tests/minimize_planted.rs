@@ -6,8 +6,9 @@
 //! failure.
 
 use diopter_diff::{self as diff, Oracle, Reference};
-use diopter_fast::Fast;
+use diopter_gen::Generate;
 use diopter_gen::{Case, GenConfig};
+use diopter_harness::adapters::Fast;
 use diopter_harness::minimize::plant::{Plant, Planted};
 use diopter_harness::minimize::{self, Failure, Options, SameFailure};
 use diopter_semantics::ast::{Dialect, Expr, Op};

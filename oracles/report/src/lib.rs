@@ -8,6 +8,7 @@
 //! Nothing here invents a figure: a source that is missing (criterion never
 //! ran, `docs/design.md` deleted) is reported as missing.
 
+pub mod locations;
 pub mod lowering;
 pub mod readme;
 
@@ -313,7 +314,7 @@ pub fn errata(root: &Path) -> Report {
         md,
         "`AMDGPUDwarfExtensionsForHeterogeneousDebugging.rst` as `oracles/dwarf/src/ext.rs` \
          evaluates it (its module doc has the full text); pinned by the tests of \
-         `oracles/dwarf/tests/dwarf_ext.rs`.\n"
+         `oracles/harness/tests/dwarf_ext.rs`.\n"
     );
     let _ = writeln!(md, "| decision | what diopter does | pinned by |");
     let _ = writeln!(md, "|---|---|---|");

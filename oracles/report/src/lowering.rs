@@ -7,12 +7,13 @@
 
 use crate::{cell, corpus_expr_files, Report};
 use diopter_dwarf::coverage::{self, Coverage};
+use diopter_gen::{Case, GenConfig, Generate};
 use serde_json::json;
 use std::fmt::Write;
 use std::path::Path;
 
-/// The seeds of generated cases measured (those `tests/dwarf_gen.rs` and
-/// `tests/dwarf_ext.rs` compare against gimli and the reference).
+/// The seeds of generated cases measured (those `oracles/harness/tests/dwarf_gen.rs` and
+/// `oracles/harness/tests/dwarf_ext.rs` compare against gimli and the reference).
 pub const GENERATED_SEEDS: u64 = 4000;
 /// The goals (percent, with AMD's extensions): corpus, generated.
 pub const GOALS: (f64, f64) = (95.0, 60.0);
@@ -126,8 +127,13 @@ pub fn report(root: &Path) -> Report {
         .collect();
     let corpus5 = coverage::corpus(&sources, false);
     let corpus_x = coverage::corpus(&sources, true);
-    let gen5 = coverage::generated(GENERATED_SEEDS, false);
-    let gen_x = coverage::generated(GENERATED_SEEDS, true);
+    let cfg = GenConfig {
+        max_ops: coverage::GENERATED_MAX_OPS,
+        ..GenConfig::default()
+    };
+    let cases = || (0..GENERATED_SEEDS).map(|seed| Case::from_seed(seed, &cfg));
+    let gen5 = coverage::generated(cases(), false);
+    let gen_x = coverage::generated(cases(), true);
     render(&corpus5, &corpus_x, &gen5, &gen_x)
 }
 
@@ -142,7 +148,7 @@ fn render(corpus5: &Coverage, corpus_x: &Coverage, gen5: &Coverage, gen_x: &Cove
          parse-only lines and those meant to be ill-formed, its inputs in registers \
          (`diopter lower` without `--context`; lane 0 with the extensions). Generated: the \
          seeds 0..4000 of the generator (16 operations at most), each in its own context; the \
-         same seeds `oracles/dwarf/tests/dwarf_ext.rs` evaluates against gimli and the \
+         same seeds `oracles/harness/tests/dwarf_ext.rs` evaluates against gimli and the \
          reference interpreter. Every lowering is checked against the reference by those tests \
          and by the `dwarf_diff` fuzz target; a case that lowers is not counted as agreeing, \
          only as lowered.\n\n",

@@ -8,6 +8,7 @@
 //! * the result is a fixpoint: simplifying it again applies no rule, and
 //!   every step shrinks the termination measure.
 
+use diopter_gen::Generate;
 use diopter_gen::{strategy, Case, GenConfig};
 use diopter_rules::simplify::check::{congruence, is_fixpoint, simplify_diff};
 use diopter_rules::simplify::Simplifier;

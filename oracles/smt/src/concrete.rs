@@ -9,8 +9,8 @@
 //! evaluation is repeated until it asks for no new byte.
 
 use super::{bv, EncodeError, Encoder, Input, Inputs, SState, Side};
-use diopter_diff::write_pattern;
 use diopter_semantics::ast::Bare;
+use diopter_semantics::case::write_pattern;
 use diopter_semantics::check::BareInputs;
 use diopter_semantics::context::Context;
 use diopter_semantics::interp::{self, ErrorKind};

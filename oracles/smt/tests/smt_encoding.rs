@@ -7,6 +7,7 @@
 //! A case the encoding cannot express is counted as unsupported, never as
 //! agreement, and must stay a small share.
 
+use diopter_gen::Generate;
 use diopter_gen::{Case, GenConfig};
 use diopter_semantics::interp;
 use diopter_smt::concrete::{compare_with_reference, Comparison};

@@ -1275,7 +1275,7 @@ fn program_points(m: &Module, model: &Model, f: usize) -> Vec<(usize, InstRef)> 
 
 /// How a variable's location behaves at one program point in one context:
 /// what reading it gives, and the context after writing
-/// [`diopter_diff::write_pattern`] through it (or why the write is refused).
+/// [`write_pattern`](diopter_semantics::case::write_pattern) through it (or why the write is refused).
 struct Probe {
     read: ReadOutcome,
     written: Result<Context, String>,
@@ -1293,7 +1293,7 @@ fn probe(model: &Model, obj: u64, at: InstRef, ctx: &Context) -> Probe {
                 Err(e) => ReadOutcome::Error(format!("Read{:?}", e.kind)),
             };
             let mut w = ctx.clone();
-            let written = write_value(&mut w, &r, &diopter_diff::write_pattern(r.bits))
+            let written = write_value(&mut w, &r, &diopter_semantics::case::write_pattern(r.bits))
                 .map(|()| w)
                 .map_err(|e| format!("{:?}", e.kind));
             Probe { read, written }
@@ -1438,7 +1438,7 @@ fn live_part(
 /// Checks that `t` keeps every variable's reads, writability and the effect
 /// of a write at every program instruction, in `contexts` random contexts.
 ///
-/// The effect of writing [`diopter_diff::write_pattern`] through a variable's
+/// The effect of writing [`write_pattern`](diopter_semantics::case::write_pattern) through a variable's
 /// location (DESIGN.md: "the same effect on the context for every value
 /// written"): the written original context, mapped by `t.state`, must have
 /// the state the write leaves in the optimized program's context

@@ -14,6 +14,7 @@
 //!   fixed;
 //! * [`reading`]: which of them a refutation rests on.
 
+pub mod batch;
 pub mod callsites;
 pub mod conventions;
 pub mod files;

@@ -6,6 +6,7 @@ use criterion::black_box;
 use diopter_dwarf::eval::Machine;
 use diopter_dwarf::{evaluate, lower, Lowered};
 use diopter_fast::{self as fast, Compiled, Scratch};
+use diopter_gen::Generate;
 use diopter_gen::{Case, GenConfig};
 use diopter_semantics::check::BareInputs;
 

@@ -4,6 +4,7 @@
 
 use crate::support::{context_for, files, input_bits, Placement, Rng};
 use diopter_fast::{self as fast, Compiled};
+use diopter_gen::Generate;
 use diopter_gen::{Case, GenConfig};
 use diopter_semantics::ast::Bare;
 use diopter_semantics::check::{check_bare, BareInputs};

@@ -8,8 +8,9 @@
 
 use diopter_diff::Oracle;
 use diopter_dwarf::ext::{ExtMachine, DW_OP_LLVM_USER};
-use diopter_dwarf::{compare_with, evaluate, lower, DwarfVerdict};
+use diopter_dwarf::{evaluate, lower};
 use diopter_gen::Case;
+use diopter_harness::adapters::dwarf::{compare_with, DwarfVerdict};
 use diopter_semantics::context::Context;
 use diopter_semantics::interp::{self, ErrorKind};
 use diopter_semantics::syntax::parse_bare;
@@ -137,7 +138,7 @@ fn a_register_that_names_no_entity_is_an_error_not_undefined() {
 
 #[test]
 fn the_extension_oracle_says_where_it_does_not_apply() {
-    let ext = diopter_dwarf::ext::DwarfExt;
+    let ext = diopter_harness::adapters::DwarfExt;
     // Its locations come back from DWARF's coarser model: compared by what
     // they read and write, not structurally.
     assert!(!ext.exact_locations());

@@ -7,8 +7,9 @@
 use diopter_diff::read_case_file;
 use diopter_dwarf::ext;
 use diopter_dwarf::ops::print_ops;
-use diopter_dwarf::{compare_with, evaluate, lower, lower_ext, DwarfVerdict, Lowered};
+use diopter_dwarf::{evaluate, lower, lower_ext, Lowered};
 use diopter_gen::Case;
+use diopter_harness::adapters::dwarf::{compare_with, DwarfVerdict};
 use diopter_semantics::location::{LocDesc, Storage};
 
 fn case(text: &str) -> Case {

@@ -5,8 +5,10 @@
 
 use diopter_diff::{self as diff, Verdict};
 use diopter_dwarf::ext::{self, AspaceMap, ExtMachine, DW_OP_LLVM_USER};
-use diopter_dwarf::{compare_with, evaluate, lower, lower_ext, observation_of, DwarfVerdict};
+use diopter_dwarf::{evaluate, lower, lower_ext};
+use diopter_gen::Generate;
 use diopter_gen::{Case, GenConfig};
+use diopter_harness::adapters::dwarf::{compare_with, observation_of, DwarfVerdict};
 use diopter_semantics::access;
 use diopter_semantics::context::Context;
 use diopter_semantics::interp::ErrorKind;
@@ -449,8 +451,8 @@ fn lower_ext_uses_push_lane_and_form_aspace_address() {
 #[test]
 fn extend_lowers_to_repeated_pieces() {
     use diopter_diff::read_case_file;
-    use diopter_dwarf::compare;
     use diopter_dwarf::ops::print_ops;
+    use diopter_harness::adapters::dwarf::compare;
     let c = read_case_file(
         "[i16] DIOpArg(0, i16), DIOpExtend(3)\n--- context\n%x = i32 0x12345678\narg 0 = %x + 8\n",
     )

@@ -16,8 +16,9 @@
 
 use diopter_dwarf::ext;
 use diopter_dwarf::ops::DwOp;
-use diopter_dwarf::{compare_with, evaluate, lower, lower_ext, DwarfVerdict, LowerFn, Lowered};
+use diopter_dwarf::{evaluate, lower, lower_ext, LowerFn, Lowered};
 use diopter_gen::Case;
+use diopter_harness::adapters::dwarf::{compare_with, DwarfVerdict};
 use diopter_semantics::context::Context;
 use diopter_semantics::interp::{self, ErrorKind, Outcome};
 use diopter_semantics::syntax::parse_bare;

@@ -1,10 +1,18 @@
-//! The fast evaluator as an oracle of the differential framework
-//! (`diopter_diff::Oracle`), so that the harness can hold it against the
-//! reference interpreter.
+//! The engines as oracles of the differential framework
+//! (`diopter_diff::Oracle`): the fast evaluator, the DWARF oracle (gimli)
+//! and the DWARF-extension evaluator. The engines evaluate expressions and
+//! know nothing of the framework; these adapters give each the environment
+//! the reference builds for a case, and [`dwarf`] holds the comparison of
+//! the DWARF oracles with the reference that `dwarf_diff` and the debugger
+//! oracles use.
 
-use crate::{compile_unchecked, Scratch};
+pub mod dwarf;
+
+pub use dwarf::{Dwarf, DwarfExt};
+
 use diopter_diff::Oracle;
-use diopter_gen::Case;
+use diopter_fast::{compile_unchecked, Scratch};
+use diopter_semantics::case::Case;
 use diopter_semantics::check::BareInputs;
 use diopter_semantics::interp::Outcome;
 use std::cell::RefCell;

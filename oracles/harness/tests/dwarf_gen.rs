@@ -2,8 +2,9 @@
 //! generated cases (seeds 0..N): no disagreement, and a lowering rate that
 //! does not fall below what it was when this test was written.
 
-use diopter_dwarf::{compare, DwarfVerdict};
+use diopter_gen::Generate;
 use diopter_gen::{Case, GenConfig};
+use diopter_harness::adapters::dwarf::{compare, DwarfVerdict};
 use std::collections::BTreeMap;
 
 const CASES: u64 = 4000;
@@ -59,7 +60,7 @@ fn gimli_agrees_with_the_reference_on_generated_cases() {
 #[test]
 fn nan_payloads_from_dwarf_arithmetic_agree_but_are_named() {
     use diopter_diff::{read_case_file, run_case, Oracle, Reference, Verdict};
-    use diopter_dwarf::Dwarf;
+    use diopter_harness::adapters::Dwarf;
     let case_text = |arg: &str| {
         format!(
             "[double] DIOpConstant(double 0x7FF0000000000000), DIOpArg(0, double), DIOpMul()\n\

@@ -767,25 +767,7 @@ pub(crate) fn fragment(
     Ok((offset, size))
 }
 
-/// Compiles any expression, well-formed or not: what the reference
-/// interpreter would reject without looking at the context becomes a
-/// failing instruction at the same operation.
-///
-/// Well-formed expressions on the usual types are typed by
-/// [`super::typing`] on small type codes; anything it does not vouch for
-/// (an ill-formed operation, a vector of aggregates or of vectors) is
-/// compiled again from the start by [`compile_checked_types`], which types
-/// with the checker's own engine and so gives the checker's messages.
-pub fn compile_unchecked(e: &Expr, env: &Env) -> Compiled {
-    let mut c = Compiled::empty(e);
-    if !super::typing::compile_typed_into(e, env, &mut c) {
-        c = Compiled::empty(e);
-        checked_types_into(e, env, &mut c);
-    }
-    c
-}
-
-/// [`compile_unchecked`] typing every operation with the checker's
+/// [`compile_unchecked`](super::compile_unchecked) typing every operation with the checker's
 /// signature engine (`check::result_type`), and encoding every constant
 /// with the reference's `literal_location`: the definition the fast typing
 /// and the quick literals are held to (`tests/fast_typing.rs` compares the
@@ -798,7 +780,7 @@ pub fn compile_checked_types(e: &Expr, env: &Env) -> Compiled {
 }
 
 /// [`compile_checked_types`] into `c`, an empty program for `e`.
-fn checked_types_into(e: &Expr, env: &Env, c: &mut Compiled) {
+pub(crate) fn checked_types_into(e: &Expr, env: &Env, c: &mut Compiled) {
     let mut b = Builder::new(e, env, c);
     b.quick = false;
     let mut stack: Vec<Type> = Vec::new();

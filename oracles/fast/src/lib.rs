@@ -60,9 +60,9 @@ mod show;
 mod typing;
 mod words;
 
-pub use compile::{compile_checked_types, compile_unchecked, Compiled};
+pub use compile::{compile_checked_types, Compiled};
 pub use result::{EvalFailure, Evaluation, SingleRef, StorageRef, Value};
-pub use typing::compile_typed;
+pub use typing::{compile_typed, compile_unchecked};
 
 use diopter_semantics::ast::Expr;
 use diopter_semantics::check::{self, Env};

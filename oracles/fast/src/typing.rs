@@ -20,7 +20,7 @@
 //! to the same program for every expression they are given.
 
 use super::arith::BinOp;
-use super::compile::{fragment, Builder, Compiled, Conv, Ins, Lane};
+use super::compile::{checked_types_into, fragment, Builder, Compiled, Conv, Ins, Lane};
 use super::exec::recycle;
 use diopter_semantics::ast::{Dialect, Expr, Op};
 use diopter_semantics::check::Env;
@@ -544,4 +544,22 @@ fn typed<'e>(
     b.c.result = Some((top.to_type(&made), *bits));
     b.c.fragment = frag;
     Some(())
+}
+
+/// Compiles any expression, well-formed or not: what the reference
+/// interpreter would reject without looking at the context becomes a
+/// failing instruction at the same operation.
+///
+/// Well-formed expressions on the usual types are typed by
+/// this module on small type codes; anything it does not vouch for
+/// (an ill-formed operation, a vector of aggregates or of vectors) is
+/// compiled again from the start by [`compile_checked_types`](super::compile_checked_types), which types
+/// with the checker's own engine and so gives the checker's messages.
+pub fn compile_unchecked(e: &Expr, env: &Env) -> Compiled {
+    let mut c = Compiled::empty(e);
+    if !compile_typed_into(e, env, &mut c) {
+        c = Compiled::empty(e);
+        checked_types_into(e, env, &mut c);
+    }
+    c
 }

@@ -97,7 +97,14 @@ const EVAL_MAX_BITS: u64 = 1 << 16;
 
 /// Whether evaluating `b` stays small enough for a fuzzing run.
 fn small_enough(b: &Bare, types: &TypeTable, dl: &DataLayout) -> bool {
-    let ok = |t: &Type| dl.bitsizeof(t, types).is_ok_and(|s| s <= EVAL_MAX_BITS);
+    types_within(b, types, dl, EVAL_MAX_BITS)
+}
+
+/// Whether every type `b` names (its arguments', its referrer's, its
+/// operations') has at most `max_bits` bits, and its composites and
+/// extensions at most 4096 parts.
+pub fn types_within(b: &Bare, types: &TypeTable, dl: &DataLayout, max_bits: u64) -> bool {
+    let ok = |t: &Type| dl.bitsizeof(t, types).is_ok_and(|s| s <= max_bits);
     b.args.iter().flatten().all(|a| a.poison || ok(&a.ty))
         && b.referrer.iter().all(|(t, _)| ok(t))
         && b.expr.ops().all(|op| match op {

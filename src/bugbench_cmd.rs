@@ -54,6 +54,10 @@ pub struct Args {
     /// Where bugbench.md and bugbench.json go.
     #[arg(long, default_value = "reports")]
     pub out_dir: PathBuf,
+    /// Add these runs to an earlier bugbench.json (a run of the same fault,
+    /// search and seed replaces the earlier one) instead of starting afresh.
+    #[arg(long)]
+    pub add_to: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -199,7 +203,20 @@ fn bench(a: &Args) -> ExitCode {
         .output()
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
         .unwrap_or_default();
-    let bench = Bench {
+    let earlier: Option<Bench> = match &a.add_to {
+        None => None,
+        Some(p) => match std::fs::read_to_string(p)
+            .map_err(|e| e.to_string())
+            .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
+        {
+            Ok(b) => Some(b),
+            Err(e) => {
+                eprintln!("diopter bugbench: {}: {e}", p.display());
+                return ExitCode::from(2);
+            }
+        },
+    };
+    let mut bench = Bench {
         faults,
         runs,
         control,
@@ -212,6 +229,9 @@ fn bench(a: &Args) -> ExitCode {
         load: std::fs::read_to_string("/proc/loadavg").unwrap_or_default(),
         commit,
     };
+    if let Some(old) = earlier {
+        bench = drive::merge(old, bench);
+    }
     let mut command = format!(
         "cargo run --release -- bugbench --seeds {} --campaign-limit {} --proptest-limit {} --searches {} --jobs {}",
         a.seeds,
@@ -222,6 +242,9 @@ fn bench(a: &Args) -> ExitCode {
     );
     if !a.faults.is_empty() {
         command.push_str(&format!(" --faults {}", a.faults.join(",")));
+    }
+    if let Some(p) = &a.add_to {
+        command.push_str(&format!(" --add-to {}", p.display()));
     }
     let md = render::markdown(&bench, &command);
     let json = serde_json::to_string_pretty(&bench).unwrap_or_default();

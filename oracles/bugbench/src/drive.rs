@@ -15,9 +15,10 @@ use std::time::{Duration, Instant};
 /// The property-test files of the workspace (the tests that use
 /// `proptest!`): the proptest search runs them in this order, each with
 /// the fault active, and stops at the first failure.
-pub const PROPTEST_FILES: [(&str, &str); 9] = [
+pub const PROPTEST_FILES: [(&str, &str); 10] = [
     ("diopter-fast", "fast_random"),
-    ("diopter-dwarf", "dwarf_ext"),
+    ("diopter-fast", "fast_typing"),
+    ("diopter-harness", "dwarf_ext"),
     ("diopter-dwarf", "ext_wide"),
     ("diopter-rules", "simplify_props"),
     ("diopter-harness", "diff_props"),
@@ -350,4 +351,54 @@ pub fn run_all(
         .unwrap_or_default();
     runs.sort_by(|a, b| (&a.fault, &a.search, a.seed).cmp(&(&b.fault, &b.search, b.seed)));
     runs
+}
+
+/// `new`'s runs added to `old`'s: a run of the same fault, search and seed
+/// replaces the earlier one; the searches, control runs and commits add up.
+pub fn merge(old: Bench, new: Bench) -> Bench {
+    let key = |r: &RunResult| (r.fault.clone(), r.search.clone(), r.seed);
+    let replaced: std::collections::BTreeSet<_> = new.runs.iter().map(key).collect();
+    let mut runs: Vec<RunResult> = old
+        .runs
+        .into_iter()
+        .filter(|r| !replaced.contains(&key(r)))
+        .collect();
+    runs.extend(new.runs);
+    runs.sort_by(|a, b| (&a.fault, &a.search, a.seed).cmp(&(&b.fault, &b.search, b.seed)));
+    let mut searches = old.searches;
+    for s in new.searches {
+        if !searches.contains(&s) {
+            searches.push(s);
+        }
+    }
+    let mut control = old.control;
+    control.extend(new.control);
+    let mut seeds = old.seeds;
+    for s in new.seeds {
+        if !seeds.contains(&s) {
+            seeds.push(s);
+        }
+    }
+    let commit = if old.commit == new.commit {
+        new.commit
+    } else {
+        format!("{} then {}", old.commit, new.commit)
+    };
+    Bench {
+        faults: if new.faults.len() >= old.faults.len() {
+            new.faults
+        } else {
+            old.faults
+        },
+        runs,
+        control,
+        seeds,
+        campaign_limit: old.campaign_limit,
+        proptest_limit: new.proptest_limit.max(old.proptest_limit),
+        searches,
+        jobs: new.jobs,
+        wall_seconds: old.wall_seconds + new.wall_seconds,
+        load: new.load,
+        commit,
+    }
 }

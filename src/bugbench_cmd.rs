@@ -65,6 +65,9 @@ pub enum Inner {
     /// (faults build only) Print the catalogue of planted faults as JSON.
     #[command(hide = true)]
     Catalogue,
+    /// Write FILE's bugbench.md again from its bugbench.json (FILE).
+    #[command(hide = true)]
+    Render { file: PathBuf },
     /// (faults build only) One campaign run with one fault; prints its result as JSON.
     #[command(hide = true)]
     Worker {
@@ -109,6 +112,26 @@ pub fn run(a: &Args) -> ExitCode {
                 Err(e) => {
                     eprintln!("diopter bugbench worker: {e}");
                     ExitCode::from(2)
+                }
+            }
+        }
+        Some(Inner::Render { file }) => {
+            let bench: Bench = match std::fs::read_to_string(file)
+                .map_err(|e| e.to_string())
+                .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
+            {
+                Ok(b) => b,
+                Err(e) => {
+                    eprintln!("diopter bugbench render: {}: {e}", file.display());
+                    return ExitCode::from(2);
+                }
+            };
+            let md = file.with_extension("md");
+            match diopter_report::write_atomic(&md, &render::markdown(&bench, &bench.command)) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("diopter bugbench render: {}: {e}", md.display());
+                    ExitCode::from(1)
                 }
             }
         }
@@ -228,10 +251,8 @@ fn bench(a: &Args) -> ExitCode {
         wall_seconds: start.elapsed().as_secs_f64(),
         load: std::fs::read_to_string("/proc/loadavg").unwrap_or_default(),
         commit,
+        command: String::new(),
     };
-    if let Some(old) = earlier {
-        bench = drive::merge(old, bench);
-    }
     let mut command = format!(
         "cargo run --release -- bugbench --seeds {} --campaign-limit {} --proptest-limit {} --searches {} --jobs {}",
         a.seeds,
@@ -246,7 +267,11 @@ fn bench(a: &Args) -> ExitCode {
     if let Some(p) = &a.add_to {
         command.push_str(&format!(" --add-to {}", p.display()));
     }
-    let md = render::markdown(&bench, &command);
+    bench.command = command;
+    if let Some(old) = earlier {
+        bench = drive::merge(old, bench);
+    }
+    let md = render::markdown(&bench, &bench.command);
     let json = serde_json::to_string_pretty(&bench).unwrap_or_default();
     let mut ok = true;
     for (name, text) in [("bugbench.md", md), ("bugbench.json", json)] {

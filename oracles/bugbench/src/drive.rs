@@ -62,6 +62,9 @@ pub struct Bench {
     pub wall_seconds: f64,
     pub load: String,
     pub commit: String,
+    /// The command (or commands, one per line) that made it.
+    #[serde(default)]
+    pub command: String,
 }
 
 /// The faults build of `diopter` and the proptest binaries.
@@ -365,6 +368,8 @@ pub fn merge(old: Bench, new: Bench) -> Bench {
         .collect();
     runs.extend(new.runs);
     runs.sort_by(|a, b| (&a.fault, &a.search, a.seed).cmp(&(&b.fault, &b.search, b.seed)));
+    let ran = |name: &str| new.searches.iter().any(|s| s == name);
+    let (ran_campaign, ran_proptest) = (ran("campaign"), ran("proptest"));
     let mut searches = old.searches;
     for s in new.searches {
         if !searches.contains(&s) {
@@ -384,7 +389,13 @@ pub fn merge(old: Bench, new: Bench) -> Bench {
     } else {
         format!("{} then {}", old.commit, new.commit)
     };
+    let command = if old.command.is_empty() {
+        new.command
+    } else {
+        format!("{}\n{}", old.command, new.command)
+    };
     Bench {
+        command,
         faults: if new.faults.len() >= old.faults.len() {
             new.faults
         } else {
@@ -393,8 +404,17 @@ pub fn merge(old: Bench, new: Bench) -> Bench {
         runs,
         control,
         seeds,
-        campaign_limit: old.campaign_limit,
-        proptest_limit: new.proptest_limit.max(old.proptest_limit),
+        // Each search's limit is that of the run that ran it.
+        campaign_limit: if ran_campaign {
+            new.campaign_limit
+        } else {
+            old.campaign_limit
+        },
+        proptest_limit: if ran_proptest {
+            new.proptest_limit
+        } else {
+            old.proptest_limit
+        },
         searches,
         jobs: new.jobs,
         wall_seconds: old.wall_seconds + new.wall_seconds,

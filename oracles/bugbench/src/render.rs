@@ -359,6 +359,7 @@ mod tests {
             wall_seconds: 0.0,
             load: String::new(),
             commit: String::new(),
+            command: String::new(),
         };
         let s = summary(&b, "campaign");
         assert_eq!(

@@ -102,3 +102,24 @@ fn a_normal_build_carries_no_planted_fault() {
     // The search finds a text that is there.
     assert!(any(&["Certainty about LLVM DIOp"]).is_some());
 }
+
+#[cfg(not(diopter_faults))]
+#[test]
+fn a_normal_build_refuses_to_run_a_fault() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_diopter"))
+        .args(["bugbench", "worker", "--seed", "1", "--limit", "1"])
+        .args(["--rules", "corpus/rules", "--out"])
+        .arg(std::env::temp_dir().join("diopter-faults-refused"))
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("has no planted faults"), "{err}");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_diopter"))
+        .args(["bugbench", "catalogue"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+}

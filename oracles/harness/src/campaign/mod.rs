@@ -12,7 +12,9 @@
 //! simplified, as the `simplify_diff` fuzz target does; with
 //! [`Config::smt_every`], every so many cases also go through the prover's
 //! SMT encoding with the context's values (`diopter_smt::concrete`), so
-//! that the encoding is fuzzed against the reference too. It needs nothing
+//! that the encoding is fuzzed against the reference too; [`Config::checks`]
+//! add checks that are not oracle pairs ([`checks`]: the case read back
+//! from its case file, an update of it validated). It needs nothing
 //! beyond this crate: no cargo-fuzz, no child processes.
 //!
 //! An unattended run must survive an oracle that never returns: the cases

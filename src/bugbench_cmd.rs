@@ -188,7 +188,6 @@ fn bench(a: &Args) -> ExitCode {
         campaign_limit: Duration::from_secs_f64(a.campaign_limit.max(1.0)),
         proptest_limit: Duration::from_secs_f64(a.proptest_limit.max(1.0)),
         searches: a.searches.clone(),
-        faults: a.faults.clone(),
         jobs: a.jobs,
         work: root.join("target").join("bugbench-runs"),
     };

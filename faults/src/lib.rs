@@ -20,7 +20,7 @@
 //!
 //! The catalogue of faults ([`catalogue::FAULTS`]: where each one is and
 //! what it gets wrong) is data that normal code never uses; the driver
-//! reads it from the faults build (`diopter bugbench-worker catalogue`).
+//! reads it from the faults build (`diopter bugbench catalogue`).
 //! `tests/faults_sites.rs` checks that every site names a catalogued fault
 //! and every fault has exactly one site.
 
@@ -46,7 +46,7 @@ pub mod catalogue;
 #[cfg(diopter_faults)]
 mod switch;
 #[cfg(diopter_faults)]
-pub use switch::{activate, active, catalogue_json, on, reached};
+pub use switch::{activate, active, on, reached};
 
 /// Whether this build has the planted faults (`--cfg diopter_faults`).
 pub const BUILT_WITH_FAULTS: bool = cfg!(diopter_faults);

@@ -104,34 +104,3 @@ pub fn reached() -> Vec<&'static str> {
         .map(|(f, _)| f.name)
         .collect()
 }
-
-/// The catalogue as a JSON array (name, component, site, mistake), for
-/// the benchmark's driver, which is a normal build and has no catalogue.
-pub fn catalogue_json() -> String {
-    let esc = |s: &str| {
-        let mut o = String::new();
-        for c in s.chars() {
-            match c {
-                '"' => o.push_str("\\\""),
-                '\\' => o.push_str("\\\\"),
-                '\n' => o.push_str("\\n"),
-                c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
-                c => o.push(c),
-            }
-        }
-        o
-    };
-    let rows: Vec<String> = FAULTS
-        .iter()
-        .map(|f| {
-            format!(
-                "{{\"name\":\"{}\",\"component\":\"{}\",\"site\":\"{}\",\"mistake\":\"{}\"}}",
-                esc(f.name),
-                esc(f.component),
-                esc(f.site),
-                esc(f.mistake)
-            )
-        })
-        .collect();
-    format!("[{}]", rows.join(","))
-}

@@ -39,8 +39,6 @@ pub struct Plan {
     /// Limit of one proptest run (all the files of [`PROPTEST_FILES`]).
     pub proptest_limit: Duration,
     pub searches: Vec<String>,
-    /// Only these faults (empty: all).
-    pub faults: Vec<String>,
     pub jobs: usize,
     /// Where the runs' findings go.
     pub work: PathBuf,

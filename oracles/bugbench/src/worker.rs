@@ -16,7 +16,16 @@ use std::time::Duration;
 pub fn catalogue_json() -> Result<String, String> {
     #[cfg(diopter_faults)]
     {
-        Ok(diopter_faults::catalogue_json())
+        let faults: Vec<crate::FaultInfo> = diopter_faults::catalogue::FAULTS
+            .iter()
+            .map(|f| crate::FaultInfo {
+                name: f.name.into(),
+                component: f.component.into(),
+                site: f.site.into(),
+                mistake: f.mistake.into(),
+            })
+            .collect();
+        serde_json::to_string(&faults).map_err(|e| e.to_string())
     }
     #[cfg(not(diopter_faults))]
     {

@@ -706,45 +706,17 @@ impl Worker {
                 panic_text(p.as_ref())
             )),
         };
-        {
-            let Some(mut g) = self.lock() else {
-                return false;
-            };
-            count(
-                &mut g.stats,
-                check.name,
-                if what.is_some() { "DISAGREE" } else { "AGREE" },
-            );
-            if what.is_none() {
-                return true;
-            }
-            if g.stats.check_findings.len() >= MAX_FINDINGS {
-                g.stats.findings_dropped += 1;
-                return true;
-            }
-        }
-        let Some(what) = what else { return true };
-        let comments: String = what.lines().map(|l| format!("# {l}\n")).collect();
-        let text = format!(
-            "# the campaign's check `{}` failed on this case (seed {seed:#018x})\n{comments}{}",
-            check.name,
-            diff::case_file_text(case, &["reference"], None)
-        );
-        let path = findings_dir.join(format!("{}-{:016x}.case", check.name, fnv(&text)));
-        let written = std::fs::create_dir_all(findings_dir)
-            .and_then(|()| write_atomic(&path, &text))
-            .is_ok();
-        let Some(mut g) = self.lock() else {
-            return false;
+        let label = if what.is_some() { "DISAGREE" } else { "AGREE" };
+        let kind = FailureKind {
+            row: check.name,
+            list: |s| &mut s.check_findings,
+            header: format!(
+                "# the campaign's check `{}` failed on this case (seed {seed:#018x})",
+                check.name
+            ),
+            prefix: check.name,
         };
-        note_first(&mut g.stats, at);
-        g.stats.check_findings.push(SimplifyFinding {
-            case_path: written.then_some(path),
-            line: case.expr_line(),
-            what,
-            at,
-        });
-        true
+        self.record_failure(&kind, label, what, case, findings_dir, at)
     }
 
     /// [`record`] with the lock held only around the bookkeeping. `false`:
@@ -864,15 +836,37 @@ impl Worker {
                 Some(format!("the encoding panicked: {}", panic_text(p.as_ref()))),
             ),
         };
+        let kind = FailureKind {
+            row: "smt",
+            list: |s| &mut s.smt_findings,
+            header: "# the SMT encoding against the reference: diopter replay --smt FILE".into(),
+            prefix: "smt",
+        };
+        self.record_failure(&kind, label, what, case, findings_dir, at)
+    }
+
+    /// Counts `label` in `kind`'s row and records a failure (`what`) in its
+    /// list, at most [`MAX_FINDINGS`], with a case file: `kind.header`, the
+    /// failure as comments, then the case. `false`: this worker was retired
+    /// meanwhile.
+    fn record_failure(
+        &self,
+        kind: &FailureKind,
+        label: &str,
+        what: Option<String>,
+        case: &Case,
+        findings_dir: &Path,
+        at: f64,
+    ) -> bool {
         {
             let Some(mut g) = self.lock() else {
                 return false;
             };
-            count(&mut g.stats, "smt", label);
+            count(&mut g.stats, kind.row, label);
             if what.is_none() {
                 return true;
             }
-            if g.stats.smt_findings.len() >= MAX_FINDINGS {
+            if (kind.list)(&mut g.stats).len() >= MAX_FINDINGS {
                 g.stats.findings_dropped += 1;
                 return true;
             }
@@ -880,10 +874,11 @@ impl Worker {
         let Some(what) = what else { return true };
         let comments: String = what.lines().map(|l| format!("# {l}\n")).collect();
         let text = format!(
-            "# the SMT encoding against the reference: diopter replay --smt FILE\n{comments}{}",
+            "{}\n{comments}{}",
+            kind.header,
             diff::case_file_text(case, &["reference"], None)
         );
-        let path = findings_dir.join(format!("smt-{:016x}.case", fnv(&text)));
+        let path = findings_dir.join(format!("{}-{:016x}.case", kind.prefix, fnv(&text)));
         let written = std::fs::create_dir_all(findings_dir)
             .and_then(|()| write_atomic(&path, &text))
             .is_ok();
@@ -891,7 +886,7 @@ impl Worker {
             return false;
         };
         note_first(&mut g.stats, at);
-        g.stats.smt_findings.push(SimplifyFinding {
+        (kind.list)(&mut g.stats).push(SimplifyFinding {
             case_path: written.then_some(path),
             line: case.expr_line(),
             what,
@@ -899,6 +894,18 @@ impl Worker {
         });
         true
     }
+}
+
+/// Where [`Worker::record_failure`] counts and keeps a kind of failure
+/// that is not an oracle pair's (the SMT encoding's, a check's).
+struct FailureKind {
+    /// The verdict row.
+    row: &'static str,
+    list: fn(&mut Stats) -> &mut Vec<SimplifyFinding>,
+    /// The case file's first line(s).
+    header: String,
+    /// The case file's name before its hash.
+    prefix: &'static str,
 }
 
 /// Records when the first finding came (see [`Stats::first_finding`]).

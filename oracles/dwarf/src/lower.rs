@@ -2161,12 +2161,12 @@ impl Lowerer<'_> {
                 // unsigned number of the container's width, shifted by V1's
                 // (of that type too: DWARF 5 §2.5.1.4), back into the
                 // container.
+                self.zero_extend_top(c, w);
+                self.emit(DwOp::Reinterpret(u));
+                self.emit(DwOp::Swap);
                 if !diopter_faults::planted!("lower-narrow-lshr-no-zext") {
                     self.zero_extend_top(c, w);
                 }
-                self.emit(DwOp::Reinterpret(u));
-                self.emit(DwOp::Swap);
-                self.zero_extend_top(c, w);
                 self.emit(DwOp::Reinterpret(u));
                 self.emit(DwOp::Swap);
                 self.emit(DwOp::Shr);

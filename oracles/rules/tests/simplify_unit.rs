@@ -327,3 +327,31 @@ fn the_fuzz_body_reports_a_wrong_rule_with_a_case_file() {
     assert!(fuzz_simplify_diff(simplifier(), &case, None).is_ok());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A hole written twice on a rule's left side (and-self, shl-lshr-mask)
+/// matches only where both occurrences are equal: the same subexpression,
+/// the same constant bits.
+#[test]
+fn repeated_holes_match_only_equal_parts() {
+    let rewritten: &[(&str, &str)] = &[
+        ("[i32] DIOpArg(0, i32), DIOpArg(0, i32), DIOpAnd()", "[i32] DIOpArg(0, i32), DIOpRead()"),
+        ("[i32] DIOpArg(0, i32), DIOpArg(0, i32), DIOpOr()", "[i32] DIOpArg(0, i32), DIOpRead()"),
+        // Two equal compound subexpressions; the value left needs no read.
+        ("[i32] DIOpArg(0, i32), DIOpConstant(i32 5), DIOpOr(), DIOpArg(0, i32), DIOpConstant(i32 5), DIOpOr(), DIOpAnd()", "[i32] DIOpArg(0, i32), DIOpConstant(i32 5), DIOpOr()"),
+        // 0xff >> 3 = 31; 0xff << 2 = 0xfc = -4 as i8.
+        ("[i8] DIOpArg(0, i8), DIOpConstant(i8 3), DIOpShl(), DIOpConstant(i8 3), DIOpLShr()", "[i8] DIOpArg(0, i8), DIOpConstant(i8 31), DIOpAnd()"),
+        ("[i8] DIOpArg(0, i8), DIOpConstant(i8 2), DIOpLShr(), DIOpConstant(i8 2), DIOpShl()", "[i8] DIOpArg(0, i8), DIOpConstant(i8 -4), DIOpAnd()"),
+    ];
+    for (input, want) in rewritten {
+        assert_eq!(&simplified(input), want, "for {input}");
+    }
+    for line in [
+        "[i32, i32] DIOpArg(0, i32), DIOpArg(1, i32), DIOpAnd()",
+        "[i32] DIOpArg(0, i32), DIOpConstant(i32 5), DIOpOr(), DIOpArg(0, i32), DIOpConstant(i32 6), DIOpOr(), DIOpAnd()",
+        "[i8] DIOpArg(0, i8), DIOpConstant(i8 3), DIOpShl(), DIOpConstant(i8 2), DIOpLShr()",
+        "[i8] DIOpArg(0, i8), DIOpConstant(i8 2), DIOpLShr(), DIOpConstant(i8 3), DIOpShl()",
+    ] {
+        let (out, r) = run(line);
+        assert_eq!(out, print_bare(&parse_bare(line).unwrap()), "{:?}", r.steps);
+    }
+}

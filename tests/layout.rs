@@ -29,8 +29,9 @@ const LAYERS: &[(&str, u32)] = &[
     ("oracles/transforms", 6),
     ("oracles/harness", 7),
     ("oracles/campaign", 8),
-    ("oracles/bugbench", 8),
-    (".", 9),
+    // Its fuzz search uses the campaign's libFuzzer settings.
+    ("oracles/bugbench", 9),
+    (".", 10),
 ];
 
 fn root() -> PathBuf {

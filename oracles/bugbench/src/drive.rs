@@ -5,11 +5,11 @@
 //! search, seed) with a time limit, a few at a time, each in a child
 //! process.
 
+use crate::process::{failed_run, faults_env, run_limited};
 use crate::{FaultInfo, RunResult};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// The property-test files of the workspace (the tests that use
@@ -38,6 +38,8 @@ pub struct Plan {
     pub campaign_limit: Duration,
     /// Limit of one proptest run (all the files of [`PROPTEST_FILES`]).
     pub proptest_limit: Duration,
+    /// Limit of one fuzzer run (one target).
+    pub fuzz_limit: Duration,
     pub searches: Vec<String>,
     pub jobs: usize,
     /// Where the runs' findings go.
@@ -54,6 +56,8 @@ pub struct Bench {
     pub seeds: Vec<u64>,
     pub campaign_limit: f64,
     pub proptest_limit: f64,
+    #[serde(default)]
+    pub fuzz_limit: f64,
     pub searches: Vec<String>,
     pub jobs: usize,
     /// Wall time of the whole benchmark, and the load average at its end.
@@ -65,20 +69,12 @@ pub struct Bench {
     pub command: String,
 }
 
-/// The faults build of `diopter` and the proptest binaries.
+/// The faults build of `diopter`, the proptest binaries and the fuzzers.
 pub struct Built {
     pub diopter: PathBuf,
     /// (file name, executable) in [`PROPTEST_FILES`] order.
     pub proptests: Vec<(String, PathBuf)>,
-}
-
-fn faults_env(cmd: &mut Command) {
-    let mut flags = std::env::var("RUSTFLAGS").unwrap_or_default();
-    if !flags.is_empty() {
-        flags.push(' ');
-    }
-    flags.push_str("--cfg diopter_faults");
-    cmd.env("RUSTFLAGS", flags);
+    pub fuzzers: Option<crate::fuzz::Fuzzers>,
 }
 
 /// Builds the faults binaries under `ROOT/target/bugbench` (release).
@@ -97,6 +93,7 @@ pub fn build(root: &Path, proptests: bool, log: &mut dyn FnMut(&str)) -> Result<
     let mut built = Built {
         diopter: target.join("release").join("diopter"),
         proptests: Vec::new(),
+        fuzzers: None,
     };
     if proptests {
         log("building the property tests with the planted faults");
@@ -145,71 +142,6 @@ pub fn catalogue(diopter: &Path) -> Result<Vec<FaultInfo>, String> {
         return Err(String::from_utf8_lossy(&out.stderr).trim().to_string());
     }
     serde_json::from_slice(&out.stdout).map_err(|e| format!("the catalogue does not parse: {e}"))
-}
-
-/// Runs `cmd` for at most `limit`, killing it after; its stdout and
-/// stderr, whether it exited successfully and whether it was killed.
-fn run_limited(mut cmd: Command, limit: Duration) -> (String, String, bool, bool) {
-    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
-    let Ok(mut child) = cmd.spawn() else {
-        return (String::new(), "could not start".into(), false, false);
-    };
-    // Drain both pipes on threads: a child blocked on a full pipe never ends.
-    let mut so = child.stdout.take();
-    let mut se = child.stderr.take();
-    let to = std::thread::spawn(move || {
-        let mut s = String::new();
-        if let Some(p) = so.as_mut() {
-            let _ = p.read_to_string(&mut s);
-        }
-        s
-    });
-    let te = std::thread::spawn(move || {
-        let mut s = String::new();
-        if let Some(p) = se.as_mut() {
-            let _ = p.read_to_string(&mut s);
-        }
-        s
-    });
-    let start = Instant::now();
-    let mut killed = false;
-    let ok = loop {
-        match child.try_wait() {
-            Ok(Some(st)) => break st.success(),
-            Ok(None) if start.elapsed() > limit => {
-                let _ = child.kill();
-                let _ = child.wait();
-                killed = true;
-                break false;
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(50)),
-            Err(_) => break false,
-        }
-    };
-    (
-        to.join().unwrap_or_default(),
-        te.join().unwrap_or_default(),
-        ok,
-        killed,
-    )
-}
-
-fn failed_run(fault: &str, search: &str, seed: u64, limit: f64, error: String) -> RunResult {
-    RunResult {
-        fault: fault.into(),
-        search: search.into(),
-        seed,
-        found: false,
-        seconds: None,
-        cases: None,
-        caught_by: None,
-        what: None,
-        minimized: None,
-        reached: None,
-        elapsed: 0.0,
-        limit,
-        error: Some(error),
-    }
 }
 
 /// One campaign run in a child (`diopter bugbench worker`).
@@ -310,46 +242,152 @@ pub fn proptest_run(plan: &Plan, built: &Built, fault: Option<&str>, seed: u64) 
     r
 }
 
+/// One run of `search` with `fault` (`None`: a control) and `seed`.
+pub fn run_one(
+    plan: &Plan,
+    built: &Built,
+    search: &str,
+    fault: Option<&str>,
+    seed: u64,
+) -> RunResult {
+    if let Some(t) = crate::fuzz::target_of(search) {
+        return match &built.fuzzers {
+            Some(fz) => crate::fuzz::run(
+                &plan.work,
+                plan.fuzz_limit,
+                fz,
+                &built.diopter,
+                t,
+                fault,
+                seed,
+            ),
+            None => failed_run(
+                fault.unwrap_or("none"),
+                search,
+                seed,
+                plan.fuzz_limit.as_secs_f64(),
+                "the fuzz targets were not built".into(),
+            ),
+        };
+    }
+    match search {
+        "proptest" => proptest_run(plan, built, fault, seed),
+        _ => campaign_run(plan, built, fault, seed),
+    }
+}
+
+/// `f` on every item, `jobs` at a time; `progress(done, total, result)`
+/// after each. Results in the items' order.
+fn parallel<T: Sync>(
+    jobs: usize,
+    items: &[T],
+    f: &(dyn Fn(&T) -> RunResult + Sync),
+    progress: &(dyn Fn(usize, usize, &RunResult) + Sync),
+) -> Vec<RunResult> {
+    let next = Mutex::new(0usize);
+    let done: Mutex<Vec<(usize, RunResult)>> = Mutex::new(Vec::new());
+    std::thread::scope(|sc| {
+        for _ in 0..jobs.max(1) {
+            sc.spawn(|| loop {
+                let i = {
+                    let Ok(mut n) = next.lock() else { return };
+                    *n += 1;
+                    *n - 1
+                };
+                let Some(item) = items.get(i) else { return };
+                let r = f(item);
+                let Ok(mut d) = done.lock() else { return };
+                progress(d.len() + 1, items.len(), &r);
+                d.push((i, r));
+            });
+        }
+    });
+    let mut done = done.into_inner().unwrap_or_default();
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
+}
+
+/// The control runs (no fault active): one per search with the first
+/// seed, and for each fuzz target one per seed (they say which fault
+/// sites each seed's run passes: see [`crate::fuzz`]).
+pub fn controls(
+    plan: &Plan,
+    built: &Built,
+    progress: &(dyn Fn(usize, usize, &RunResult) + Sync),
+) -> Vec<RunResult> {
+    let mut todo: Vec<(String, u64)> = Vec::new();
+    for search in &plan.searches {
+        if crate::fuzz::target_of(search).is_some() {
+            todo.extend(plan.seeds.iter().map(|&s| (search.clone(), s)));
+        } else {
+            todo.push((search.clone(), plan.seeds.first().copied().unwrap_or(1)));
+        }
+    }
+    parallel(
+        plan.jobs,
+        &todo,
+        &|(search, seed)| run_one(plan, built, search, None, *seed),
+        progress,
+    )
+}
+
+/// A fuzz run that need not be made: its target's control with the same
+/// seed never passed the fault's site.
+fn skip_reason(controls: &[RunResult], fault: &str, search: &str, seed: u64) -> Option<String> {
+    crate::fuzz::target_of(search)?;
+    let c = controls
+        .iter()
+        .find(|c| c.search == search && c.seed == seed && c.error.is_none())?;
+    (!c.sites.iter().any(|s| s == fault)).then(|| {
+        format!(
+            "the control run of this target and seed never passed the fault's site in {:.0} s ({} executions)",
+            c.elapsed,
+            c.cases.unwrap_or(0)
+        )
+    })
+}
+
 /// Every run of the plan, `plan.jobs` at a time; `progress` after each.
+/// Fuzz runs that [`controls`] show cannot reach their fault are recorded
+/// as skipped.
 pub fn run_all(
     plan: &Plan,
     built: &Built,
     faults: &[FaultInfo],
+    controls: &[RunResult],
     progress: &(dyn Fn(usize, usize, &RunResult) + Sync),
 ) -> Vec<RunResult> {
     let mut todo: Vec<(String, String, u64)> = Vec::new();
+    let mut skipped = Vec::new();
     for search in &plan.searches {
         for f in faults {
             for &s in &plan.seeds {
-                todo.push((f.name.clone(), search.clone(), s));
+                match skip_reason(controls, &f.name, search, s) {
+                    Some(why) => {
+                        let mut r = failed_run(
+                            &f.name,
+                            search,
+                            s,
+                            plan.fuzz_limit.as_secs_f64(),
+                            String::new(),
+                        );
+                        r.error = None;
+                        r.reached = Some(false);
+                        r.skipped = Some(why);
+                        skipped.push(r);
+                    }
+                    None => todo.push((f.name.clone(), search.clone(), s)),
+                }
             }
         }
     }
-    let total = todo.len();
-    todo.reverse();
-    let todo = Arc::new(Mutex::new(todo));
-    let done = Arc::new(Mutex::new(Vec::new()));
-    std::thread::scope(|sc| {
-        for _ in 0..plan.jobs.max(1) {
-            let (todo, done) = (todo.clone(), done.clone());
-            sc.spawn(move || loop {
-                let Some((fault, search, seed)) = todo.lock().map(|mut t| t.pop()).ok().flatten()
-                else {
-                    return;
-                };
-                let r = match search.as_str() {
-                    "proptest" => proptest_run(plan, built, Some(&fault), seed),
-                    _ => campaign_run(plan, built, Some(&fault), seed),
-                };
-                let Ok(mut d) = done.lock() else { return };
-                d.push(r);
-                progress(d.len(), total, d.last().expect("just pushed"));
-            });
-        }
-    });
-    let mut runs = Arc::try_unwrap(done)
-        .map(|m| m.into_inner().unwrap_or_default())
-        .unwrap_or_default();
+    let mut runs = parallel(
+        plan.jobs,
+        &todo,
+        &|(fault, search, seed)| run_one(plan, built, search, Some(fault), *seed),
+        progress,
+    );
+    runs.extend(skipped);
     runs.sort_by(|a, b| (&a.fault, &a.search, a.seed).cmp(&(&b.fault, &b.search, b.seed)));
     runs
 }
@@ -368,6 +406,10 @@ pub fn merge(old: Bench, new: Bench) -> Bench {
     runs.sort_by(|a, b| (&a.fault, &a.search, a.seed).cmp(&(&b.fault, &b.search, b.seed)));
     let ran = |name: &str| new.searches.iter().any(|s| s == name);
     let (ran_campaign, ran_proptest) = (ran("campaign"), ran("proptest"));
+    let ran_fuzz = new
+        .searches
+        .iter()
+        .any(|s| crate::fuzz::target_of(s).is_some());
     let mut searches = old.searches;
     for s in new.searches {
         if !searches.contains(&s) {
@@ -412,6 +454,11 @@ pub fn merge(old: Bench, new: Bench) -> Bench {
             new.proptest_limit
         } else {
             old.proptest_limit
+        },
+        fuzz_limit: if ran_fuzz {
+            new.fuzz_limit
+        } else {
+            old.fuzz_limit
         },
         searches,
         jobs: new.jobs,

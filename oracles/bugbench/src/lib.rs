@@ -8,12 +8,16 @@
 //!
 //! The parts: [`worker`] runs one search of one fault inside a build with
 //! the faults (`diopter bugbench worker`, a child process, so that a fault
-//! that crashes or hangs a search costs only that run); [`drive`] builds
-//! that binary, schedules the runs and collects their results;
-//! [`render`] writes the report.
+//! that crashes or hangs a search costs only that run); [`fuzz`] builds
+//! the cargo-fuzz targets with the faults and runs one fuzzer; [`drive`]
+//! builds the binaries, runs the controls, schedules the runs and collects
+//! their results; [`render`] writes the report.
 
 pub mod drive;
+pub mod fuzz;
+pub mod process;
 pub mod render;
+pub mod run;
 pub mod worker;
 
 use serde::{Deserialize, Serialize};
@@ -32,7 +36,8 @@ pub struct FaultInfo {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RunResult {
     pub fault: String,
-    /// `campaign` (the default job's in-process campaign), or `proptest`.
+    /// `campaign` (the default job's in-process campaign), `proptest`, or
+    /// `fuzz:TARGET` (one cargo-fuzz target).
     pub search: String,
     pub seed: u64,
     pub found: bool,
@@ -56,4 +61,12 @@ pub struct RunResult {
     /// Why the run itself failed (the worker crashed, its output did not
     /// parse): then nothing is known.
     pub error: Option<String>,
+    /// Why the run was not made (a fuzz run whose control never passed the
+    /// fault's site: see [`fuzz`]); it counts as not found.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skipped: Option<String>,
+    /// Every fault site the run passed (kept for the fuzz controls, which
+    /// decide what the fuzz runs need to run).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sites: Vec<String>,
 }

@@ -58,12 +58,35 @@ pub struct Summary {
     pub worst_found: Option<f64>,
 }
 
-pub fn summary(b: &Bench, search: &str) -> Summary {
-    let g = grouped(b);
-    let empty = BTreeMap::new();
-    let by = g.get(search).unwrap_or(&empty);
+/// Per fault, per seed: the first detection among `searches` (their runs
+/// taken as if run side by side): `Some(seconds)` or `None` (a miss).
+/// Faults none of the searches ran are left out.
+pub fn detections(b: &Bench, searches: &[&str]) -> BTreeMap<String, BTreeMap<u64, Option<f64>>> {
+    let mut d: BTreeMap<String, BTreeMap<u64, Option<f64>>> = BTreeMap::new();
+    for r in b
+        .runs
+        .iter()
+        .filter(|r| searches.contains(&r.search.as_str()))
+    {
+        let slot = d
+            .entry(r.fault.clone())
+            .or_default()
+            .entry(r.seed)
+            .or_insert(None);
+        if r.found {
+            let t = r.seconds.unwrap_or(0.0);
+            *slot = Some(slot.map_or(t, |old: f64| old.min(t)));
+        }
+    }
+    d
+}
+
+/// The headline figures of `searches` taken together (one search, or
+/// every fuzz target as if run side by side).
+pub fn summary_of(b: &Bench, searches: &[&str]) -> Summary {
+    let d = detections(b, searches);
     let mut s = Summary {
-        faults: by.len(),
+        faults: d.len(),
         found_any: 0,
         found_majority: 0,
         found_all: 0,
@@ -75,29 +98,59 @@ pub fn summary(b: &Bench, search: &str) -> Summary {
     };
     let mut all = Vec::new();
     let mut found = Vec::new();
-    for runs in by.values() {
-        let k = runs.iter().filter(|r| r.found).count();
+    for seeds in d.values() {
+        let k = seeds.values().filter(|t| t.is_some()).count();
         s.found_any += usize::from(k > 0);
-        s.found_majority += usize::from(2 * k > runs.len());
-        s.found_all += usize::from(k == runs.len());
+        s.found_majority += usize::from(2 * k > seeds.len());
+        s.found_all += usize::from(k == seeds.len());
         s.runs_found += k;
-        s.runs += runs.len();
-        for r in runs.iter() {
-            let t = if r.found {
-                r.seconds.unwrap_or(0.0)
-            } else {
-                f64::INFINITY
-            };
-            all.push(t);
-            if r.found {
-                found.push(t);
-            }
+        s.runs += seeds.len();
+        for t in seeds.values() {
+            all.push(t.unwrap_or(f64::INFINITY));
+            found.extend(*t);
         }
     }
     s.median_all = median(&mut all);
     s.worst_found = found.iter().copied().reduce(f64::max);
     s.median_found = median(&mut found);
     s
+}
+
+/// The headline figures of one search.
+pub fn summary(b: &Bench, search: &str) -> Summary {
+    summary_of(b, &[search])
+}
+
+/// The fuzz-target searches of `b`.
+fn fuzz_searches(b: &Bench) -> Vec<&str> {
+    b.searches
+        .iter()
+        .map(String::as_str)
+        .filter(|s| crate::fuzz::target_of(s).is_some())
+        .collect()
+}
+
+fn summary_row(s: &mut String, label: &str, m: &Summary) {
+    let pct = |k: usize| {
+        if m.faults == 0 {
+            "—".to_string()
+        } else {
+            format!("{k} ({:.0} %)", 100.0 * k as f64 / m.faults as f64)
+        }
+    };
+    let _ = writeln!(
+        s,
+        "| {label} | {} | {} | {} | {} | {}/{} | {} | {} | {} |",
+        m.faults,
+        pct(m.found_any),
+        pct(m.found_majority),
+        pct(m.found_all),
+        m.runs_found,
+        m.runs,
+        secs(m.median_all),
+        secs(m.median_found),
+        secs(m.worst_found)
+    );
 }
 
 /// The Markdown report.
@@ -146,13 +199,51 @@ pub fn markdown(b: &Bench, command: &str) -> String {
             b.proptest_limit
         );
     }
-    let _ = writeln!(
-        s,
-        "- **not run this time**: the cargo-fuzz targets as a search (the driver does not \
-         drive libFuzzer yet); see the closing note of issue #32.\n"
-    );
+    if fuzz_searches(b).is_empty() {
+        let _ = writeln!(
+            s,
+            "- **not run this time**: the cargo-fuzz targets (`--searches fuzz`).\n"
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "- **fuzz:TARGET**: one cargo-fuzz target ({}), built with the faults as `diopter campaign` \
+             builds it and run with its libFuzzer flags (`-timeout`, `-rss_limit_mb`, the dictionary for \
+             the text targets, the committed seed corpus) and `-seed`, one process, limit {:.0} s, stopped \
+             by its first crash, timeout or out-of-memory input. Cases are libFuzzer's executions; \
+             \"minimized\" is `diopter minimize` on the case file the differential targets write. Each \
+             target first runs a control per seed: a fault whose site that control never passed is \
+             skipped for that target and seed (libFuzzer is deterministic for a seed until the site \
+             changes something, so the run would replay the control) and counts as a miss.\n",
+            fuzz_searches(b)
+                .iter()
+                .map(|t| format!("`{}`", crate::fuzz::target_of(t).unwrap_or(t)))
+                .collect::<Vec<_>>()
+                .join(", "),
+            b.fuzz_limit
+        );
+    }
     let _ = writeln!(s, "## Control\n");
+    let fuzz_controls = b
+        .control
+        .iter()
+        .filter(|c| crate::fuzz::target_of(&c.search).is_some());
+    let (nf, nf_found) = fuzz_controls.fold((0, 0), |(n, k), c| (n + 1, k + usize::from(c.found)));
+    if nf > 0 {
+        let _ = writeln!(
+            s,
+            "- no fault active, the fuzz targets, every seed: {nf} runs, {}",
+            if nf_found == 0 {
+                "nothing found".to_string()
+            } else {
+                format!("**{nf_found} found something** (below): those detections are not to be trusted")
+            }
+        );
+    }
     for c in &b.control {
+        if crate::fuzz::target_of(&c.search).is_some() && !c.found && c.error.is_none() {
+            continue;
+        }
         let _ = writeln!(
             s,
             "- no fault active, {} seed {}: {} in {:.0} s{}",
@@ -179,31 +270,31 @@ pub fn markdown(b: &Bench, command: &str) -> String {
         "| search | faults | found (any seed) | found (most seeds) | found (every seed) | runs found | median time, misses as ∞ | median time of detections | worst detection |"
     );
     let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let fuzz = fuzz_searches(b);
     for search in &b.searches {
-        let m = summary(b, search);
-        let pct = |k: usize| {
-            if m.faults == 0 {
-                "—".to_string()
-            } else {
-                format!("{k} ({:.0} %)", 100.0 * k as f64 / m.faults as f64)
-            }
-        };
-        let _ = writeln!(
-            s,
-            "| {search} | {} | {} | {} | {} | {}/{} | {} | {} | {} |",
-            m.faults,
-            pct(m.found_any),
-            pct(m.found_majority),
-            pct(m.found_all),
-            m.runs_found,
-            m.runs,
-            secs(m.median_all),
-            secs(m.median_found),
-            secs(m.worst_found)
+        summary_row(&mut s, search, &summary(b, search));
+    }
+    if !fuzz.is_empty() {
+        summary_row(
+            &mut s,
+            "**cargo fuzz, every target side by side**",
+            &summary_of(b, &fuzz),
         );
     }
+    if b.searches.len() > 1 {
+        let all: Vec<&str> = b.searches.iter().map(String::as_str).collect();
+        summary_row(&mut s, "**any search**", &summary_of(b, &all));
+    }
+    let _ = writeln!(
+        s,
+        "\nA row of several searches takes, for each fault and seed, the first detection among them, \
+         as if they ran side by side; skipped fuzz runs count as misses."
+    );
     let g = grouped(b);
     for search in &b.searches {
+        if crate::fuzz::target_of(search).is_some() {
+            continue;
+        }
         let Some(by) = g.get(search.as_str()) else {
             continue;
         };
@@ -288,6 +379,10 @@ pub fn markdown(b: &Bench, command: &str) -> String {
             }
         }
     }
+    if !fuzz.is_empty() {
+        fuzz_section(&mut s, b, &fuzz);
+    }
+    every_fault_section(&mut s, b);
     let _ = writeln!(s, "\n## The faults\n");
     let _ = writeln!(s, "| component | fault | site | mistake |");
     let _ = writeln!(s, "|---|---|---|---|");
@@ -299,6 +394,166 @@ pub fn markdown(b: &Bench, command: &str) -> String {
         );
     }
     s
+}
+
+/// The fuzz targets' table: per fault, which targets found it and how fast.
+fn fuzz_section(s: &mut String, b: &Bench, fuzz: &[&str]) {
+    let _ = writeln!(s, "\n## cargo fuzz: each fault\n");
+    let _ = writeln!(
+        s,
+        "Per target: seeds that found it / seeds run (skipped runs not counted as run), median time, \
+         median executions. \"Controls passed its site\": the targets whose control run passed the \
+         fault's site with at least one seed.\n"
+    );
+    let _ = writeln!(
+        s,
+        "| component | fault | found (any target) | median time (any target) | found by | controls passed its site | minimized (ops) |"
+    );
+    let _ = writeln!(s, "|---|---|---:|---:|---|---|---|");
+    let d = detections(b, fuzz);
+    let name = |search: &str| crate::fuzz::target_of(search).unwrap_or(search).to_string();
+    for f in &b.faults {
+        let Some(seeds) = d.get(&f.name) else {
+            continue;
+        };
+        let k = seeds.values().filter(|t| t.is_some()).count();
+        let mut times: Vec<f64> = seeds.values().map(|t| t.unwrap_or(f64::INFINITY)).collect();
+        let mut by = Vec::new();
+        let mut mins = Vec::new();
+        for search in fuzz {
+            let runs: Vec<&RunResult> = b
+                .runs
+                .iter()
+                .filter(|r| r.fault == f.name && r.search == *search && r.skipped.is_none())
+                .collect();
+            let hits: Vec<&&RunResult> = runs.iter().filter(|r| r.found).collect();
+            if hits.is_empty() {
+                continue;
+            }
+            let mut t: Vec<f64> = hits.iter().filter_map(|r| r.seconds).collect();
+            let mut c: Vec<f64> = hits
+                .iter()
+                .filter_map(|r| r.cases.map(|c| c as f64))
+                .collect();
+            by.push(format!(
+                "{} {}/{} {} ({} execs)",
+                name(search),
+                hits.len(),
+                runs.len(),
+                secs(median(&mut t)),
+                median(&mut c).map_or("?".into(), |c| format!("{c:.0}"))
+            ));
+            mins.extend(
+                hits.iter()
+                    .filter_map(|r| r.minimized)
+                    .map(|(x, y)| format!("{x}→{y}")),
+            );
+        }
+        let reached: Vec<String> = fuzz
+            .iter()
+            .filter(|search| {
+                b.control
+                    .iter()
+                    .any(|c| c.search == **search && c.sites.contains(&f.name))
+            })
+            .map(|search| name(search))
+            .collect();
+        let _ = writeln!(
+            s,
+            "| {} | `{}` | {k}/{} | {} | {} | {} | {} |",
+            f.component,
+            f.name,
+            seeds.len(),
+            secs(median(&mut times)),
+            if by.is_empty() {
+                "—".into()
+            } else {
+                by.join("; ")
+            },
+            if reached.is_empty() {
+                "none".into()
+            } else {
+                reached.join(", ")
+            },
+            if mins.is_empty() {
+                "—".into()
+            } else {
+                mins.join(" ")
+            }
+        );
+    }
+}
+
+/// Every fault's best search: the figure the benchmark is judged by.
+fn every_fault_section(s: &mut String, b: &Bench) {
+    if b.searches.len() < 2 {
+        return;
+    }
+    let fuzz = fuzz_searches(b);
+    let mut groups: Vec<(String, Vec<&str>)> = b
+        .searches
+        .iter()
+        .filter(|x| crate::fuzz::target_of(x).is_none())
+        .map(|x| (x.clone(), vec![x.as_str()]))
+        .collect();
+    if !fuzz.is_empty() {
+        groups.push(("cargo fuzz".into(), fuzz.clone()));
+    }
+    let ds: Vec<_> = groups.iter().map(|(_, g)| detections(b, g)).collect();
+    let _ = writeln!(s, "\n## Every fault: found by some search?\n");
+    let mut head = "| fault |".to_string();
+    let mut rule = "|---|".to_string();
+    for (label, _) in &groups {
+        head.push_str(&format!(" {label} |"));
+        rule.push_str("---:|");
+    }
+    let _ = writeln!(s, "{head} fastest |\n{rule}---|");
+    let mut unfound = Vec::new();
+    for f in &b.faults {
+        let mut row = format!("| `{}` |", f.name);
+        let mut best: Option<(f64, &str)> = None;
+        for ((label, _), d) in groups.iter().zip(&ds) {
+            match d.get(&f.name) {
+                None => row.push_str(" — |"),
+                Some(seeds) => {
+                    let k = seeds.values().filter(|t| t.is_some()).count();
+                    let mut t: Vec<f64> =
+                        seeds.values().map(|t| t.unwrap_or(f64::INFINITY)).collect();
+                    let m = median(&mut t).unwrap_or(f64::INFINITY);
+                    row.push_str(&format!(" {k}/{} |", seeds.len()));
+                    if k > 0 && best.is_none_or(|(bt, _)| m < bt) {
+                        best = Some((m, label));
+                    }
+                }
+            }
+        }
+        match best {
+            Some((t, label)) => row.push_str(&format!(" {label}, median {} |", secs(Some(t)))),
+            None => {
+                row.push_str(" **none** |");
+                unfound.push(f.name.as_str());
+            }
+        }
+        let _ = writeln!(s, "{row}");
+    }
+    let _ = writeln!(
+        s,
+        "\n{} of {} faults found by at least one search{}.",
+        b.faults.len() - unfound.len(),
+        b.faults.len(),
+        if unfound.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; not found: {}",
+                unfound
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
+    );
 }
 
 #[cfg(test)]
@@ -321,6 +576,8 @@ mod tests {
             elapsed: at.unwrap_or(60.0),
             limit: 60.0,
             error: None,
+            skipped: None,
+            sites: Vec::new(),
         }
     }
 
@@ -354,6 +611,7 @@ mod tests {
             seeds: vec![1, 2, 3],
             campaign_limit: 60.0,
             proptest_limit: 0.0,
+            fuzz_limit: 0.0,
             searches: vec!["campaign".into()],
             jobs: 1,
             wall_seconds: 0.0,
@@ -377,6 +635,67 @@ mod tests {
         );
         assert!(
             md.contains("`b` (): its site was executed (3 of 3 runs)"),
+            "{md}"
+        );
+    }
+
+    /// Two fuzz targets side by side: a fault's detection with a seed is
+    /// the earlier of the two; a skipped run is a miss.
+    #[test]
+    fn fuzz_targets_combine_side_by_side() {
+        let fz = |fault: &str, t: &str, seed: u64, at: Option<f64>| {
+            let mut r = run(fault, seed, at);
+            r.search = format!("fuzz:{t}");
+            r
+        };
+        let mut skipped = fz("a", "check_eval", 2, None);
+        skipped.skipped = Some("control".into());
+        let b = Bench {
+            faults: vec![FaultInfo {
+                name: "a".into(),
+                component: "fast".into(),
+                site: String::new(),
+                mistake: String::new(),
+            }],
+            runs: vec![
+                fz("a", "eval_diff", 1, Some(5.0)),
+                fz("a", "check_eval", 1, Some(2.0)),
+                fz("a", "eval_diff", 2, None),
+                skipped,
+                fz("a", "eval_diff", 3, Some(7.0)),
+                fz("a", "check_eval", 3, None),
+            ],
+            control: vec![],
+            seeds: vec![1, 2, 3],
+            campaign_limit: 0.0,
+            proptest_limit: 0.0,
+            fuzz_limit: 60.0,
+            searches: vec!["fuzz:eval_diff".into(), "fuzz:check_eval".into()],
+            jobs: 1,
+            wall_seconds: 0.0,
+            load: String::new(),
+            commit: String::new(),
+            command: String::new(),
+        };
+        let both = summary_of(&b, &["fuzz:eval_diff", "fuzz:check_eval"]);
+        // Seeds 1 and 3 found (at 2 s and 7 s), seed 2 missed.
+        assert_eq!((both.runs_found, both.runs), (2, 3));
+        assert_eq!(both.median_all, Some(7.0));
+        assert_eq!(both.worst_found, Some(7.0));
+        let one = summary(&b, "fuzz:check_eval");
+        assert_eq!(
+            (one.runs_found, one.runs, one.median_all),
+            (1, 3, Some(f64::INFINITY))
+        );
+        let md = markdown(&b, "cmd");
+        assert!(md.contains("| **cargo fuzz, every target side by side** | 1 | 1 (100 %) | 1 (100 %) | 0 (0 %) | 2/3 |"), "{md}");
+        // check_eval: 1 of the 2 runs made (the skipped one is not counted).
+        assert!(
+            md.contains("eval_diff 2/3 6.0 s (10 execs); check_eval 1/2 2.0 s"),
+            "{md}"
+        );
+        assert!(
+            md.contains("1 of 1 faults found by at least one search"),
             "{md}"
         );
     }

@@ -158,6 +158,8 @@ fn summarize(stats: &Stats, fault: &str, seed: u64, limit: Duration) -> RunResul
         elapsed: stats.elapsed,
         limit: limit.as_secs_f64(),
         error: None,
+        skipped: None,
+        sites: Vec::new(),
     }
 }
 

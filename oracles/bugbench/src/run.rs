@@ -1,0 +1,184 @@
+//! The whole benchmark as one call: build the faults binaries, read the
+//! catalogue, run the controls and every (fault, search, seed), add to an
+//! earlier result if asked, and write `bugbench.md` and `.json`.
+
+use crate::drive::{self, Bench, Plan};
+use crate::{fuzz, render, FaultInfo, RunResult};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// What to run (the command line's options).
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub root: PathBuf,
+    pub seeds: u64,
+    pub campaign_limit: f64,
+    pub proptest_limit: f64,
+    pub fuzz_limit: f64,
+    /// `campaign`, `proptest`, `fuzz` (every target) or `fuzz:TARGET`.
+    pub searches: Vec<String>,
+    /// Only these faults (empty: all).
+    pub faults: Vec<String>,
+    pub jobs: usize,
+    pub out_dir: PathBuf,
+    pub add_to: Option<PathBuf>,
+    /// The command line that regenerates the report.
+    pub command: String,
+}
+
+/// Why the benchmark could not run (the report is not written).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Bad options: exit 2.
+    #[error("{0}")]
+    Usage(String),
+    /// The faults build or its catalogue failed: exit 2.
+    #[error("{0}")]
+    Build(String),
+}
+
+/// The searches `names` stand for: `fuzz` is every fuzz target.
+pub fn expand_searches(names: &[String]) -> Result<Vec<String>, Error> {
+    let mut out: Vec<String> = Vec::new();
+    let mut add = |s: String| {
+        if !out.contains(&s) {
+            out.push(s);
+        }
+    };
+    for n in names {
+        match n.as_str() {
+            "campaign" | "proptest" => add(n.clone()),
+            "fuzz" => fuzz::TARGETS
+                .iter()
+                .for_each(|t| add(format!("{}{t}", fuzz::SEARCH_PREFIX))),
+            _ if fuzz::target_of(n).is_some() => add(n.clone()),
+            _ => {
+                return Err(Error::Usage(format!(
+                    "unknown search `{n}` (campaign, proptest, fuzz, or fuzz:TARGET with TARGET one of {})",
+                    fuzz::TARGETS.join(", ")
+                )))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// One line of progress for a finished run.
+pub fn describe(r: &RunResult) -> String {
+    let what = match (&r.error, &r.skipped, r.found) {
+        (Some(e), _, _) => format!("run failed: {e}"),
+        (None, Some(_), _) => "skipped (its control never passed the site)".into(),
+        (None, None, true) => format!(
+            "found in {:.1} s by {}",
+            r.seconds.unwrap_or(0.0),
+            r.caught_by.as_deref().unwrap_or("?")
+        ),
+        (None, None, false) => format!("not found in {:.0} s", r.elapsed),
+    };
+    format!("{} {} seed {}: {what}", r.fault, r.search, r.seed)
+}
+
+/// Runs the benchmark and writes its report; `say` hears of each step.
+/// The result says whether a control run found something (then the
+/// detections are not to be trusted).
+pub fn bench(o: &Options, say: &(dyn Fn(&str) + Sync)) -> Result<Bench, Error> {
+    let searches = expand_searches(&o.searches)?;
+    if o.seeds == 0 || o.jobs == 0 {
+        return Err(Error::Usage("--seeds and --jobs must be at least 1".into()));
+    }
+    let earlier: Option<Bench> = match &o.add_to {
+        None => None,
+        Some(p) => Some(
+            std::fs::read_to_string(p)
+                .map_err(|e| e.to_string())
+                .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
+                .map_err(|e| Error::Usage(format!("{}: {e}", p.display())))?,
+        ),
+    };
+    let start = Instant::now();
+    // Absolute: cargo fuzz builds from fuzz/, the fuzzers run in their
+    // run directories.
+    let root = std::path::absolute(&o.root).unwrap_or_else(|_| o.root.clone());
+    let o = &Options { root, ..o.clone() };
+    let plan = Plan {
+        root: o.root.clone(),
+        seeds: (1..=o.seeds).collect(),
+        campaign_limit: Duration::from_secs_f64(o.campaign_limit.max(1.0)),
+        proptest_limit: Duration::from_secs_f64(o.proptest_limit.max(1.0)),
+        fuzz_limit: Duration::from_secs_f64(o.fuzz_limit.max(1.0)),
+        searches: searches.clone(),
+        jobs: o.jobs,
+        work: o.root.join("target").join("bugbench-runs"),
+    };
+    let _ = std::fs::remove_dir_all(&plan.work);
+    let mut built = drive::build(
+        &o.root,
+        searches.iter().any(|s| s == "proptest"),
+        &mut |m| say(m),
+    )
+    .map_err(Error::Build)?;
+    let targets: Vec<&str> = searches.iter().filter_map(|s| fuzz::target_of(s)).collect();
+    if !targets.is_empty() {
+        built.fuzzers = Some(
+            fuzz::build(&o.root, &targets, &plan.work, &mut |m| say(m)).map_err(Error::Build)?,
+        );
+    }
+    let mut faults: Vec<FaultInfo> = drive::catalogue(&built.diopter).map_err(Error::Build)?;
+    if !o.faults.is_empty() {
+        if let Some(bad) = o
+            .faults
+            .iter()
+            .find(|n| !faults.iter().any(|f| &f.name == *n))
+        {
+            return Err(Error::Usage(format!("no planted fault is named `{bad}`")));
+        }
+        faults.retain(|f| o.faults.contains(&f.name));
+    }
+    say("control: each search with no fault active (each fuzz target with every seed)");
+    let control = drive::controls(&plan, &built, &|k, n, r| {
+        say(&format!("control [{k}/{n}] {}", describe(r)))
+    });
+    let total = faults.len() * plan.seeds.len() * plan.searches.len();
+    say(&format!("{total} runs, {} at a time", plan.jobs));
+    let runs = drive::run_all(&plan, &built, &faults, &control, &|k, n, r| {
+        say(&format!("[{k}/{n}] {}", describe(r)))
+    });
+    let commit = std::process::Command::new("git")
+        .current_dir(&o.root)
+        .args(["rev-parse", "--short", "HEAD"])
+        .output()
+        .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_string())
+        .unwrap_or_default();
+    let mut bench = Bench {
+        faults,
+        runs,
+        control,
+        seeds: plan.seeds.clone(),
+        campaign_limit: plan.campaign_limit.as_secs_f64(),
+        proptest_limit: plan.proptest_limit.as_secs_f64(),
+        fuzz_limit: plan.fuzz_limit.as_secs_f64(),
+        searches,
+        jobs: plan.jobs,
+        wall_seconds: start.elapsed().as_secs_f64(),
+        load: std::fs::read_to_string("/proc/loadavg").unwrap_or_default(),
+        commit,
+        command: o.command.clone(),
+    };
+    if let Some(old) = earlier {
+        bench = drive::merge(old, bench);
+    }
+    Ok(bench)
+}
+
+/// Writes `bugbench.md` and `bugbench.json` of `bench` into `dir`.
+pub fn write(bench: &Bench, dir: &std::path::Path) -> Result<Vec<PathBuf>, String> {
+    let md = render::markdown(bench, &bench.command);
+    let json = serde_json::to_string_pretty(bench).map_err(|e| e.to_string())?;
+    let mut written = Vec::new();
+    for (name, text) in [("bugbench.md", md), ("bugbench.json", json)] {
+        let p = dir.join(name);
+        diopter_report::write_atomic(&p, &text).map_err(|e| format!("{}: {e}", p.display()))?;
+        written.push(p);
+    }
+    Ok(written)
+}

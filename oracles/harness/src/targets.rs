@@ -259,6 +259,10 @@ pub enum Update {
     Salvage,
     CastFold,
     Split,
+    /// An operand deleted ([`deletion_pair`]).
+    Delete,
+    /// A use of an operand folded away ([`fold_pair`]).
+    Fold,
 }
 
 /// [`validate_diff`]'s body: which update `data` made and the validator's
@@ -287,6 +291,9 @@ pub fn validate_update(
     // Read last, so that inputs made before the split existed (no byte
     // here) keep their meaning.
     let split: u8 = u.arbitrary().unwrap_or(0);
+    // Read after the split, for the same reason: 1 deletes an operand,
+    // 2 folds a use of operand 0 away.
+    let family: u8 = u.arbitrary().unwrap_or(0);
     let before = case.bare.clone();
     let Some(args) = before.args.clone() else {
         return Ok(None);
@@ -322,6 +329,26 @@ pub fn validate_update(
         };
         return judge_update(&pair, wrong, &case.types, trial_seed)
             .map(|v| Some((Update::Split, v)));
+    }
+    match family % 4 {
+        1 => {
+            let Some(pair) = deletion_pair(&before, &case.ctx.datalayout, c as u8 as usize, wrong)
+            else {
+                return Ok(None);
+            };
+            return judge_update(&pair, wrong, &case.types, trial_seed)
+                .map(|v| Some((Update::Delete, v)));
+        }
+        2 => {
+            let Some(pair) = fold_pair(&before, &case.ctx.datalayout) else {
+                return Ok(None);
+            };
+            // Folding `x * 0` to 0 shows a value where reading x fails:
+            // never a correct update (DESIGN.md; `mul-zero` is refuted).
+            return judge_update(&pair, true, &case.types, trial_seed)
+                .map(|v| Some((Update::Fold, v)));
+        }
+        _ => {}
     }
     let ty = args[0].ty.clone();
     let ops = [Op::Add, Op::Sub, Op::Mul, Op::Shl, Op::LShr, Op::AShr];
@@ -411,6 +438,140 @@ pub fn validate_update(
         pre: Vec::new(),
     };
     judge_update(&pair, wrong, &case.types, trial_seed).map(|v| Some((update, v)))
+}
+
+/// A pass deletes operand `pick % n` of `before` (its value is gone): the
+/// mapping says `argJ := undefined` and renumbers the operands after it;
+/// the after-expression reads the deleted operand as `undef` (the variable
+/// is then optimized out where it used it), or, `wrong`, keeps reading
+/// `DIOpArg(J)`, which after the renumbering names the next operand. `None`
+/// when there is no next operand of the same type for the mistake to
+/// pick, or an operand is poison.
+pub fn deletion_pair(
+    before: &Bare,
+    dl: &DataLayout,
+    pick: usize,
+    wrong: bool,
+) -> Option<diopter_tv::validate::Pair> {
+    use diopter_semantics::ast::{Dialect, Expr, Literal, OpNode, Span};
+    use diopter_tv::validate::{MapRhs, Pair};
+
+    let args = before.args.clone()?;
+    if args.is_empty() || args.iter().any(|a| a.poison) {
+        return None;
+    }
+    let j = pick % args.len();
+    if wrong && args.get(j + 1).is_none_or(|next| next.ty != args[j].ty) {
+        return None;
+    }
+    let renumber = |k: u64| if k > j as u64 { k - 1 } else { k };
+    let mut after = before.clone();
+    after.expr.ops = before
+        .expr
+        .ops
+        .iter()
+        .map(|n| {
+            let op = match &n.op {
+                Op::Arg(k, t) if *k == j as u64 && !wrong => {
+                    Op::Constant(t.clone(), Literal::Undef)
+                }
+                Op::Arg(k, t) if *k == j as u64 => Op::Arg(*k, t.clone()),
+                Op::Arg(k, t) => Op::Arg(renumber(*k), t.clone()),
+                other => other.clone(),
+            };
+            OpNode { op, span: n.span }
+        })
+        .collect();
+    let mut new_args = args.clone();
+    new_args.remove(j);
+    after.args = Some(new_args);
+    let map = args
+        .iter()
+        .enumerate()
+        .map(|(k, a)| {
+            let rhs = if k == j {
+                MapRhs::Undefined
+            } else {
+                MapRhs::Expr(Expr::new(
+                    Dialect::DiExpression,
+                    vec![Op::Arg(renumber(k as u64), a.ty.clone())],
+                ))
+            };
+            (k as u64, rhs, Span::default())
+        })
+        .collect();
+    Some(Pair {
+        name: "fuzz-delete".into(),
+        before: before.clone(),
+        after: Some(after),
+        map,
+        dl: dl.clone(),
+        notes: Vec::new(),
+        source: None,
+        span: Span::default(),
+        value_args: Vec::new(),
+        pre: Vec::new(),
+    })
+}
+
+/// A pass folds `x * 0` to `0` where `x` is operand 0 (an integer): the
+/// before-expression multiplies each use of operand 0 by zero, the
+/// after-expression is the constant; every operand is kept. Never
+/// correct: where operand 0 cannot be read the before-expression fails and
+/// the after-expression shows a value. `None` unless operand 0 is an
+/// integer.
+pub fn fold_pair(before: &Bare, dl: &DataLayout) -> Option<diopter_tv::validate::Pair> {
+    use diopter_semantics::ast::{Dialect, Expr, Literal, OpNode, Span};
+    use diopter_tv::validate::{MapRhs, Pair};
+
+    let args = before.args.clone()?;
+    let a0 = args.first().filter(|a| !a.poison)?;
+    if !matches!(a0.ty, Type::Int(_)) {
+        return None;
+    }
+    let zero = || Op::Constant(a0.ty.clone(), Literal::Int(0.into()));
+    let mut old = before.clone();
+    let mut after = before.clone();
+    old.expr.ops = Vec::new();
+    after.expr.ops = Vec::new();
+    for n in &before.expr.ops {
+        let node = |op: Op| OpNode { op, span: n.span };
+        match &n.op {
+            Op::Arg(0, t) if *t == a0.ty => {
+                old.expr
+                    .ops
+                    .extend([n.clone(), node(zero()), node(Op::Mul)]);
+                after.expr.ops.push(node(zero()));
+            }
+            _ => {
+                old.expr.ops.push(n.clone());
+                after.expr.ops.push(n.clone());
+            }
+        }
+    }
+    if old.expr.ops.len() == before.expr.ops.len() {
+        return None;
+    }
+    let map = args
+        .iter()
+        .enumerate()
+        .map(|(k, a)| {
+            let e = Expr::new(Dialect::DiExpression, vec![Op::Arg(k as u64, a.ty.clone())]);
+            (k as u64, MapRhs::Expr(e), Span::default())
+        })
+        .collect();
+    Some(Pair {
+        name: "fuzz-fold".into(),
+        before: old,
+        after: Some(after),
+        map,
+        dl: dl.clone(),
+        notes: Vec::new(),
+        source: None,
+        span: Span::default(),
+        value_args: Vec::new(),
+        pre: Vec::new(),
+    })
 }
 
 /// How [`sroa_pair`] updates the uses of the split operand.
@@ -594,7 +755,7 @@ pub fn judge_update(
     trial_seed: u64,
 ) -> Result<&'static str, String> {
     use diopter_rules::empirical;
-    use diopter_rules::instance::Relation;
+    use diopter_rules::instance::{HoleKind, Relation};
     use diopter_smt::prove::ProveConfig;
     use diopter_tv::validate::{self, Verdict as V};
 
@@ -632,8 +793,11 @@ pub fn judge_update(
                 c.render()
             ))
         }
-        V::Refinement(_) if !wrong => {
-            // The after-expression is the substituted before-expression.
+        // A correct update whose pass deleted an operand the
+        // before-expression reads is a refinement by the validator's
+        // policy (the value is lost there); any other correct update's
+        // after-expression is the substituted before-expression.
+        V::Refinement(_) if !wrong && !deletes_a_used_operand(pair) => {
             return Err(format!(
                 "a correct update is not judged equivalent: {}\n{}",
                 o.verdict.label(),
@@ -641,9 +805,20 @@ pub fn judge_update(
             ));
         }
         V::Equivalent | V::Refinement(_) => {
-            let Some(inst) = validate::instance(pair, types, Relation::Lossy) else {
+            let Some(mut inst) = validate::instance(pair, types, Relation::Lossy) else {
                 return Ok(o.verdict.label());
             };
+            // The check draws every operand the pair does not declare a
+            // plain value in any shape a location can have, read from the
+            // pair here rather than taken from the validator's instance: a
+            // validator that tried fewer shapes must not blind its judge.
+            for (k, h) in inst.holes.iter_mut().enumerate() {
+                h.kind = if pair.value_args.contains(&(k as u64)) {
+                    HoleKind::Const
+                } else {
+                    HoleKind::Expr
+                };
+            }
             if let Err(c) = empirical::check_instance_in(&inst, 64, trial_seed, false, &pair.dl) {
                 return Err(format!(
                     "judged {} but the reference interpreter tells the sides apart\n{}\n{c}",
@@ -662,6 +837,19 @@ pub fn judge_update(
         V::Refuted(_) | V::RefutedInTrial { .. } | V::Unknown { .. } => {}
     }
     Ok(o.verdict.label())
+}
+
+/// Whether `pair`'s mapping deletes (`argK := undefined`) an operand its
+/// before-expression reads.
+fn deletes_a_used_operand(pair: &diopter_tv::validate::Pair) -> bool {
+    pair.map.iter().any(|(k, m, _)| {
+        matches!(m, diopter_tv::validate::MapRhs::Undefined)
+            && pair
+                .before
+                .expr
+                .ops()
+                .any(|o| matches!(o, Op::Arg(j, _) if j == k))
+    })
 }
 
 /// `validate_diff` skips before-expressions longer than this.

@@ -282,7 +282,7 @@ pub fn validate_update(
     u: &mut Unstructured,
 ) -> Result<Option<(Update, &'static str)>, String> {
     use diopter_semantics::ast::{Dialect, Literal, OpNode, Span};
-    use diopter_tv::validate::{MapRhs, Pair};
+    use diopter_tv::validate::MapRhs;
 
     let kind: u8 = u.arbitrary().unwrap_or(0);
     let wrong: bool = u.arbitrary().unwrap_or(false);
@@ -425,18 +425,13 @@ pub fn validate_update(
             Span::default(),
         ));
     }
-    let pair = Pair {
-        name: "fuzz".into(),
+    let pair = fuzz_pair(
+        "fuzz",
         before,
-        after: Some(after),
-        map: mapping,
-        dl: case.ctx.datalayout.clone(),
-        notes: Vec::new(),
-        source: None,
-        span: Span::default(),
-        value_args: Vec::new(),
-        pre: Vec::new(),
-    };
+        Some(after),
+        mapping,
+        case.ctx.datalayout.clone(),
+    );
     judge_update(&pair, wrong, &case.types, trial_seed).map(|v| Some((update, v)))
 }
 
@@ -454,7 +449,7 @@ pub fn deletion_pair(
     wrong: bool,
 ) -> Option<diopter_tv::validate::Pair> {
     use diopter_semantics::ast::{Dialect, Expr, Literal, OpNode, Span};
-    use diopter_tv::validate::{MapRhs, Pair};
+    use diopter_tv::validate::MapRhs;
 
     let args = before.args.clone()?;
     if args.is_empty() || args.iter().any(|a| a.poison) {
@@ -500,18 +495,13 @@ pub fn deletion_pair(
             (k as u64, rhs, Span::default())
         })
         .collect();
-    Some(Pair {
-        name: "fuzz-delete".into(),
-        before: before.clone(),
-        after: Some(after),
+    Some(fuzz_pair(
+        "fuzz-delete",
+        before.clone(),
+        Some(after),
         map,
-        dl: dl.clone(),
-        notes: Vec::new(),
-        source: None,
-        span: Span::default(),
-        value_args: Vec::new(),
-        pre: Vec::new(),
-    })
+        dl.clone(),
+    ))
 }
 
 /// A pass folds `x * 0` to `0` where `x` is operand 0 (an integer): the
@@ -522,7 +512,7 @@ pub fn deletion_pair(
 /// integer.
 pub fn fold_pair(before: &Bare, dl: &DataLayout) -> Option<diopter_tv::validate::Pair> {
     use diopter_semantics::ast::{Dialect, Expr, Literal, OpNode, Span};
-    use diopter_tv::validate::{MapRhs, Pair};
+    use diopter_tv::validate::MapRhs;
 
     let args = before.args.clone()?;
     let a0 = args.first().filter(|a| !a.poison)?;
@@ -560,18 +550,7 @@ pub fn fold_pair(before: &Bare, dl: &DataLayout) -> Option<diopter_tv::validate:
             (k as u64, MapRhs::Expr(e), Span::default())
         })
         .collect();
-    Some(Pair {
-        name: "fuzz-fold".into(),
-        before: old,
-        after: Some(after),
-        map,
-        dl: dl.clone(),
-        notes: Vec::new(),
-        source: None,
-        span: Span::default(),
-        value_args: Vec::new(),
-        pre: Vec::new(),
-    })
+    Some(fuzz_pair("fuzz-fold", old, Some(after), map, dl.clone()))
 }
 
 /// How [`sroa_pair`] updates the uses of the split operand.
@@ -622,7 +601,7 @@ pub fn sroa_pair(
     how: Split,
 ) -> Option<diopter_tv::validate::Pair> {
     use diopter_semantics::ast::{ArgDecl, Dialect, Expr, Literal, OpNode, Span};
-    use diopter_tv::validate::{MapRhs, Pair};
+    use diopter_tv::validate::MapRhs;
 
     let args = before.args.clone()?;
     let t = args.first().filter(|a| !a.poison)?.ty.clone();
@@ -729,18 +708,7 @@ pub fn sroa_pair(
             Span::default(),
         ));
     }
-    Some(Pair {
-        name: "fuzz".into(),
-        before: old,
-        after: Some(after),
-        map,
-        dl: dl.clone(),
-        notes: Vec::new(),
-        source: None,
-        span: Span::default(),
-        value_args: Vec::new(),
-        pre: Vec::new(),
-    })
+    Some(fuzz_pair("fuzz", old, Some(after), map, dl.clone()))
 }
 
 /// Validates an update made by `validate_diff` (`wrong`: deliberately
@@ -837,6 +805,33 @@ pub fn judge_update(
         V::Refuted(_) | V::RefutedInTrial { .. } | V::Unknown { .. } => {}
     }
     Ok(o.verdict.label())
+}
+
+/// A generated pair: `name`, the expressions, the mapping and the layout;
+/// no notes, source, value operands or preconditions.
+fn fuzz_pair(
+    name: &str,
+    before: Bare,
+    after: Option<Bare>,
+    map: Vec<(
+        u64,
+        diopter_tv::validate::MapRhs,
+        diopter_semantics::ast::Span,
+    )>,
+    dl: DataLayout,
+) -> diopter_tv::validate::Pair {
+    diopter_tv::validate::Pair {
+        name: name.into(),
+        before,
+        after,
+        map,
+        dl,
+        notes: Vec::new(),
+        source: None,
+        span: diopter_semantics::ast::Span::default(),
+        value_args: Vec::new(),
+        pre: Vec::new(),
+    }
 }
 
 /// Whether `pair`'s mapping deletes (`argK := undefined`) an operand its

@@ -787,6 +787,8 @@ pub fn judge_update(
                     HoleKind::Expr
                 };
             }
+            // And its left side is the judge's own reading of the mapping.
+            inst.lhs.ops = judged_before(pair);
             if let Err(c) = empirical::check_instance_in(&inst, 64, trial_seed, false, &pair.dl) {
                 return Err(format!(
                     "judged {} but the reference interpreter tells the sides apart\n{}\n{c}",
@@ -832,6 +834,48 @@ fn fuzz_pair(
         value_args: Vec::new(),
         pre: Vec::new(),
     }
+}
+
+/// The before-expression over the new operands, as the judge reads the
+/// mapping (written apart from the validator's substitution, which it
+/// checks): each `DIOpArg(K, T)` becomes old operand K's expression (its
+/// poison new operands `undef`), then `DIOpReinterpret(T)` if K was
+/// declared with another type; a deleted or unmapped operand becomes
+/// `DIOpConstant(T undef)`.
+fn judged_before(pair: &diopter_tv::validate::Pair) -> Vec<diopter_semantics::ast::OpNode> {
+    use diopter_semantics::ast::{Literal, OpNode};
+    use diopter_tv::validate::MapRhs;
+    let new = pair
+        .after
+        .as_ref()
+        .and_then(|a| a.args.clone())
+        .unwrap_or_default();
+    let old = pair.before.args.clone().unwrap_or_default();
+    let undef = |t: &Type| Op::Constant(t.clone(), Literal::Undef);
+    let mut out = Vec::new();
+    for n in &pair.before.expr.ops {
+        let node = |op: Op| OpNode { op, span: n.span };
+        let Op::Arg(k, t) = &n.op else {
+            out.push(n.clone());
+            continue;
+        };
+        let Some(MapRhs::Expr(e)) = pair.map.iter().find(|m| m.0 == *k).map(|m| &m.1) else {
+            out.push(node(undef(t)));
+            continue;
+        };
+        for m in &e.ops {
+            match &m.op {
+                Op::Arg(j, u) if new.get(*j as usize).is_some_and(|a| a.poison) => {
+                    out.push(node(undef(u)))
+                }
+                _ => out.push(m.clone()),
+            }
+        }
+        if old.get(*k as usize).is_some_and(|a| a.ty != *t) {
+            out.push(node(Op::Reinterpret(t.clone())));
+        }
+    }
+    out
 }
 
 /// Whether `pair`'s mapping deletes (`argK := undefined`) an operand its

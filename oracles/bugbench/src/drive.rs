@@ -393,7 +393,8 @@ pub fn run_all(
 }
 
 /// `new`'s runs added to `old`'s: a run of the same fault, search and seed
-/// replaces the earlier one; the searches, control runs and commits add up.
+/// replaces the earlier one, and so does a control run of the same search
+/// and seed; the searches, the other control runs and the commits add up.
 pub fn merge(old: Bench, new: Bench) -> Bench {
     let key = |r: &RunResult| (r.fault.clone(), r.search.clone(), r.seed);
     let replaced: std::collections::BTreeSet<_> = new.runs.iter().map(key).collect();
@@ -416,7 +417,15 @@ pub fn merge(old: Bench, new: Bench) -> Bench {
             searches.push(s);
         }
     }
-    let mut control = old.control;
+    // A control run of the same search and seed replaces the earlier one
+    // as well: the runs it vouches for are the new ones.
+    let ckey = |r: &RunResult| (r.search.clone(), r.seed);
+    let new_controls: std::collections::BTreeSet<_> = new.control.iter().map(ckey).collect();
+    let mut control: Vec<RunResult> = old
+        .control
+        .into_iter()
+        .filter(|c| !new_controls.contains(&ckey(c)))
+        .collect();
     control.extend(new.control);
     let mut seeds = old.seeds;
     for s in new.seeds {
@@ -465,5 +474,70 @@ pub fn merge(old: Bench, new: Bench) -> Bench {
         wall_seconds: old.wall_seconds + new.wall_seconds,
         load: new.load,
         commit,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bench(runs: Vec<RunResult>, control: Vec<RunResult>, commit: &str) -> Bench {
+        Bench {
+            faults: Vec::new(),
+            runs,
+            control,
+            seeds: vec![1, 2],
+            campaign_limit: 60.0,
+            proptest_limit: 0.0,
+            fuzz_limit: 60.0,
+            searches: vec!["campaign".into(), "fuzz:eval_diff".into()],
+            jobs: 2,
+            wall_seconds: 10.0,
+            load: String::new(),
+            commit: commit.into(),
+            command: String::new(),
+        }
+    }
+
+    fn run(fault: &str, search: &str, seed: u64, found: bool) -> RunResult {
+        let mut r = failed_run(fault, search, seed, 60.0, String::new());
+        r.error = None;
+        r.found = found;
+        r
+    }
+
+    #[test]
+    fn a_later_run_or_control_of_the_same_key_replaces_the_earlier() {
+        let old = bench(
+            vec![
+                run("a", "campaign", 1, false),
+                run("a", "fuzz:eval_diff", 1, true),
+            ],
+            vec![
+                run("none", "campaign", 1, false),
+                run("none", "fuzz:eval_diff", 1, true),
+            ],
+            "old",
+        );
+        let new = bench(
+            vec![run("a", "fuzz:eval_diff", 1, false)],
+            vec![run("none", "fuzz:eval_diff", 1, false)],
+            "new",
+        );
+        let m = merge(old, new);
+        let found: Vec<(&str, bool)> = m
+            .runs
+            .iter()
+            .map(|r| (r.search.as_str(), r.found))
+            .collect();
+        assert_eq!(found, [("campaign", false), ("fuzz:eval_diff", false)]);
+        let controls: Vec<(&str, bool)> = m
+            .control
+            .iter()
+            .map(|r| (r.search.as_str(), r.found))
+            .collect();
+        assert_eq!(controls, [("campaign", false), ("fuzz:eval_diff", false)]);
+        assert_eq!(m.commit, "old then new");
+        assert_eq!(m.wall_seconds, 20.0);
     }
 }

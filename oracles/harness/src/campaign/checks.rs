@@ -14,9 +14,6 @@ use std::sync::Arc;
 /// the check slower than the evaluators).
 pub const VALIDATE_EVERY: u64 = 10;
 
-/// The widest type a case may name for the validation check.
-pub const VALIDATE_MAX_BITS: u64 = 128;
-
 /// The checks of the default job (`diopter run`, and the bug-finding
 /// benchmark's campaign search, which must run exactly that job).
 pub fn default_checks() -> Vec<CaseCheck> {
@@ -71,18 +68,6 @@ pub fn validate(every: u64) -> CaseCheck {
         name: "validate",
         every,
         check: Arc::new(|case: &Case, seed| {
-            // Z3 on wide integers (i4096 operands and the like) can take
-            // longer than the campaign's case timeout, in simplification no
-            // Z3 timeout bounds: the validate_diff fuzz target, with its
-            // 30 s per input, takes those.
-            if !crate::targets::types_within(
-                &case.bare,
-                &case.types,
-                &case.ctx.datalayout,
-                VALIDATE_MAX_BITS,
-            ) {
-                return Ok(());
-            }
             let mut e = SplitMix(seed ^ 0x7661_6c69_6461_7465);
             let bytes: Vec<u8> = (0..32).map(|_| e.bits64() as u8).collect();
             crate::targets::validate_update(case, &mut Unstructured::new(&bytes)).map(|_| ())

@@ -78,6 +78,14 @@ pub enum Inner {
     /// Write FILE's bugbench.md again from its bugbench.json (FILE).
     #[command(hide = true)]
     Render { file: PathBuf },
+    /// Merge benchmark results (bugbench.json files, in order: a later run
+    /// of the same fault, search and seed, or control, replaces an earlier
+    /// one) and write bugbench.md and .json into --out-dir.
+    #[command(hide = true)]
+    Merge {
+        #[arg(required = true, num_args = 2..)]
+        files: Vec<PathBuf>,
+    },
     /// (faults build only) One campaign run with one fault; prints its result as JSON.
     #[command(hide = true)]
     Worker {
@@ -125,6 +133,7 @@ pub fn run(a: &Args) -> ExitCode {
                 }
             }
         }
+        Some(Inner::Merge { files }) => merge(a, files),
         Some(Inner::Render { file }) => {
             let bench: Bench = match std::fs::read_to_string(file)
                 .map_err(|e| e.to_string())
@@ -205,5 +214,35 @@ fn bench(a: &Args) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    }
+}
+
+/// `bugbench merge FILES`: the results merged in order, with the command
+/// that merged them.
+fn merge(a: &Args, files: &[PathBuf]) -> ExitCode {
+    let mut bench = match run::merge_files(files) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("diopter bugbench merge: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    bench.command.push_str(&format!(
+        "\ncargo run --release -- bugbench --out-dir {} merge {}",
+        a.out_dir.display(),
+        names.join(" ")
+    ));
+    match run::write(&bench, &a.out_dir) {
+        Ok(paths) => {
+            for p in paths {
+                eprintln!("bugbench: wrote {}", p.display());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("diopter bugbench merge: {e}");
+            ExitCode::from(1)
+        }
     }
 }

@@ -86,15 +86,7 @@ pub fn bench(o: &Options, say: &(dyn Fn(&str) + Sync)) -> Result<Bench, Error> {
     if o.seeds == 0 || o.jobs == 0 {
         return Err(Error::Usage("--seeds and --jobs must be at least 1".into()));
     }
-    let earlier: Option<Bench> = match &o.add_to {
-        None => None,
-        Some(p) => Some(
-            std::fs::read_to_string(p)
-                .map_err(|e| e.to_string())
-                .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
-                .map_err(|e| Error::Usage(format!("{}: {e}", p.display())))?,
-        ),
-    };
+    let earlier: Option<Bench> = o.add_to.as_deref().map(read).transpose()?;
     let start = Instant::now();
     // Absolute: cargo fuzz builds from fuzz/, the fuzzers run in their
     // run directories.
@@ -168,6 +160,23 @@ pub fn bench(o: &Options, say: &(dyn Fn(&str) + Sync)) -> Result<Bench, Error> {
         bench = drive::merge(old, bench);
     }
     Ok(bench)
+}
+
+/// A benchmark result read from its JSON file.
+pub fn read(path: &std::path::Path) -> Result<Bench, Error> {
+    std::fs::read_to_string(path)
+        .map_err(|e| e.to_string())
+        .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
+        .map_err(|e| Error::Usage(format!("{}: {e}", path.display())))
+}
+
+/// The results of `files` merged in order ([`drive::merge`]).
+pub fn merge_files(files: &[PathBuf]) -> Result<Bench, Error> {
+    let mut benches = files.iter().map(|f| read(f));
+    let first = benches
+        .next()
+        .ok_or_else(|| Error::Usage("no files to merge".into()))??;
+    benches.try_fold(first, |acc, b| Ok(drive::merge(acc, b?)))
 }
 
 /// Writes `bugbench.md` and `bugbench.json` of `bench` into `dir`.

@@ -100,9 +100,16 @@ pub fn bench(o: &Options, say: &(dyn Fn(&str) + Sync)) -> Result<Bench, Error> {
         fuzz_limit: Duration::from_secs_f64(o.fuzz_limit.max(1.0)),
         searches: searches.clone(),
         jobs: o.jobs,
-        work: o.root.join("target").join("bugbench-runs"),
+        // A directory of this run's own: two benchmarks in one checkout
+        // must not delete each other's seeds and findings.
+        work: o.root.join("target").join("bugbench-runs").join(format!(
+            "{}-{}",
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
+            std::process::id()
+        )),
     };
-    let _ = std::fs::remove_dir_all(&plan.work);
     let mut built = drive::build(
         &o.root,
         searches.iter().any(|s| s == "proptest"),

@@ -264,6 +264,14 @@ pub fn run(
         r.caught_by = Some(format!("{target} ({kind})"));
         r.what = Some(what);
         r.minimized = minimize_case(diopter, &cases, fault);
+    } else if !err.contains("Done ") {
+        // Neither a finding nor libFuzzer's normal end (`Done N runs in
+        // T second(s)`): the fuzzer could not run (a full disk made 23 runs
+        // end at once without a word), which is not a miss.
+        r.error = Some(format!(
+            "the fuzzer ended without a finding and without its normal end: {}",
+            err.lines().last().unwrap_or("no output")
+        ));
     } else {
         r.cases = r.cases.or(Some(0));
     }

@@ -183,7 +183,6 @@ fn bench(a: &Args) -> ExitCode {
         searches: a.searches.clone(),
         faults: a.faults.clone(),
         jobs: a.jobs,
-        out_dir: a.out_dir.clone(),
         add_to: a.add_to.clone(),
         command,
     };

@@ -1,6 +1,7 @@
-//! The whole benchmark as one call: build the faults binaries, read the
-//! catalogue, run the controls and every (fault, search, seed), add to an
-//! earlier result if asked, and write `bugbench.md` and `.json`.
+//! The whole benchmark as one call ([`bench`]): build the faults binaries,
+//! read the catalogue, run the controls and every (fault, search, seed),
+//! and add to an earlier result if asked; [`write`] writes `bugbench.md`
+//! and `.json`, [`merge_files`] merges earlier results.
 
 use crate::drive::{self, Bench, Plan};
 use crate::{fuzz, render, FaultInfo, RunResult};
@@ -20,7 +21,6 @@ pub struct Options {
     /// Only these faults (empty: all).
     pub faults: Vec<String>,
     pub jobs: usize,
-    pub out_dir: PathBuf,
     pub add_to: Option<PathBuf>,
     /// The command line that regenerates the report.
     pub command: String,
@@ -78,9 +78,9 @@ pub fn describe(r: &RunResult) -> String {
     format!("{} {} seed {}: {what}", r.fault, r.search, r.seed)
 }
 
-/// Runs the benchmark and writes its report; `say` hears of each step.
-/// The result says whether a control run found something (then the
-/// detections are not to be trusted).
+/// Runs the benchmark; `say` hears of each step. A control run in the
+/// result that found something makes its detections untrustworthy (the
+/// caller says so).
 pub fn bench(o: &Options, say: &(dyn Fn(&str) + Sync)) -> Result<Bench, Error> {
     let searches = expand_searches(&o.searches)?;
     if o.seeds == 0 || o.jobs == 0 {

@@ -20,6 +20,15 @@ pub fn median(v: &mut [f64]) -> Option<f64> {
     })
 }
 
+/// `items` joined by `sep`, or `empty` when there are none.
+fn or_else(items: Vec<String>, sep: &str, empty: &str) -> String {
+    if items.is_empty() {
+        empty.to_string()
+    } else {
+        items.join(sep)
+    }
+}
+
 fn secs(x: Option<f64>) -> String {
     match x {
         Some(x) if x.is_finite() => format!("{x:.1} s"),
@@ -342,16 +351,8 @@ pub fn markdown(b: &Bench, command: &str) -> String {
                 secs(median(&mut times)),
                 secs(worst),
                 median(&mut cases).map_or("—".into(), |c| format!("{c:.0}")),
-                if who.is_empty() {
-                    "—".into()
-                } else {
-                    who.join(", ")
-                },
-                if mins.is_empty() {
-                    "—".into()
-                } else {
-                    mins.join(" ")
-                }
+                or_else(who, ", ", "—"),
+                or_else(mins, " ", "—")
             );
         }
         let misses: Vec<&crate::FaultInfo> = b
@@ -465,21 +466,9 @@ fn fuzz_section(s: &mut String, b: &Bench, fuzz: &[&str]) {
             f.name,
             seeds.len(),
             secs(median(&mut times)),
-            if by.is_empty() {
-                "—".into()
-            } else {
-                by.join("; ")
-            },
-            if reached.is_empty() {
-                "none".into()
-            } else {
-                reached.join(", ")
-            },
-            if mins.is_empty() {
-                "—".into()
-            } else {
-                mins.join(" ")
-            }
+            or_else(by, "; ", "—"),
+            or_else(reached, ", ", "none"),
+            or_else(mins, " ", "—")
         );
     }
 }

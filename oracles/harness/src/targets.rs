@@ -903,8 +903,10 @@ fn deletes_a_used_operand(pair: &diopter_tv::validate::Pair) -> bool {
 /// wide integers can take minutes whatever its timeout says, in
 /// simplification it does not bound: one `validate_diff` input naming an
 /// unused `i4096` operand took 82 s (libFuzzer's limit here is 30 s), and
-/// the default job's check once hung 10 s on one.
-pub const VALIDATE_MAX_BITS: u64 = 128;
+/// the default job's check once hung 10 s on one. 256 keeps every AMDGPU
+/// pointer (`p7` is 160 bits, `p9` 192), which the SROA seeds convert to,
+/// and `i128`/`fp128`.
+pub const VALIDATE_MAX_BITS: u64 = 256;
 
 /// `validate_diff` skips before-expressions longer than this.
 pub const MAX_VALIDATE_OPS: usize = 12;

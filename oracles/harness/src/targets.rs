@@ -443,13 +443,18 @@ pub fn validate_update(
     judge_update(&pair, wrong, &case.types, trial_seed).map(|v| Some((update, v)))
 }
 
-/// A pass deletes operand `pick % n` of `before` (its value is gone): the
-/// mapping says `argJ := undefined` and renumbers the operands after it;
-/// the after-expression reads the deleted operand as `undef` (the variable
-/// is then optimized out where it used it), or, `wrong`, keeps reading
-/// `DIOpArg(J)`, which after the renumbering names the next operand. `None`
-/// when there is no next operand of the same type for the mistake to
-/// pick, or an operand is poison.
+/// A pass deletes an operand of `before` (its value is gone): the mapping
+/// says `argJ := undefined` and renumbers the operands after it; the
+/// after-expression reads the deleted operand as `undef` (the variable is
+/// then optimized out where it used it), or, `wrong`, keeps reading
+/// `DIOpArg(J)`, which after the renumbering names the next operand. A
+/// correct deletion takes operand `pick % n`; the mistake one that is read
+/// (`pick` among those: deleting an operand nothing reads is right either
+/// way), and when the next operand is missing or of another type the
+/// before-expression gets one of the same type that it does not read, as a
+/// `DIArgList` of two values of one type has: the mistake then leaves a
+/// well-formed expression. `None` when an operand is poison, or for the
+/// mistake when no operand is read.
 pub fn deletion_pair(
     before: &Bare,
     dl: &DataLayout,
@@ -459,13 +464,29 @@ pub fn deletion_pair(
     use diopter_semantics::ast::{Dialect, Expr, Literal, OpNode, Span};
     use diopter_tv::validate::MapRhs;
 
-    let args = before.args.clone()?;
+    let mut args = before.args.clone()?;
     if args.is_empty() || args.iter().any(|a| a.poison) {
         return None;
     }
-    let j = pick % args.len();
+    let mut before = before.clone();
+    let j = if wrong {
+        let read: Vec<usize> = (0..args.len())
+            .filter(|&k| reads_operand(&before, k as u64))
+            .collect();
+        *read.get(pick % read.len().max(1))?
+    } else {
+        pick % args.len()
+    };
     if wrong && args.get(j + 1).is_none_or(|next| next.ty != args[j].ty) {
-        return None;
+        for n in &mut before.expr.ops {
+            if let Op::Arg(k, _) = &mut n.op {
+                if *k > j as u64 {
+                    *k += 1;
+                }
+            }
+        }
+        args.insert(j + 1, args[j].clone());
+        before.args = Some(args.clone());
     }
     let renumber = |k: u64| if k > j as u64 { k - 1 } else { k };
     let mut after = before.clone();
@@ -505,7 +526,7 @@ pub fn deletion_pair(
         .collect();
     Some(fuzz_pair(
         "fuzz-delete",
-        before.clone(),
+        before,
         Some(after),
         map,
         dl.clone(),
@@ -890,13 +911,13 @@ fn judged_before(pair: &diopter_tv::validate::Pair) -> Vec<diopter_semantics::as
 /// before-expression reads.
 fn deletes_a_used_operand(pair: &diopter_tv::validate::Pair) -> bool {
     pair.map.iter().any(|(k, m, _)| {
-        matches!(m, diopter_tv::validate::MapRhs::Undefined)
-            && pair
-                .before
-                .expr
-                .ops()
-                .any(|o| matches!(o, Op::Arg(j, _) if j == k))
+        matches!(m, diopter_tv::validate::MapRhs::Undefined) && reads_operand(&pair.before, *k)
     })
+}
+
+/// Whether `b` reads operand `k`.
+fn reads_operand(b: &Bare, k: u64) -> bool {
+    b.expr.ops().any(|o| matches!(o, Op::Arg(j, _) if *j == k))
 }
 
 /// The widest type a case may name for an update to be validated. Z3 on

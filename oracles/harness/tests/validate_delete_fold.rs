@@ -67,8 +67,68 @@ fn a_deleted_operand_reads_as_undef_and_the_rest_are_renumbered() {
         judge_update(&w, true, &TypeTable::default(), 7).unwrap(),
         "refuted"
     );
-    // The last operand has no next one for the mistake to pick.
-    assert!(deletion_pair(&bare(THREE), &dl, 2, true).is_none());
+}
+
+#[test]
+fn the_mistake_gets_a_next_operand_of_the_same_type_when_there_is_none() {
+    let dl = DataLayout::llvm_default();
+    // The last operand: the before-expression gains an unread operand 3
+    // of its type, which the use left as DIOpArg(2) then names.
+    let w = deletion_pair(&bare(THREE), &dl, 2, true).unwrap();
+    assert_eq!(
+        print_bare(&w.before),
+        "[i32, i32, i32, i32] DIOpArg(0, i32), DIOpArg(1, i32), DIOpAdd(), DIOpArg(2, i32), DIOpMul()"
+    );
+    assert_eq!(
+        print_bare(w.after.as_ref().unwrap()),
+        "[i32, i32, i32] DIOpArg(0, i32), DIOpArg(1, i32), DIOpAdd(), DIOpArg(2, i32), DIOpMul()"
+    );
+    assert_eq!(
+        maps(&w),
+        [
+            "arg0 := DIOpArg(0, i32)",
+            "arg1 := DIOpArg(1, i32)",
+            "arg2 := undefined",
+            "arg3 := DIOpArg(2, i32)"
+        ]
+    );
+    assert_eq!(
+        judge_update(&w, true, &TypeTable::default(), 7).unwrap(),
+        "refuted"
+    );
+    // A next operand of another type: the new one goes between, the
+    // operands after it renumbered in the before-expression.
+    let mixed = bare("[i32, i64] DIOpArg(0, i32), DIOpArg(1, i64), DIOpConvert(i32), DIOpAdd()");
+    let m = deletion_pair(&mixed, &dl, 0, true).unwrap();
+    assert_eq!(
+        print_bare(&m.before),
+        "[i32, i32, i64] DIOpArg(0, i32), DIOpArg(2, i64), DIOpConvert(i32), DIOpAdd()"
+    );
+    assert_eq!(
+        print_bare(m.after.as_ref().unwrap()),
+        "[i32, i64] DIOpArg(0, i32), DIOpArg(1, i64), DIOpConvert(i32), DIOpAdd()"
+    );
+    assert_eq!(
+        maps(&m),
+        [
+            "arg0 := undefined",
+            "arg1 := DIOpArg(0, i32)",
+            "arg2 := DIOpArg(1, i64)"
+        ]
+    );
+    assert_eq!(
+        judge_update(&m, true, &TypeTable::default(), 7).unwrap(),
+        "refuted"
+    );
+    // The mistake is made on an operand that is read: pick 0 of the read
+    // ones here is operand 1.
+    let skip = bare("[i32, i32, i32] DIOpArg(1, i32), DIOpArg(2, i32), DIOpAdd()");
+    let s = deletion_pair(&skip, &dl, 0, true).unwrap();
+    assert_eq!(maps(&s)[1], "arg1 := undefined");
+    // Nothing read: a deletion is right whatever the pass does with uses.
+    let none = bare("[i32, i32] DIOpConstant(i32 1)");
+    assert!(deletion_pair(&none, &dl, 0, true).is_none());
+    assert!(deletion_pair(&none, &dl, 0, false).is_some());
 }
 
 #[test]

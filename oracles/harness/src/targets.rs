@@ -794,7 +794,7 @@ pub fn judge_update(
         // before-expression reads is a refinement by the validator's
         // policy (the value is lost there); any other correct update's
         // after-expression is the substituted before-expression.
-        V::Refinement(_) if !wrong && !deletes_a_used_operand(pair) => {
+        V::Refinement(_) if !wrong && pair.deleted_and_read().is_empty() => {
             return Err(format!(
                 "a correct update is not judged equivalent: {}\n{}",
                 o.verdict.label(),
@@ -905,14 +905,6 @@ fn judged_before(pair: &diopter_tv::validate::Pair) -> Vec<diopter_semantics::as
         }
     }
     out
-}
-
-/// Whether `pair`'s mapping deletes (`argK := undefined`) an operand its
-/// before-expression reads.
-fn deletes_a_used_operand(pair: &diopter_tv::validate::Pair) -> bool {
-    pair.map.iter().any(|(k, m, _)| {
-        matches!(m, diopter_tv::validate::MapRhs::Undefined) && reads_operand(&pair.before, *k)
-    })
 }
 
 /// Whether `b` reads operand `k`.

@@ -89,6 +89,26 @@ pub struct Pair {
     pub pre: Vec<diopter_rules::instance::Term>,
 }
 
+impl Pair {
+    /// The old operands the pass deleted (`argK := undefined`) that the
+    /// before-expression reads: where the variable's value is lost, which
+    /// makes an update that is otherwise exact a refinement.
+    pub fn deleted_and_read(&self) -> Vec<u64> {
+        self.map
+            .iter()
+            .filter(|(k, m, _)| {
+                matches!(m, MapRhs::Undefined)
+                    && self
+                        .before
+                        .expr
+                        .ops()
+                        .any(|o| matches!(o, Op::Arg(j, _) if j == k))
+            })
+            .map(|(k, _, _)| *k)
+            .collect()
+    }
+}
+
 /// The verdict on one pair.
 #[derive(Clone, Debug)]
 pub enum Verdict {
@@ -421,18 +441,7 @@ pub fn validate(p: &Pair, types: &TypeTable, cfg: &ProveConfig) -> Outcome {
     };
     let lhs = base.lhs.clone();
     let substituted = print_ops(&lhs);
-    let deleted: Vec<u64> = p
-        .map
-        .iter()
-        .filter(|(k, m, _)| {
-            matches!(m, MapRhs::Undefined)
-                && p.before
-                    .expr
-                    .ops()
-                    .any(|o| matches!(o, Op::Arg(j, _) if j == k))
-        })
-        .map(|(k, _, _)| *k)
-        .collect();
+    let deleted = p.deleted_and_read();
     let done = |verdict| Outcome {
         verdict,
         substituted: substituted.clone(),

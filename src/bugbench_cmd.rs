@@ -33,6 +33,10 @@ Examples:
   diopter bugbench --searches fuzz --add-to reports/bugbench.json
   diopter bugbench --faults NAME,NAME --seeds 3      # names: reports/bugbench.md
 
+Each run is appended to a journal (target/bugbench-runs/*/journal.jsonl,
+named at the start) as it ends: a benchmark that dies goes on with
+--resume JOURNAL and the same options.
+
 Exit: 0 report written, 1 the control run found something or writing failed,
 2 bad arguments or the faults build failed.";
 
@@ -68,6 +72,11 @@ pub struct Args {
     /// search and seed replaces the earlier one) instead of starting afresh.
     #[arg(long)]
     pub add_to: Option<PathBuf>,
+    /// Go on from a benchmark that died: JOURNAL is the journal.jsonl it
+    /// named at its start (each run is appended there as it ends). Its
+    /// finished runs are kept, the rest made; give the same options.
+    #[arg(long, value_name = "JOURNAL")]
+    pub resume: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -184,6 +193,7 @@ fn bench(a: &Args) -> ExitCode {
         faults: a.faults.clone(),
         jobs: a.jobs,
         add_to: a.add_to.clone(),
+        resume: a.resume.clone(),
         command,
     };
     let bench = match run::bench(&opts, &|m| eprintln!("bugbench: {m}")) {

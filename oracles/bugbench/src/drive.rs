@@ -5,6 +5,7 @@
 //! search, seed) with a time limit, a few at a time, each in a child
 //! process.
 
+use crate::journal::Done;
 use crate::process::{failed_run, faults_env, run_limited};
 use crate::{FaultInfo, RunResult};
 use std::path::{Path, PathBuf};
@@ -310,25 +311,46 @@ fn parallel<T: Sync>(
 /// The control runs (no fault active): one per search with the first
 /// seed, and for each fuzz target one per seed (they say which fault
 /// sites each seed's run passes: see [`crate::fuzz`]).
+/// Those `done` holds (an earlier journal) are taken from it.
 pub fn controls(
     plan: &Plan,
     built: &Built,
+    done: &Done,
     progress: &(dyn Fn(usize, usize, &RunResult) + Sync),
 ) -> Vec<RunResult> {
-    let mut todo: Vec<(String, u64)> = Vec::new();
+    let mut wanted: Vec<(String, u64)> = Vec::new();
     for search in &plan.searches {
         if crate::fuzz::target_of(search).is_some() {
-            todo.extend(plan.seeds.iter().map(|&s| (search.clone(), s)));
+            wanted.extend(plan.seeds.iter().map(|&s| (search.clone(), s)));
         } else {
-            todo.push((search.clone(), plan.seeds.first().copied().unwrap_or(1)));
+            wanted.push((search.clone(), plan.seeds.first().copied().unwrap_or(1)));
         }
     }
-    parallel(
+    let (kept, todo) = split_done(wanted, |(search, seed)| done.control(search, *seed));
+    let mut out = parallel(
         plan.jobs,
         &todo,
         &|(search, seed)| run_one(plan, built, search, None, *seed),
         progress,
-    )
+    );
+    out.extend(kept);
+    out
+}
+
+/// `wanted` split into the results `earlier` finds and the rest.
+fn split_done<'a, T>(
+    wanted: Vec<T>,
+    earlier: impl Fn(&T) -> Option<&'a RunResult>,
+) -> (Vec<RunResult>, Vec<T>) {
+    let mut kept = Vec::new();
+    let mut todo = Vec::new();
+    for w in wanted {
+        match earlier(&w) {
+            Some(r) => kept.push(r.clone()),
+            None => todo.push(w),
+        }
+    }
+    (kept, todo)
 }
 
 /// A fuzz run that need not be made: its target's control with the same
@@ -349,12 +371,13 @@ fn skip_reason(controls: &[RunResult], fault: &str, search: &str, seed: u64) -> 
 
 /// Every run of the plan, `plan.jobs` at a time; `progress` after each.
 /// Fuzz runs that [`controls`] show cannot reach their fault are recorded
-/// as skipped.
+/// as skipped; runs `done` holds (an earlier journal) are taken from it.
 pub fn run_all(
     plan: &Plan,
     built: &Built,
     faults: &[FaultInfo],
     controls: &[RunResult],
+    done: &Done,
     progress: &(dyn Fn(usize, usize, &RunResult) + Sync),
 ) -> Vec<RunResult> {
     let mut todo: Vec<(String, String, u64)> = Vec::new();
@@ -381,6 +404,7 @@ pub fn run_all(
             }
         }
     }
+    let (kept, todo) = split_done(todo, |(fault, search, seed)| done.run(fault, search, *seed));
     let mut runs = parallel(
         plan.jobs,
         &todo,
@@ -388,6 +412,7 @@ pub fn run_all(
         progress,
     );
     runs.extend(skipped);
+    runs.extend(kept);
     runs.sort_by(|a, b| (&a.fault, &a.search, a.seed).cmp(&(&b.fault, &b.search, b.seed)));
     runs
 }

@@ -11,10 +11,12 @@
 //! that crashes or hangs a search costs only that run); [`fuzz`] builds
 //! the cargo-fuzz targets with the faults and runs one fuzzer; [`drive`]
 //! builds the binaries, runs the controls, schedules the runs and collects
-//! their results; [`render`] writes the report.
+//! their results; [`journal`] keeps each run as it ends, so that a dead
+//! benchmark can be resumed; [`render`] writes the report.
 
 pub mod drive;
 pub mod fuzz;
+pub mod journal;
 pub mod process;
 pub mod render;
 pub mod run;

@@ -1,9 +1,11 @@
 //! The whole benchmark as one call ([`bench`]): build the faults binaries,
 //! read the catalogue, run the controls and every (fault, search, seed),
-//! and add to an earlier result if asked; [`write`] writes `bugbench.md`
+//! and add to an earlier result if asked, each run kept in a journal as it
+//! ends ([`crate::journal`]); [`write`] writes `bugbench.md`
 //! and `.json`, [`merge_files`] merges earlier results.
 
 use crate::drive::{self, Bench, Plan};
+use crate::journal::{self, Done, Journal};
 use crate::{fuzz, render, FaultInfo, RunResult};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -22,6 +24,10 @@ pub struct Options {
     pub faults: Vec<String>,
     pub jobs: usize,
     pub add_to: Option<PathBuf>,
+    /// An earlier run's journal ([`crate::journal`]) to go on from: its
+    /// finished runs are kept, and this run appends to it. Give the same
+    /// options as the run that wrote it.
+    pub resume: Option<PathBuf>,
     /// The command line that regenerates the report.
     pub command: String,
 }
@@ -110,6 +116,39 @@ pub fn bench(o: &Options, say: &(dyn Fn(&str) + Sync)) -> Result<Bench, Error> {
             std::process::id()
         )),
     };
+    let done = match &o.resume {
+        Some(p) => journal::read(p).map_err(Error::Usage)?,
+        None => Done::default(),
+    };
+    let journal_path = o
+        .resume
+        .clone()
+        .unwrap_or_else(|| plan.work.join("journal.jsonl"));
+    let journal = Journal::open(&journal_path)
+        .map_err(|e| Error::Usage(format!("{}: {e}", journal_path.display())))?;
+    say(&format!(
+        "journal: {} (if this run dies, go on with --resume {0} and the same options)",
+        journal.path().display()
+    ));
+    if o.resume.is_some() {
+        say(&format!(
+            "resuming: {} control and {} runs finished earlier",
+            done.controls.len(),
+            done.runs.len()
+        ));
+    }
+    // A journal that cannot be written loses nothing measured: the report
+    // is still written at the end.
+    let keep = |r: &RunResult, control: bool| {
+        let w = if control {
+            journal.control(r)
+        } else {
+            journal.run(r)
+        };
+        if let Err(e) = w {
+            say(&format!("journal: {}: {e}", journal.path().display()));
+        }
+    };
     let mut built = drive::build(
         &o.root,
         searches.iter().any(|s| s == "proptest"),
@@ -134,12 +173,14 @@ pub fn bench(o: &Options, say: &(dyn Fn(&str) + Sync)) -> Result<Bench, Error> {
         faults.retain(|f| o.faults.contains(&f.name));
     }
     say("control: each search with no fault active (each fuzz target with every seed)");
-    let control = drive::controls(&plan, &built, &|k, n, r| {
+    let control = drive::controls(&plan, &built, &done, &|k, n, r| {
+        keep(r, true);
         say(&format!("control [{k}/{n}] {}", describe(r)))
     });
     let total = faults.len() * plan.seeds.len() * plan.searches.len();
     say(&format!("{total} runs, {} at a time", plan.jobs));
-    let runs = drive::run_all(&plan, &built, &faults, &control, &|k, n, r| {
+    let runs = drive::run_all(&plan, &built, &faults, &control, &done, &|k, n, r| {
+        keep(r, false);
         say(&format!("[{k}/{n}] {}", describe(r)))
     });
     let commit = std::process::Command::new("git")

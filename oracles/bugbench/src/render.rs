@@ -130,6 +130,35 @@ pub fn summary(b: &Bench, search: &str) -> Summary {
     summary_of(b, &[search])
 }
 
+/// One line of headline figures (the README's, through `bugbench.json`'s
+/// `summary`): how many faults some search finds, and the default job's
+/// campaign's share and times.
+pub fn headline(b: &Bench) -> String {
+    let all: Vec<&str> = b.searches.iter().map(String::as_str).collect();
+    let any = summary_of(b, &all);
+    let mut line = format!(
+        "{} planted faults, {} found by some search ({} with every seed)",
+        b.faults.len(),
+        any.found_any,
+        any.found_all
+    );
+    if b.searches.iter().any(|s| s == "campaign") {
+        let c = summary(b, "campaign");
+        let pct = |k: usize| 100.0 * k as f64 / c.faults.max(1) as f64;
+        line.push_str(&format!(
+            "; the default job's campaign ({:.0} s) finds {} with every seed ({:.0} %), {} with some, \
+             median time to detection {} (misses as never), worst detection {}",
+            b.campaign_limit,
+            c.found_all,
+            pct(c.found_all),
+            c.found_any,
+            secs(c.median_all),
+            secs(c.worst_found)
+        ));
+    }
+    line
+}
+
 /// The fuzz-target searches of `b`.
 fn fuzz_searches(b: &Bench) -> Vec<&str> {
     b.searches

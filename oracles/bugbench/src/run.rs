@@ -230,7 +230,11 @@ pub fn merge_files(files: &[PathBuf]) -> Result<Bench, Error> {
 /// Writes `bugbench.md` and `bugbench.json` of `bench` into `dir`.
 pub fn write(bench: &Bench, dir: &std::path::Path) -> Result<Vec<PathBuf>, String> {
     let md = render::markdown(bench, &bench.command);
-    let json = serde_json::to_string_pretty(bench).map_err(|e| e.to_string())?;
+    let mut value = serde_json::to_value(bench).map_err(|e| e.to_string())?;
+    // The headline, for the README's figures (`diopter report`), which
+    // read the JSON without this crate's types.
+    value["summary"] = serde_json::Value::String(render::headline(bench));
+    let json = serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?;
     let mut written = Vec::new();
     for (name, text) in [("bugbench.md", md), ("bugbench.json", json)] {
         let p = dir.join(name);

@@ -99,6 +99,14 @@ pub fn figures(dir: &Path) -> String {
             );
         }
     }
+    if let Some(b) = read(dir, "bugbench.json") {
+        if let Some(s) = b["summary"].as_str() {
+            let _ = writeln!(
+                md,
+                "- Planted bugs ([bugbench.md](reports/bugbench.md)): {s}."
+            );
+        }
+    }
     md
 }
 
@@ -143,12 +151,18 @@ mod tests {
                 "campaign_cases_per_s": 7474.03}"#,
         )
         .unwrap();
+        std::fs::write(
+            d.join("bugbench.json"),
+            r#"{"summary": "3 planted faults"}"#,
+        )
+        .unwrap();
         let f = figures(&d);
         let _ = std::fs::remove_dir_all(&d);
         assert_eq!(
             f,
             "- Speed ([benchmarks.md](reports/benchmarks.md)): fast vs ref 7.3× (goal 20×).\n\
-             - Default job's campaign ([campaign.md](reports/campaign.md)): 7474 cases/s through every oracle.\n"
+             - Default job's campaign ([campaign.md](reports/campaign.md)): 7474 cases/s through every oracle.\n\
+             - Planted bugs ([bugbench.md](reports/bugbench.md)): 3 planted faults.\n"
         );
     }
 }

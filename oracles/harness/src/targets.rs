@@ -730,7 +730,7 @@ pub fn judge_update(
     types: &TypeTable,
     trial_seed: u64,
 ) -> Result<&'static str, String> {
-    use diopter_rules::empirical;
+    use diopter_empirical as empirical;
     use diopter_rules::instance::{HoleKind, Relation};
     use diopter_smt::prove::ProveConfig;
     use diopter_tv::validate::{self, Verdict as V};
@@ -983,9 +983,9 @@ pub fn dwarf_diff(data: &[u8], case_dir: Option<&std::path::Path>) -> Result<(),
 }
 
 /// `simplify_diff`: a generated case against its form simplified by `s`
-/// (`diopter_rules::simplify::check::fuzz_simplify_diff`, which writes the
+/// (`diopter_empirical::simplify::fuzz_simplify_diff`, which writes the
 /// case file of a disagreement to `case_dir` when given).
 pub fn simplify_diff(s: &Simplifier, data: &[u8], case_dir: Option<&Path>) -> Result<(), String> {
     let case = Case::from_bytes(data, &GenConfig::default());
-    diopter_rules::simplify::check::fuzz_simplify_diff(s, &case, case_dir)
+    diopter_empirical::simplify::fuzz_simplify_diff(s, &case, case_dir)
 }

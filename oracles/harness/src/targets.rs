@@ -107,22 +107,12 @@ pub fn types_within(b: &Bare, types: &TypeTable, dl: &DataLayout, max_bits: u64)
     let ok = |t: &Type| dl.bitsizeof(t, types).is_ok_and(|s| s <= max_bits);
     b.args.iter().flatten().all(|a| a.poison || ok(&a.ty))
         && b.referrer.iter().all(|(t, _)| ok(t))
-        && b.expr.ops().all(|op| match op {
-            Op::Referrer(t)
-            | Op::Arg(_, t)
-            | Op::TypeObject(t)
-            | Op::Constant(t, _)
-            | Op::Convert(t)
-            | Op::Reinterpret(t)
-            | Op::BitOffset(Some(t))
-            | Op::ByteOffset(t)
-            | Op::Deref(Some(t))
-            | Op::ZExt(t)
-            | Op::SExt(t)
-            | Op::PushLane(t) => ok(t),
-            Op::Composite(n, t) => *n <= 4096 && ok(t),
-            Op::Extend(n) => *n <= 4096,
-            _ => true,
+        && b.expr.ops().all(|op| {
+            op.type_param().is_none_or(ok)
+                && match op {
+                    Op::Composite(n, _) | Op::Extend(n) => *n <= 4096,
+                    _ => true,
+                }
         })
 }
 

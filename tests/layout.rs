@@ -22,6 +22,9 @@ const LAYERS: &[(&str, u32)] = &[
     ("oracles/dwarf", 2),
     ("oracles/debuggers", 5),
     ("oracles/rules", 4),
+    // The rules and the simplifier checked on the reference in generated
+    // contexts: above the rules, so that they need no generator.
+    ("oracles/empirical", 5),
     ("oracles/smt", 5),
     ("oracles/report", 5),
     ("oracles/tv", 6),
@@ -38,9 +41,9 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The `path = "..."` dependencies of a manifest's `[dependencies]` (not
+/// The lines of a manifest's `[dependencies]` section, trimmed (not
 /// dev-dependencies: a test may use a crate above its own).
-fn path_deps(manifest: &Path) -> Vec<PathBuf> {
+fn dependency_lines(manifest: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(manifest).expect("manifest reads");
     let mut in_deps = false;
     let mut out = Vec::new();
@@ -48,11 +51,25 @@ fn path_deps(manifest: &Path) -> Vec<PathBuf> {
         let line = line.trim();
         if line.starts_with('[') {
             in_deps = line == "[dependencies]";
-            continue;
+        } else if in_deps && !line.is_empty() && !line.starts_with('#') {
+            out.push(line.to_string());
         }
-        if !in_deps {
-            continue;
-        }
+    }
+    out
+}
+
+/// The names of the packages a manifest's `[dependencies]` lists.
+fn dep_names(manifest: &Path) -> Vec<String> {
+    dependency_lines(manifest)
+        .iter()
+        .filter_map(|l| l.split_once('=').map(|(name, _)| name.trim().to_string()))
+        .collect()
+}
+
+/// The directories of a manifest's `path = "..."` `[dependencies]`.
+fn path_deps(manifest: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for line in dependency_lines(manifest) {
         if let Some(i) = line.find("path = \"") {
             let rest = &line[i + 8..];
             let end = rest.find('"').expect("closing quote");
@@ -240,4 +257,51 @@ fn no_two_files_import_each_other() {
     let interp = modules[&(PathBuf::from("semantics"), vec!["interp".to_string()])];
     let access = modules[&(PathBuf::from("semantics"), vec!["access".to_string()])];
     assert!(edges.contains(&(interp, access)));
+}
+
+/// The engines evaluate, lower, prove or rewrite; what generates their
+/// inputs and compares their outputs (the generators, the differential
+/// framework, and the empirical checks built on both) is above them, so
+/// an engine builds, and changes, without them.
+#[test]
+fn engines_do_not_know_they_are_fuzzed() {
+    const ENGINES: &[&str] = &[
+        "semantics",
+        "oracles/fast",
+        "oracles/dwarf",
+        "oracles/rules",
+        "oracles/smt",
+        "oracles/transforms",
+        "oracles/lifetimes",
+        "oracles/tv",
+    ];
+    const TESTING: &[&str] = &["diopter-gen", "diopter-diff", "diopter-empirical"];
+    // Named exceptions: (engine, package, why).
+    const EXCEPTIONS: &[(&str, &str, &str)] = &[(
+        "oracles/tv",
+        "diopter-empirical",
+        "a pair Z3 gives up on, and a reading, are judged by the rules' \
+         concrete check in random contexts: that is part of tv's verdict",
+    )];
+    let mut wrong = Vec::new();
+    for engine in ENGINES {
+        for dep in dep_names(&root().join(engine).join("Cargo.toml")) {
+            let excepted = EXCEPTIONS.iter().any(|(e, p, _)| e == engine && *p == dep);
+            if TESTING.contains(&dep.as_str()) && !excepted {
+                wrong.push(format!("{engine} -> {dep}"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "engines that depend on the testing machinery: {wrong:#?}"
+    );
+    // The scan sees dependencies at all, and every exception is still needed.
+    assert!(dep_names(&root().join("oracles/smt/Cargo.toml")).contains(&"diopter-rules".into()));
+    for (e, p, _) in EXCEPTIONS {
+        assert!(
+            dep_names(&root().join(e).join("Cargo.toml")).contains(&p.to_string()),
+            "{e} no longer lists {p}: drop the exception"
+        );
+    }
 }

@@ -125,37 +125,37 @@ pub const FAULTS: [Fault; 33] = [
     f(
         "lower-no-sign-extend",
         "lowering",
-        "oracles/dwarf/src/lower.rs Lowering::sign_extend_top",
+        "oracles/dwarf/src/lower/read.rs Lowering::sign_extend_top",
         "a narrow integer (iN in a wider container) is not sign-extended again after an operation that may leave the N-bit range",
     ),
     f(
         "lower-zext-mask-short",
         "lowering",
-        "oracles/dwarf/src/lower.rs Lowering::zero_extend_top",
+        "oracles/dwarf/src/lower/read.rs Lowering::zero_extend_top",
         "the mask that zero-extends a narrow integer keeps one bit too few",
     ),
     f(
         "lower-zext-via-signed-convert",
         "lowering",
-        "oracles/dwarf/src/lower.rs Lowering::resize_int",
+        "oracles/dwarf/src/lower/read.rs Lowering::resize_int",
         "zero extension of a full-width signed container converts it as signed (DW_OP_convert then sign-extends)",
     ),
     f(
         "lower-offset-in-bits",
         "lowering",
-        "oracles/dwarf/src/lower.rs Lowering::lower_node (offsets)",
+        "oracles/dwarf/src/lower/mod.rs Lowering::lower_node (offsets)",
         "DIOpOffset (a byte displacement) is lowered as a bit displacement",
     ),
     f(
         "lower-mem-piece-bit-dropped",
         "lowering",
-        "oracles/dwarf/src/lower.rs Lowering::piece",
+        "oracles/dwarf/src/lower/pieces.rs Lowering::piece",
         "a composite part in memory at a bit offset that is not a whole byte loses that bit offset (DW_OP_piece instead of DW_OP_bit_piece)",
     ),
     f(
         "lower-narrow-lshr-no-zext",
         "lowering",
-        "oracles/dwarf/src/lower.rs Lowering (narrow LShr)",
+        "oracles/dwarf/src/lower/arith.rs Lowering (narrow LShr)",
         "a narrow logical shift right shifts the sign-extended container: a negative iN brings ones into its bits",
     ),
     f(

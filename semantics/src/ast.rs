@@ -156,10 +156,38 @@ impl Op {
     /// selects the operation's specification line.
     pub fn param_count(&self) -> usize {
         match self {
+            Op::Offset | Op::BitOffset(None) | Op::Deref(None) | Op::Select | Op::Read => 0,
+            op if op.is_binary() => 0,
+            Op::Arg(..) | Op::Constant(..) | Op::Composite(..) | Op::Fragment(..) => 2,
+            _ => 1,
+        }
+    }
+
+    /// The type the operation is written with (`DIOpConvert(T)`'s `T`), for
+    /// the operations that take one. The one place that lists them: every
+    /// crate that walks an expression's types asks here.
+    pub fn type_param(&self) -> Option<&Type> {
+        match self {
+            Op::Referrer(t)
+            | Op::Arg(_, t)
+            | Op::TypeObject(t)
+            | Op::Constant(t, _)
+            | Op::Convert(t)
+            | Op::Reinterpret(t)
+            | Op::BitOffset(Some(t))
+            | Op::ByteOffset(t)
+            | Op::Composite(_, t)
+            | Op::Deref(Some(t))
+            | Op::ZExt(t)
+            | Op::SExt(t)
+            | Op::PushLane(t) => Some(t),
+            // Listed, not `_`, so that a new operation has to say.
             Op::Offset
             | Op::BitOffset(None)
-            | Op::Deref(None)
+            | Op::Extend(_)
             | Op::Select
+            | Op::AddrOf(_)
+            | Op::Deref(None)
             | Op::Read
             | Op::Add
             | Op::Sub
@@ -172,10 +200,32 @@ impl Op {
             | Op::Shr
             | Op::LShr
             | Op::AShr
-            | Op::Shl => 0,
-            Op::Arg(..) | Op::Constant(..) | Op::Composite(..) | Op::Fragment(..) => 2,
-            _ => 1,
+            | Op::Shl
+            | Op::Fragment(..) => None,
         }
+    }
+
+    /// The binary operations of the `DIOpAdd` family: two values of one
+    /// integer type (or vectors of it; floats too for the
+    /// [`arithmetic`](Op::is_arithmetic) four), one result of that type.
+    pub fn is_binary(&self) -> bool {
+        self.is_arithmetic()
+            || matches!(
+                self,
+                Op::Mod | Op::And | Op::Or | Op::Xor | Op::Shr | Op::LShr | Op::AShr | Op::Shl
+            )
+    }
+
+    /// `DIOpAdd`, `DIOpSub`, `DIOpMul`, `DIOpDiv`: the binary operations
+    /// defined on floats as well as integers.
+    pub fn is_arithmetic(&self) -> bool {
+        matches!(self, Op::Add | Op::Sub | Op::Mul | Op::Div)
+    }
+
+    /// The shifts: `DIOpShr` (read as `DIOpLShr`), `DIOpLShr`, `DIOpAShr`,
+    /// `DIOpShl`.
+    pub fn is_shift(&self) -> bool {
+        matches!(self, Op::Shr | Op::LShr | Op::AShr | Op::Shl)
     }
 
     /// Every operation name diopter knows, for diagnostics and fuzz dictionaries.

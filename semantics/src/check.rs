@@ -311,26 +311,11 @@ fn instantiate(pat: &TypePat, b: &Bindings) -> Option<Type> {
 /// Binds the operation's parameters by the signature's parameter list.
 fn bind_params<'s>(op: &'s Op, sig: &'s Signature, b: &mut Bindings<'s>) {
     // An operation has at most one type and one integer parameter.
-    let (mut ty, mut int): (Option<&Type>, Option<u64>) = (None, None);
-    match op {
-        Op::Referrer(t)
-        | Op::TypeObject(t)
-        | Op::Convert(t)
-        | Op::Reinterpret(t)
-        | Op::BitOffset(Some(t))
-        | Op::ByteOffset(t)
-        | Op::Deref(Some(t))
-        | Op::ZExt(t)
-        | Op::SExt(t)
-        | Op::PushLane(t)
-        | Op::Constant(t, _) => ty = Some(t),
-        Op::Arg(n, t) | Op::Composite(n, t) => {
-            int = Some(*n);
-            ty = Some(t);
-        }
-        Op::Extend(n) | Op::AddrOf(n) => int = Some(*n),
-        _ => {}
-    }
+    let mut ty = op.type_param();
+    let mut int = match op {
+        Op::Arg(n, _) | Op::Composite(n, _) | Op::Extend(n) | Op::AddrOf(n) => Some(*n),
+        _ => None,
+    };
     for p in &sig.params {
         match p.kind {
             ParamKind::Type => {

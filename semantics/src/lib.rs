@@ -12,6 +12,7 @@ pub mod classic;
 pub mod context;
 pub mod dataflow;
 pub mod diag;
+pub mod file_check;
 pub mod interp;
 pub mod ir;
 pub mod lifetimes;

@@ -9,6 +9,7 @@
 //! building a `Bits`.
 
 use super::words::{fill_ones, get, mask128, mask64, sext128};
+use diopter_semantics::ast::Op;
 use diopter_semantics::value::{self, Bits, FloatKind};
 use rustc_apfloat::{Float, FloatConvert, Round};
 
@@ -29,6 +30,25 @@ pub(crate) enum BinOp {
 }
 
 impl BinOp {
+    /// The operation a binary `op` ([`Op::is_binary`]) computes; `DIOpShr`
+    /// is read as `DIOpLShr` (DESIGN.md).
+    pub(crate) fn of(op: &Op) -> BinOp {
+        match op {
+            Op::Add => BinOp::Add,
+            Op::Sub => BinOp::Sub,
+            Op::Mul => BinOp::Mul,
+            Op::Div => BinOp::Div,
+            Op::Mod => BinOp::Mod,
+            Op::And => BinOp::And,
+            Op::Or => BinOp::Or,
+            Op::Xor => BinOp::Xor,
+            Op::Shr | Op::LShr => BinOp::LShr,
+            Op::AShr => BinOp::AShr,
+            // Only binary operations are asked about (as both callers did).
+            _ => BinOp::Shl,
+        }
+    }
+
     /// The float operation, for the four that have one.
     fn float(self) -> Option<value::FloatOp> {
         Some(match self {

@@ -493,20 +493,8 @@ impl<'e, 'c> Builder<'e, 'c> {
                     Type::Vector { len, elem } => (*len, (**elem).clone()),
                     t => (1, t.clone()),
                 };
-                let bin = match op {
-                    Op::Add => BinOp::Add,
-                    Op::Sub => BinOp::Sub,
-                    Op::Mul => BinOp::Mul,
-                    Op::Div => BinOp::Div,
-                    Op::Mod => BinOp::Mod,
-                    Op::And => BinOp::And,
-                    Op::Or => BinOp::Or,
-                    Op::Xor => BinOp::Xor,
-                    Op::Shr | Op::LShr => BinOp::LShr,
-                    Op::AShr => BinOp::AShr,
-                    _ => BinOp::Shl,
-                };
-                let arithmetic = matches!(op, Op::Add | Op::Sub | Op::Mul | Op::Div);
+                let bin = BinOp::of(op);
+                let arithmetic = op.is_arithmetic();
                 let lane = match &scalar {
                     Type::Int(_) => Lane::Int,
                     Type::Float(k) if arithmetic => Lane::Float(k.0),

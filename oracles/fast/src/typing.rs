@@ -475,7 +475,7 @@ fn typed<'e>(
                 if input(1) != ty {
                     return None;
                 }
-                let arithmetic = matches!(op, Op::Add | Op::Sub | Op::Mul | Op::Div);
+                let arithmetic = op.is_arithmetic();
                 let s = ty.lane()?;
                 let lane = match s {
                     Scalar::Int(_) => Lane::Int,
@@ -487,19 +487,7 @@ fn typed<'e>(
                     _ => 1,
                 };
                 let w = sz.of(Ty::S(s))?;
-                let bin = match op {
-                    Op::Add => BinOp::Add,
-                    Op::Sub => BinOp::Sub,
-                    Op::Mul => BinOp::Mul,
-                    Op::Div => BinOp::Div,
-                    Op::Mod => BinOp::Mod,
-                    Op::And => BinOp::And,
-                    Op::Or => BinOp::Or,
-                    Op::Xor => BinOp::Xor,
-                    Op::Shr | Op::LShr => BinOp::LShr,
-                    Op::AShr => BinOp::AShr,
-                    _ => BinOp::Shl,
-                };
+                let bin = BinOp::of(op);
                 b.emit(
                     i,
                     Ins::Bin {

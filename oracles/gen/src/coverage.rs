@@ -150,23 +150,7 @@ impl Seen {
         let ops: Vec<&Op> = b.expr.ops().collect();
         for (i, op) in ops.iter().enumerate() {
             self.ops.insert(OpKind::of(op).label(), ());
-            let params: Vec<&Type> = match op {
-                Op::Referrer(t)
-                | Op::TypeObject(t)
-                | Op::Convert(t)
-                | Op::Reinterpret(t)
-                | Op::BitOffset(Some(t))
-                | Op::ByteOffset(t)
-                | Op::Deref(Some(t))
-                | Op::ZExt(t)
-                | Op::SExt(t)
-                | Op::PushLane(t)
-                | Op::Arg(_, t)
-                | Op::Composite(_, t) => vec![t],
-                Op::Constant(t, _) => vec![t],
-                _ => vec![],
-            };
-            for t in params {
+            if let Some(t) = op.type_param() {
                 self.ty(t, table, 0);
             }
             if let Op::Constant(t, l) = op {

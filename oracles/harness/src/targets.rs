@@ -107,22 +107,12 @@ pub fn types_within(b: &Bare, types: &TypeTable, dl: &DataLayout, max_bits: u64)
     let ok = |t: &Type| dl.bitsizeof(t, types).is_ok_and(|s| s <= max_bits);
     b.args.iter().flatten().all(|a| a.poison || ok(&a.ty))
         && b.referrer.iter().all(|(t, _)| ok(t))
-        && b.expr.ops().all(|op| match op {
-            Op::Referrer(t)
-            | Op::Arg(_, t)
-            | Op::TypeObject(t)
-            | Op::Constant(t, _)
-            | Op::Convert(t)
-            | Op::Reinterpret(t)
-            | Op::BitOffset(Some(t))
-            | Op::ByteOffset(t)
-            | Op::Deref(Some(t))
-            | Op::ZExt(t)
-            | Op::SExt(t)
-            | Op::PushLane(t) => ok(t),
-            Op::Composite(n, t) => *n <= 4096 && ok(t),
-            Op::Extend(n) => *n <= 4096,
-            _ => true,
+        && b.expr.ops().all(|op| {
+            op.type_param().is_none_or(ok)
+                && match op {
+                    Op::Composite(n, _) | Op::Extend(n) => *n <= 4096,
+                    _ => true,
+                }
         })
 }
 
@@ -751,7 +741,7 @@ pub fn judge_update(
     types: &TypeTable,
     trial_seed: u64,
 ) -> Result<&'static str, String> {
-    use diopter_rules::empirical;
+    use diopter_empirical as empirical;
     use diopter_rules::instance::{HoleKind, Relation};
     use diopter_smt::prove::ProveConfig;
     use diopter_tv::validate::{self, Verdict as V};
@@ -996,9 +986,9 @@ pub fn dwarf_diff(data: &[u8], case_dir: Option<&std::path::Path>) -> Result<(),
 }
 
 /// `simplify_diff`: a generated case against its form simplified by `s`
-/// (`diopter_rules::simplify::check::fuzz_simplify_diff`, which writes the
+/// (`diopter_empirical::simplify::fuzz_simplify_diff`, which writes the
 /// case file of a disagreement to `case_dir` when given).
 pub fn simplify_diff(s: &Simplifier, data: &[u8], case_dir: Option<&Path>) -> Result<(), String> {
     let case = Case::from_bytes(data, &GenConfig::default());
-    diopter_rules::simplify::check::fuzz_simplify_diff(s, &case, case_dir)
+    diopter_empirical::simplify::fuzz_simplify_diff(s, &case, case_dir)
 }

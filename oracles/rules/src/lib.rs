@@ -11,7 +11,6 @@
 //! patterns against expressions of any width. There is no second copy of a
 //! rule anywhere: what the prover proves is what the simplifier applies.
 
-pub mod empirical;
 pub mod fold;
 pub mod instance;
 pub mod measure;

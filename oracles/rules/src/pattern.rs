@@ -178,23 +178,12 @@ pub fn unify_type(pat: &Type, t: &Type, b: &mut BTreeMap<String, Type>) -> bool 
 
 /// The types and numbers an operation carries, in a fixed order.
 pub fn op_parts(op: &Op) -> (Vec<&Type>, Vec<u64>) {
-    match op {
-        Op::Referrer(t)
-        | Op::TypeObject(t)
-        | Op::Convert(t)
-        | Op::Reinterpret(t)
-        | Op::BitOffset(Some(t))
-        | Op::ByteOffset(t)
-        | Op::Deref(Some(t))
-        | Op::ZExt(t)
-        | Op::SExt(t)
-        | Op::PushLane(t)
-        | Op::Constant(t, _) => (vec![t], vec![]),
-        Op::Arg(n, t) | Op::Composite(n, t) => (vec![t], vec![*n]),
-        Op::Extend(n) | Op::AddrOf(n) => (vec![], vec![*n]),
-        Op::Fragment(a, b) => (vec![], vec![*a, *b]),
-        _ => (vec![], vec![]),
-    }
+    let nums = match op {
+        Op::Arg(n, _) | Op::Composite(n, _) | Op::Extend(n) | Op::AddrOf(n) => vec![*n],
+        Op::Fragment(a, b) => vec![*a, *b],
+        _ => vec![],
+    };
+    (op.type_param().into_iter().collect(), nums)
 }
 
 /// `op` with its types passed through `ft` and its numbers through `fnum`.

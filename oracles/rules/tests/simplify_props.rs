@@ -1,5 +1,5 @@
 //! The simplifier against the reference interpreter on generated cases
-//! (DESIGN.md's equivalence, through `rules::empirical::relate`, which
+//! (DESIGN.md's equivalence, through `diopter_empirical::relate`, which
 //! classifies `diff::observe`'s observations with `diff::classify`):
 //!
 //! * `reference(e)` and `reference(simplify(e))` relate as equivalent;
@@ -8,9 +8,9 @@
 //! * the result is a fixpoint: simplifying it again applies no rule, and
 //!   every step shrinks the termination measure.
 
+use diopter_empirical::simplify::{congruence, is_fixpoint, simplify_diff};
 use diopter_gen::Generate;
 use diopter_gen::{strategy, Case, GenConfig};
-use diopter_rules::simplify::check::{congruence, is_fixpoint, simplify_diff};
 use diopter_rules::simplify::Simplifier;
 use diopter_rules::{load_rule_files, measure};
 use proptest::prelude::*;

@@ -256,11 +256,6 @@ fn literals_are_written_only_at_their_types_width() {
     assert!(literal_from_bits(&ptr, &Bits::from_u64(64, 8)).is_none());
 }
 
-/// A simplifier of the rules in `text` only (then the generated folds).
-fn simplifier_of(text: &str) -> Simplifier {
-    Simplifier::new(diopter_rules::parse_rules(text, "t.rules").expect("the test's rules parse"))
-}
-
 /// A constant hole used bare on the right is written back as a constant of
 /// the type it was bound at. (The termination measure counts a bare `?c` on
 /// the right as a hole the left side does not have, so such a rule loads
@@ -278,54 +273,6 @@ fn a_constant_hole_used_as_a_value_on_the_right_is_a_constant() {
     let mut out = b.clone();
     out.expr = r.expr;
     assert_eq!(print_bare(&out), "[] DIOpConstant(i16 7)");
-}
-
-/// The operation ranges that push one entry each, innermost first, as the
-/// congruence property replaces them (worked by hand: each argument alone,
-/// then the addition over both, then the shift over all).
-#[test]
-fn subexpressions_are_the_ranges_that_push_one_entry() {
-    use diopter_rules::simplify::check::subexpressions;
-    let b = parse_bare(
-        "[i32, i32] DIOpArg(0, i32), DIOpArg(1, i32), DIOpAdd(), DIOpConstant(i32 1), DIOpShl()",
-    )
-    .unwrap();
-    assert_eq!(
-        subexpressions(&b.expr),
-        Some(vec![(0, 0), (1, 1), (0, 2), (3, 3), (0, 4)])
-    );
-    // Not one expression: an operation without its operands.
-    let b = parse_bare("[i32] DIOpArg(0, i32), DIOpAdd()").unwrap();
-    assert_eq!(subexpressions(&b.expr), None);
-}
-
-/// The `simplify_diff` fuzz target's body: a wrong rule is a failure that
-/// names the rule and writes a replayable case file; the library's rules
-/// pass on the same case.
-#[test]
-fn the_fuzz_body_reports_a_wrong_rule_with_a_case_file() {
-    use diopter_rules::simplify::check::fuzz_simplify_diff;
-    let wrong =
-        simplifier_of("rule drop-addend: ?x:T, ?y:T, DIOpAdd() => ?x, DIOpRead()   where T: int\n");
-    let case = diopter_gen::Case {
-        bare: parse_bare("[i32, i32] DIOpArg(0, i32), DIOpArg(1, i32), DIOpAdd()").unwrap(),
-        types: TypeTable::default(),
-        ctx: diopter_semantics::context::Context::parse(
-            "%a = i32 5\n%b = i32 7\narg 0 = %a\narg 1 = %b\n",
-        )
-        .unwrap(),
-    };
-    let dir = std::env::temp_dir().join(format!("diopter-simplify-fuzz-{}", std::process::id()));
-    let e = fuzz_simplify_diff(&wrong, &case, Some(&dir)).unwrap_err();
-    assert!(e.contains("simplification changes the meaning"), "{e}");
-    assert!(e.contains("drop-addend"), "{e}");
-    let path = e
-        .lines()
-        .find_map(|l| l.strip_prefix("case file: "))
-        .expect("a case file is named");
-    assert!(std::path::Path::new(path).is_file(), "{path}");
-    assert!(fuzz_simplify_diff(simplifier(), &case, None).is_ok());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A hole written twice on a rule's left side (and-self, shl-lshr-mask)

@@ -398,21 +398,8 @@ impl Encoder {
         };
         for e in exprs {
             for op in e.ops() {
-                match op {
-                    Op::Referrer(t)
-                    | Op::Arg(_, t)
-                    | Op::TypeObject(t)
-                    | Op::Constant(t, _)
-                    | Op::Convert(t)
-                    | Op::Reinterpret(t)
-                    | Op::BitOffset(Some(t))
-                    | Op::ByteOffset(t)
-                    | Op::Composite(_, t)
-                    | Op::Deref(Some(t))
-                    | Op::ZExt(t)
-                    | Op::SExt(t)
-                    | Op::PushLane(t) => see(t),
-                    _ => {}
+                if let Some(t) = op.type_param() {
+                    see(t);
                 }
             }
         }
@@ -1575,7 +1562,7 @@ impl<'a> Step<'a> {
         match t {
             Type::Int(w) => {
                 let zero = num_u(0, *w);
-                if matches!(op, Op::Shr | Op::LShr | Op::AShr | Op::Shl) {
+                if op.is_shift() {
                     self.enc.shift_amounts.borrow_mut().push((v1.clone(), *w));
                 }
                 Ok(match op {

@@ -17,7 +17,7 @@
 pub use crate::conventions::{Conventions, Reading, Upper, VARIANTS};
 use crate::validate;
 use crate::validate_ir::Matched;
-use diopter_rules::empirical;
+use diopter_empirical as empirical;
 use diopter_rules::instance::Relation;
 use diopter_semantics::types::TypeTable;
 use diopter_smt::prove::{prove_instance_in, ProveConfig, Verdict as PVerdict};

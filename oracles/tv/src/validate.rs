@@ -23,7 +23,7 @@
 //!   interpreter (a difference the reference does not confirm is an
 //!   encoding bug, reported as such, never a refutation);
 //! * **unknown**: Z3 gave up; the pair is then evaluated in random contexts
-//!   by the reference interpreter (`rules::empirical`), and the verdict says
+//!   by the reference interpreter (`diopter_empirical`), and the verdict says
 //!   how many found no difference (a difference found so is a refutation,
 //!   [`Verdict::RefutedInTrial`]).
 //!
@@ -39,7 +39,7 @@
 //! `DIOpConstant(T undef)` (which the interpreter and the encoding also give
 //! the undefined location) before the query.
 
-use diopter_rules::empirical;
+use diopter_empirical as empirical;
 use diopter_rules::instance::{Hole, HoleKind, Instance, Relation};
 use diopter_rules::syntax::parse_where;
 use diopter_rules::Class;

@@ -33,10 +33,10 @@ pub mod checks;
 
 use crate::minimize::{self, Failure, Options, Signature};
 use diopter_diff::{self as diff, Oracle};
+use diopter_empirical::simplify::{simplify_diff, step_lines, write_case};
 use diopter_gen::Generate;
 use diopter_gen::{Case, GenConfig};
 use diopter_report::write_atomic;
-use diopter_rules::simplify::check::{simplify_diff, step_lines, write_case};
 use diopter_rules::simplify::Simplifier;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

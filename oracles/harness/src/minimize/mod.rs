@@ -295,22 +295,7 @@ fn loc_weight(l: &LocDesc) -> u64 {
 }
 
 fn op_types(op: &Op) -> Vec<&Type> {
-    match op {
-        Op::Referrer(t)
-        | Op::Arg(_, t)
-        | Op::TypeObject(t)
-        | Op::Convert(t)
-        | Op::Reinterpret(t)
-        | Op::BitOffset(Some(t))
-        | Op::ByteOffset(t)
-        | Op::Composite(_, t)
-        | Op::Deref(Some(t))
-        | Op::ZExt(t)
-        | Op::SExt(t)
-        | Op::PushLane(t)
-        | Op::Constant(t, _) => vec![t],
-        _ => vec![],
-    }
+    op.type_param().into_iter().collect()
 }
 
 /// The case's [`Cost`].

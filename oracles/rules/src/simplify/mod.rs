@@ -26,8 +26,6 @@
 //! `DIOpFragment` is metadata, not a stack operation: it is set aside and
 //! appended to the result.
 
-pub mod check;
-
 use crate::pattern::{instantiate_op, subst_type, unify_op, unify_type, PatOp};
 use crate::term::{eval_term, preconditions_hold, Elab};
 use crate::{self as rules, measure, parse_literal_at, type_width, Binding, Rule};

@@ -1,11 +1,11 @@
 //! The concrete check of the rule library, independent of Z3: every
 //! instance of every rule in `corpus/rules/` (and of the generated folding
 //! rules) is evaluated on both sides with the reference interpreter in
-//! random contexts (`rules::empirical`), and must relate as the rule
+//! random contexts (`diopter_empirical`), and must relate as the rule
 //! claims; every rule under `corpus/rules/refuted/` must be refuted by some
 //! context.
 
-use diopter_rules::empirical::{check_instance, check_instance_with};
+use diopter_empirical::{check_instance, check_instance_with};
 use diopter_rules::{generated_rules, load_rule_files, Rule};
 use std::path::PathBuf;
 

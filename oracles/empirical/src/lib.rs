@@ -1,6 +1,13 @@
-//! The concrete check of rule instances, independent of any solver: both
+//! The rule library and the simplifier checked without a solver, on the
+//! reference interpreter in generated contexts. Apart from the rules
+//! (`diopter-rules`) so that the rule language and the simplifier need
+//! neither the generators nor the differential framework: they are an
+//! engine, this crate is what tests it.
+//!
+//! This module is the concrete check of rule instances: both
 //! sides are evaluated with the reference interpreter in many random
-//! contexts and compared by DESIGN.md's relations.
+//! contexts and compared by DESIGN.md's relations; [`simplify`] checks
+//! the simplifier the same way.
 //!
 //! A value hole is `DIOpArg(k, T)`, and the context gives argument `k` a
 //! random location of every storage kind the generators know (memory,
@@ -19,13 +26,15 @@
 //! refinement (`=>ro`) a refused write on the right is accepted where the
 //! left writes.
 
-use super::instance::{HoleKind, Instance, Relation};
-use super::term::{eval_term, preconditions_hold};
+pub mod simplify;
+
 use diopter_diff::{self as diff, Observation, Reference, Verdict};
 use diopter_gen::context::{context_for, ContextFor};
 use diopter_gen::entropy::{Entropy, SplitMix};
 use diopter_gen::swarm::Swarm;
 use diopter_gen::{values, Case};
+use diopter_rules::instance::{HoleKind, Instance, Relation};
+use diopter_rules::term::{eval_term, preconditions_hold};
 use diopter_semantics::ast::{ArgDecl, Bare, Expr, Span};
 use diopter_semantics::interp::ErrorKind;
 use diopter_semantics::location::{LocDesc, ReadErrorKind};

@@ -1,27 +1,28 @@
 //! Differential checks of the simplifier against the reference interpreter,
-//! shared by the property tests (`oracles/rules/tests/simplify_*.rs`) and the
+//! shared by the property tests (`oracles/rules/tests/simplify_props.rs`,
+//! `oracles/empirical/tests/simplify_check.rs`) and the
 //! fuzz target `simplify_diff`:
 //!
 //! * [`simplify_diff`]: `reference(e)` against `reference(simplify(e))`,
-//!   related by DESIGN.md's equivalence ([`rules::empirical::relate`]);
+//!   related by DESIGN.md's equivalence ([`crate::relate`]);
 //! * [`congruence`]: one subexpression of `e` replaced by its simplified
 //!   form, the whole compared with `e` the same way (the rules must be
 //!   sound *inside* any expression, not just at the top);
 //! * [`is_fixpoint`]: the result is canonical, simplifying it again changes
 //!   nothing.
 
-use super::Simplifier;
-use crate::empirical::relate;
-use crate::instance::Relation;
+use crate::relate;
 use diopter_diff::{self as diff, Reference, Verdict};
 use diopter_gen::Case;
+use diopter_rules::instance::Relation;
+use diopter_rules::simplify::{Simplifier, Step};
 use diopter_semantics::ast::{Expr, Op};
 use diopter_semantics::check;
 use diopter_semantics::syntax::print_bare;
 use std::path::Path;
 
 /// `case` with its expression simplified, and the rules applied.
-pub fn simplified_case(s: &Simplifier, case: &Case) -> (Case, Vec<super::Step>) {
+pub fn simplified_case(s: &Simplifier, case: &Case) -> (Case, Vec<Step>) {
     let r = s.simplify(&case.bare.expr, &case.ctx.datalayout, &case.types);
     let mut out = case.clone();
     out.bare.expr = r.expr;
@@ -60,7 +61,7 @@ pub fn compare(case: &Case, other: &Case) -> Verdict {
 /// The verdict of `reference(e)` against `reference(simplify(e))`, with the
 /// simplified case and the rules applied. When no rule applies there is
 /// nothing to compare: `Skipped`.
-pub fn simplify_diff(s: &Simplifier, case: &Case) -> (Verdict, Case, Vec<super::Step>) {
+pub fn simplify_diff(s: &Simplifier, case: &Case) -> (Verdict, Case, Vec<Step>) {
     let (simple, steps) = simplified_case(s, case);
     if steps.is_empty() {
         let v = Verdict::Skipped {
@@ -190,7 +191,7 @@ pub fn write_case(
 }
 
 /// The rules applied, one line each, as case files and messages show them.
-pub fn step_lines(steps: &[super::Step]) -> Vec<String> {
+pub fn step_lines(steps: &[Step]) -> Vec<String> {
     steps
         .iter()
         .map(|st| {

@@ -183,6 +183,11 @@ fn bench(a: &Args) -> ExitCode {
     if let Some(p) = &a.add_to {
         command.push_str(&format!(" --add-to {}", p.display()));
     }
+    // A result written elsewhere is merged later: the merge command names
+    // the file, so the line that made it must name the directory.
+    if a.out_dir != std::path::Path::new("reports") {
+        command.push_str(&format!(" --out-dir {}", a.out_dir.display()));
+    }
     let opts = run::Options {
         root: crate::report_cmd::root(),
         seeds: a.seeds,

@@ -227,7 +227,8 @@ pub fn markdown(b: &Bench, command: &str) -> String {
         let _ = writeln!(
             s,
             "- **proptest**: the workspace's property-test files ({}) one after another with the \
-             fault active and `PROPTEST_RNG_SEED` set to the seed, limit {:.0} s, stopped at the first \
+             fault active, `PROPTEST_RNG_SEED` set to the seed and failure persistence off (the \
+             committed regressions neither replayed nor written), limit {:.0} s, stopped at the first \
              failing test; proptest shrinks what it finds itself (no case count is available).",
             crate::drive::PROPTEST_FILES
                 .iter()

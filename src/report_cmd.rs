@@ -345,6 +345,11 @@ pub fn regenerate(dir: &Path) -> Vec<Step> {
             None,
         ),
         (
+            "bugbench.md",
+            "How fast planted bugs are found (`diopter bugbench`)",
+            Some(" faults found by at least one search"),
+        ),
+        (
             "minimizer.md",
             "Minimizer against `cargo fuzz tmin` (`reports/minimizer.sh`)",
             None,

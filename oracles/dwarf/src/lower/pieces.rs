@@ -277,16 +277,7 @@ impl Lowerer<'_> {
         }
         // A part of no bits is still a piece (`DW_OP_piece 0`): its location
         // was computed, and after a piece only another piece may follow.
-        if let Form::Val {
-            computed_float: true,
-            ..
-        } = f
-        {
-            return nl(
-                Some(at),
-                "a float computed by DWARF arithmetic as a composite part: NaN payloads are unspecified",
-            );
-        }
+        no_computed_float_part(&f, at)?;
         let offset = match &f {
             Form::Reg { bit, .. } => *bit,
             Form::Mem { bit, .. } => mod8(bit),
@@ -391,16 +382,7 @@ impl Lowerer<'_> {
             let f = self.lower_node(c)?;
             let cty = self.nodes[c].ty.clone();
             let b = self.bitsizeof(&cty, Some(at))?;
-            if let Form::Val {
-                computed_float: true,
-                ..
-            } = f
-            {
-                return nl(
-                    Some(at),
-                    "a float computed by DWARF arithmetic as a composite part: NaN payloads are unspecified",
-                );
-            }
+            no_computed_float_part(&f, at)?;
             if !matches!(f, Form::Loc { .. } | Form::LocMoved) {
                 self.loc_on_top(&f, &cty, 0, at)?;
             }
@@ -474,4 +456,21 @@ impl Lowerer<'_> {
         }
         Ok(())
     }
+}
+
+/// A float computed by DWARF arithmetic may not be a composite's part:
+/// DWARF leaves its NaN payload unspecified, so the part's bits are not
+/// the reference's.
+fn no_computed_float_part(f: &Form, at: usize) -> R<()> {
+    if let Form::Val {
+        computed_float: true,
+        ..
+    } = f
+    {
+        return nl(
+            Some(at),
+            "a float computed by DWARF arithmetic as a composite part: NaN payloads are unspecified",
+        );
+    }
+    Ok(())
 }

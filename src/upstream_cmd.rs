@@ -115,7 +115,9 @@ pub struct CampaignArgs {
     /// The first seed of llvm-stress and the generator.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Worker threads (1 to 64).
+    /// Worker threads (1 to 64). Workers overlap their `opt` runs; Z3
+    /// queries and forks take turns (libz3's fork handler is not safe
+    /// against a query running in another thread).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=64))]
     pub jobs: u64,
     /// One Z3 query's timeout, in milliseconds (1 to 600000).

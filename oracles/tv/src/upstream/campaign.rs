@@ -431,12 +431,6 @@ fn count_functions(text: &str) -> usize {
     text.lines().filter(|l| l.starts_with("define ")).count()
 }
 
-/// Validation runs one at a time: two workers validating at once crashed
-/// the process inside libz3 (Debian's 4.8.12; a segfault seen twice in a
-/// campaign with `--jobs 2`), so the workers overlap only their `opt` runs
-/// until the cause is found. Reductions validate under it too.
-pub(crate) static VALIDATE: Mutex<()> = Mutex::new(());
-
 struct Shared {
     outcome: Mutex<Outcome>,
     by_cause: Mutex<BTreeMap<String, usize>>,
@@ -580,7 +574,7 @@ pub fn run(cfg: &Config, stop: &AtomicBool, progress: &dyn Progress) -> Outcome 
                 let mut cfgp = cfg.prove.clone();
                 // A query never outlives the campaign by more than its timeout.
                 cfgp.deadline = Some(deadline);
-                let _one = VALIDATE.lock().unwrap_or_else(|p| p.into_inner());
+                let _one = tools::z3_or_fork();
                 files::validate_texts(&b, &a, None, &cfgp)
                     .map(|v| (v, topt, t1.elapsed()))
                     .map_err(StepError::Input)

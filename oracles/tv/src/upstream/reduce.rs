@@ -32,9 +32,7 @@ pub fn matching(
     let a = Source::new("candidate (after)", after);
     let v: FileVerdicts = {
         // Two reductions at once check candidates in this process.
-        let _one = super::campaign::VALIDATE
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
+        let _one = tools::z3_or_fork();
         files::validate_texts(&b, &a, None, cfg)?
     };
     Ok(v.records

@@ -234,11 +234,23 @@ fn drain(mut r: impl Read + Send + 'static) -> std::thread::JoinHandle<Vec<u8>> 
     })
 }
 
-/// Forks one at a time: libz3 registers fork handlers that take its own
-/// locks, and two threads forking at once deadlocked in them (a campaign
-/// with `--jobs 2` hung for 30 minutes with both workers inside
-/// `__run_prefork_handlers` in libz3, Debian's 4.8.12).
-static SPAWN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+/// Held by whoever forks a child and by whoever asks Z3 anything, so that
+/// neither happens while the other does. libz3 (Debian's 4.8.12) registers
+/// `scoped_timer::finalize` as a `pthread_atfork` prepare handler: at every
+/// fork it stops and deletes the timer threads of its pool, waits for the
+/// ones a query holds, and then resets the pool's counters without a lock.
+/// A fork while another thread runs a query with a time limit therefore
+/// races with that query's timer: a campaign with `--jobs 2` hung with both
+/// workers inside the handler when two forked at once, and with forks
+/// serialized it still died of a segfault in `malloc` (heap corruption)
+/// after ten minutes while one worker forked `opt` and the other validated.
+static Z3_OR_FORK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Takes the lock of [`Z3_OR_FORK`]; validation in a campaign or a
+/// reduction holds it for the whole of a module's queries.
+pub fn z3_or_fork() -> std::sync::MutexGuard<'static, ()> {
+    Z3_OR_FORK.lock().unwrap_or_else(|p| p.into_inner())
+}
 
 /// Runs `cmd` (stdin from `input`, or none) within `limits`: its own process
 /// group, killed whole at the time limit; memory bounded by `RLIMIT_AS`.
@@ -270,7 +282,7 @@ pub fn run(cmd: &mut Command, input: Option<&[u8]>, limits: Limits) -> Result<Ru
     }
     let start = Instant::now();
     let mut child = {
-        let _one = SPAWN.lock().unwrap_or_else(|p| p.into_inner());
+        let _one = z3_or_fork();
         cmd.spawn().map_err(|e| RunError::Spawn {
             program: program.clone(),
             why: e.to_string(),

@@ -770,3 +770,42 @@ fn a_bit_counting_calls_range_is_a_fact() {
     );
     assert_eq!(verdict_of_variable(&doc, "bytes_full", "all"), "equivalent");
 }
+
+/// `assume-facts.ll`: `llvm.assume(x <= 0)` and `llvm.assume(y >= 0)`
+/// before `%q = sdiv i8 %x, %y`; correlated-propagation makes it
+/// `0 - ((0 - x) /u y)` and moves the record there. Past the assumptions
+/// that is the same value, so the record is equivalent. The same pair with
+/// the two calls deleted from both files is refuted (x = -4, y = -1: the
+/// source shows 4, the rewrite 0), so the assumptions are what decide it.
+#[test]
+fn an_assumption_before_a_record_is_a_fact() {
+    let f = data("assume-facts.ll");
+    let (code, doc) = validate_json(&[
+        "--passes",
+        "correlated-propagation",
+        "--debugify",
+        f.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{doc:#}");
+    let rewritten: Vec<&Value> = doc["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| {
+            p["after_record"]["text"]
+                .as_str()
+                .unwrap_or("")
+                .contains(".neg")
+        })
+        .collect();
+    assert_eq!(rewritten.len(), 1, "{doc:#}");
+    assert_eq!(rewritten[0]["verdict"], "equivalent", "{:#}", rewritten[0]);
+    let (b, a) = (
+        data("assume-dropped.before.ll"),
+        data("assume-dropped.after.ll"),
+    );
+    let (code, doc) = validate_json(&[b.to_str().unwrap(), a.to_str().unwrap()]);
+    assert_eq!(code, 1, "{doc:#}");
+    let p = pair_of(&doc, "%q");
+    assert_eq!(p["verdict"], "refuted", "{p:#}");
+}

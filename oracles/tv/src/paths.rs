@@ -16,6 +16,12 @@
 //! (`br i1 %c` taken true or false, a `switch` case or its default) holds in
 //! it. A block with several predecessors ends the walk; fewer facts only make
 //! the check stricter.
+//!
+//! `call void @llvm.assume(i1 %c)` is a fact of the same kind: the program
+//! is undefined when `%c` is false there (LangRef), so every path that goes
+//! on past the call has `%c` true. The assumptions counted are those before
+//! the record in its own block and those anywhere in the blocks of the
+//! chain (each of them runs whole before the edge out of it is taken).
 
 use diopter_semantics::ir::{Function, InstKind};
 
@@ -55,7 +61,12 @@ pub fn facts_at(f: &Function, at: usize) -> Vec<Fact> {
             }
         }
     }
-    let mut out = Vec::new();
+    let mut out: Vec<Fact> = f.blocks[here]
+        .insts
+        .iter()
+        .filter(|i| i.span.0.start <= at)
+        .filter_map(|i| assumed(&i.text))
+        .collect();
     let mut seen = vec![false; f.blocks.len()];
     seen[here] = true;
     while let [p] = preds[here][..] {
@@ -63,6 +74,7 @@ pub fn facts_at(f: &Function, at: usize) -> Vec<Fact> {
             break;
         }
         seen[p] = true;
+        out.extend(f.blocks[p].insts.iter().filter_map(|i| assumed(&i.text)));
         let Some(label) = f.blocks[here].label.as_deref() else {
             break;
         };
@@ -164,6 +176,21 @@ fn edge_facts(text: &str, targets: &[String], label: &str) -> Vec<Fact> {
     Vec::new()
 }
 
+/// The fact of a `call void @llvm.assume(i1 %c)` (with or without `tail`,
+/// operand bundles, attributes); `None` for any other instruction and for
+/// an assumption of a constant.
+fn assumed(text: &str) -> Option<Fact> {
+    let (_, args) = text.split_once("@llvm.assume(")?;
+    let arg = args.split([')', ',']).next()?;
+    let name = local(arg.trim().strip_prefix("i1 ")?)?;
+    Some(Fact {
+        width: 1,
+        name,
+        constant: "true".into(),
+        equal: true,
+    })
+}
+
 /// `%name` as a name; `None` for a constant.
 fn local(v: &str) -> Option<String> {
     let n = v.trim().strip_prefix('%')?;
@@ -229,6 +256,28 @@ mod tests {
         assert_eq!(
             facts(looped, "; X"),
             vec![("c".into(), "false".into(), true)]
+        );
+    }
+
+    #[test]
+    fn an_assumption_before_the_record_or_up_the_chain_is_a_fact() {
+        let text = "define i8 @f(i8 %x, i8 %y, i1 %c) {\nentry:\n  %a = icmp sle i8 %x, 0\n  call void @llvm.assume(i1 %a)\n  br i1 %c, label %t, label %e\nt:\n  %q = sdiv i8 %x, %y ; Q\n  %b = icmp sge i8 %y, 0\n  tail call void @llvm.assume(i1 %b) [ \"nonnull\"(ptr null) ]\n  call void @llvm.assume(i1 true)\n  ret i8 %q ; R\ne:\n  ret i8 0\n}\n";
+        // Before %b's assumption only %a's (up the chain) and the edge hold.
+        assert_eq!(
+            facts(text, "; Q"),
+            vec![
+                ("a".into(), "true".into(), true),
+                ("c".into(), "true".into(), true)
+            ]
+        );
+        // After it, %b too; an assumption of a constant says nothing.
+        assert_eq!(
+            facts(text, "; R"),
+            vec![
+                ("b".into(), "true".into(), true),
+                ("a".into(), "true".into(), true),
+                ("c".into(), "true".into(), true)
+            ]
         );
     }
 

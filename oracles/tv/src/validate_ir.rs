@@ -693,6 +693,8 @@ struct Ctx<'a> {
     shared: BTreeMap<String, bool>,
     /// Roots the before side's resolutions use.
     before_uses: BTreeSet<usize>,
+    /// Roots the after side's resolutions use.
+    after_uses: BTreeSet<usize>,
     side_now: Which,
     /// Where the derived values of both sides are not poison (`poison`).
     pre: Vec<diopter_rules::instance::Term>,
@@ -752,9 +754,10 @@ impl<'a> Ctx<'a> {
                 self.roots.len() - 1
             }
         };
-        if self.side_now == Which::Before {
-            self.before_uses.insert(k);
-        }
+        match self.side_now {
+            Which::Before => self.before_uses.insert(k),
+            Which::After => self.after_uses.insert(k),
+        };
         vec![node(Op::Arg(k as u64, ty.clone()))]
     }
 
@@ -1009,11 +1012,12 @@ impl<'a> Ctx<'a> {
         let key = format!("%{n} {ty}");
         if let Some(m) = self.shared_memo.get(&key).cloned() {
             let (ops, detail) = m?;
-            if self.side_now == Which::Before {
-                for o in &ops {
-                    if let Op::Arg(k, _) = o.op {
-                        self.before_uses.insert(k as usize);
-                    }
+            for o in &ops {
+                if let Op::Arg(k, _) = o.op {
+                    match self.side_now {
+                        Which::Before => self.before_uses.insert(k as usize),
+                        Which::After => self.after_uses.insert(k as usize),
+                    };
                 }
             }
             return Some((ops, "same value", detail));
@@ -1603,6 +1607,7 @@ fn build(
         assumes_unknown: false,
         shared: BTreeMap::new(),
         before_uses: BTreeSet::new(),
+        after_uses: BTreeSet::new(),
         side_now: Which::After,
         pre: Vec::new(),
         shared_budget: SHARED_BUDGET,
@@ -1689,6 +1694,21 @@ fn build(
     // (ptr @f to i64)`) on one side only: nothing relates it to the other
     // side's values (a fold of it into another form would be "refuted").
     if cx.opaque.values().any(|[b, a]| b != a) {
+        cx.assumes_unknown = true;
+    }
+    // A load or call both files keep, whose value the before-record reads
+    // and the after-record no longer does: the pass replaced its uses by
+    // what it knows of the callee or the memory (a library function's
+    // value at constant arguments, a stored value), which diopter does not
+    // model, so a difference rests on an unknown relation.
+    if cx.before_uses.difference(&cx.after_uses).any(|&k| {
+        cx.roots[k]
+            .key
+            .strip_prefix('%')
+            .and_then(|n| cx.before.defs.get(n))
+            .and_then(|d| opcode(d))
+            .is_some_and(|o| UNCHANGED_ALIKE.contains(&o.as_str()))
+    }) {
         cx.assumes_unknown = true;
     }
     let bare = |args: Vec<ArgDecl>, e: Expr| Bare {
@@ -1785,6 +1805,7 @@ fn operand_roots(
         assumes_unknown: false,
         shared: BTreeMap::new(),
         before_uses: BTreeSet::new(),
+        after_uses: BTreeSet::new(),
         side_now: Which::After,
         pre: Vec::new(),
         shared_budget: 0,

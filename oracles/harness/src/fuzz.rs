@@ -147,13 +147,13 @@ pub fn classic_roundtrip(data: &[u8]) {
 }
 
 /// `lifetimes_diff`: the lifetimes dataflow against path enumeration
-/// (`diopter_lifetimes::lifetimes_diff`).
+/// ([`crate::cfg_targets::lifetimes_diff`]).
 pub fn lifetimes_diff(data: &[u8]) {
-    found(diopter_lifetimes::lifetimes_diff(data));
+    found(crate::cfg_targets::lifetimes_diff(data));
 }
 
 /// `transform_diff`: the passes of `diopter transform` keep every
-/// variable's location (`diopter_transforms::transform_diff`).
+/// variable's location ([`crate::cfg_targets::transform_diff`]).
 pub fn transform_diff(data: &[u8]) {
-    found(diopter_transforms::transform_diff(data));
+    found(crate::cfg_targets::transform_diff(data));
 }

@@ -75,7 +75,7 @@ use diopter_semantics::context::{splitmix64, Context};
 use diopter_semantics::interp::{read_value, write_value};
 use diopter_semantics::ir::{InstKind, InstRef, Module, Value};
 use diopter_semantics::lifetimes::LifetimeKind;
-use diopter_semantics::location::{self, LocDesc};
+use diopter_semantics::location::{self, LocDesc, ReadError, WriteError};
 use diopter_semantics::objloc::{Model, ObjLoc};
 use diopter_semantics::syntax::module::parse_module;
 use diopter_semantics::types::{DataLayout, Type};
@@ -143,8 +143,28 @@ pub struct Transformed {
     pub removed: Vec<InstRef>,
 }
 
+/// Why a context of the original program does not map ([`map_context`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MapError {
+    #[error("the context has no entity {0}")]
+    NoEntity(String),
+    /// The entity is narrower than the slice taken of it.
+    #[error("{entity} has no bits {start}..{end}")]
+    NoBits {
+        entity: String,
+        start: usize,
+        end: usize,
+    },
+    /// The promoted slot's memory does not read.
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// The spill slot's memory does not take the copy.
+    #[error(transparent)]
+    Write(#[from] WriteError),
+}
+
 /// Applies `state` to a context of the original program.
-pub fn map_context(ctx: &Context, state: &StateMap) -> Result<Context, String> {
+pub fn map_context(ctx: &Context, state: &StateMap) -> Result<Context, MapError> {
     let mut out = ctx.clone();
     for (name, d) in state {
         match d {
@@ -155,13 +175,15 @@ pub fn map_context(ctx: &Context, state: &StateMap) -> Result<Context, String> {
             } => {
                 let b = ctx
                     .entity(entity)
-                    .ok_or_else(|| format!("the context has no entity {entity}"))?;
+                    .ok_or_else(|| MapError::NoEntity(entity.clone()))?;
                 let list = location::bits_to_list(b);
                 let start = *offset as usize;
                 let end = start + *width as usize;
-                let part = list
-                    .get(start..end)
-                    .ok_or_else(|| format!("{entity} has no bits {start}..{end}"))?;
+                let part = list.get(start..end).ok_or_else(|| MapError::NoBits {
+                    entity: entity.clone(),
+                    start,
+                    end,
+                })?;
                 out.set_entity(name, location::list_to_bits(part));
             }
             Derived::Load {
@@ -171,9 +193,9 @@ pub fn map_context(ctx: &Context, state: &StateMap) -> Result<Context, String> {
             } => {
                 let p = ctx
                     .entity(pointer)
-                    .ok_or_else(|| format!("the context has no entity {pointer}"))?;
+                    .ok_or_else(|| MapError::NoEntity(pointer.clone()))?;
                 let loc = LocDesc::memory(*addrspace, BigInt::from(p.to_biguint()));
-                let v = access::read(ctx, &loc, *width).map_err(|e| e.message)?;
+                let v = access::read(ctx, &loc, *width)?;
                 out.set_entity(name, v);
             }
             Derived::SpillOf {
@@ -184,10 +206,10 @@ pub fn map_context(ctx: &Context, state: &StateMap) -> Result<Context, String> {
             } => {
                 let v = ctx
                     .entity(entity)
-                    .ok_or_else(|| format!("the context has no entity {entity}"))?;
+                    .ok_or_else(|| MapError::NoEntity(entity.clone()))?;
                 out.set_entity(name, Bits::from_u64(*ptr_bits, *address));
                 let loc = LocDesc::memory(*addrspace, *address);
-                access::write(&mut out, &loc, v).map_err(|e| e.message)?;
+                access::write(&mut out, &loc, v)?;
             }
         }
     }

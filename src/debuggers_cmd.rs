@@ -448,6 +448,6 @@ pub fn run_row(cases: u64, dir: &Path) -> (bool, String) {
                 r.findings.len()
             ),
         ),
-        Err(e) => (false, e),
+        Err(e) => (false, e.to_string()),
     }
 }

@@ -113,7 +113,7 @@ fn matched_json(
                     let src = if *side == "after" { asrc } else { bsrc };
                     format!("{side}-record: {}", src.render(d).trim_end())
                 }
-                None => why,
+                None => why.to_string(),
             },
             "millis": 0,
         }),

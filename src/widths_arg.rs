@@ -3,6 +3,7 @@
 //! `1..=diopter_rules::widths::MAX_WIDTH`, enforced when the command line
 //! is read (`diopter_rules::widths::parse_width_list`).
 
+use diopter_rules::widths::WidthListError;
 use std::fmt;
 use std::ops::Deref;
 
@@ -24,7 +25,7 @@ impl fmt::Debug for WidthList {
 }
 
 /// clap's value parser for `--widths`.
-pub fn parse_widths(s: &str) -> Result<WidthList, String> {
+pub fn parse_widths(s: &str) -> Result<WidthList, WidthListError> {
     diopter_rules::widths::parse_width_list(s).map(WidthList)
 }
 
@@ -57,7 +58,7 @@ mod tests {
             ("x", "not a width"),
             ("", "empty width"),
         ] {
-            let e = parse_widths(arg).expect_err(arg);
+            let e = parse_widths(arg).expect_err(arg).to_string();
             assert!(e.contains(says), "{arg}: {e}");
         }
         assert_eq!(parse_widths("256").unwrap().0, vec![256]);

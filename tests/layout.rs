@@ -259,23 +259,35 @@ fn no_two_files_import_each_other() {
     assert!(edges.contains(&(interp, access)));
 }
 
+/// The engine crates: they evaluate, lower, prove or rewrite.
+const ENGINES: &[&str] = &[
+    "semantics",
+    "oracles/fast",
+    "oracles/dwarf",
+    "oracles/rules",
+    "oracles/smt",
+    "oracles/transforms",
+    "oracles/lifetimes",
+    "oracles/tv",
+];
+
 /// The engines evaluate, lower, prove or rewrite; what generates their
 /// inputs and compares their outputs (the generators, the differential
-/// framework, and the empirical checks built on both) is above them, so
-/// an engine builds, and changes, without them.
+/// framework, the empirical checks built on both, and the fuzzing and
+/// property-testing libraries) is above them, so an engine builds, and
+/// changes, without them. Their tests may use all of it (dev-dependencies,
+/// which `dep_names` does not read).
 #[test]
 fn engines_do_not_know_they_are_fuzzed() {
-    const ENGINES: &[&str] = &[
-        "semantics",
-        "oracles/fast",
-        "oracles/dwarf",
-        "oracles/rules",
-        "oracles/smt",
-        "oracles/transforms",
-        "oracles/lifetimes",
-        "oracles/tv",
+    const TESTING: &[&str] = &[
+        "diopter-gen",
+        "diopter-diff",
+        "diopter-empirical",
+        "arbitrary",
+        "proptest",
+        "libfuzzer-sys",
+        "quickcheck",
     ];
-    const TESTING: &[&str] = &["diopter-gen", "diopter-diff", "diopter-empirical"];
     // Named exceptions: (engine, package, why).
     const EXCEPTIONS: &[(&str, &str, &str)] = &[(
         "oracles/tv",
@@ -296,12 +308,123 @@ fn engines_do_not_know_they_are_fuzzed() {
         wrong.is_empty(),
         "engines that depend on the testing machinery: {wrong:#?}"
     );
-    // The scan sees dependencies at all, and every exception is still needed.
+    // The scan sees dependencies at all, but not dev-dependencies (semantics'
+    // tests use proptest), and every exception is still needed.
     assert!(dep_names(&root().join("oracles/smt/Cargo.toml")).contains(&"diopter-rules".into()));
+    let semantics = root().join("semantics/Cargo.toml");
+    assert!(std::fs::read_to_string(&semantics)
+        .unwrap()
+        .contains("proptest"));
+    assert!(!dep_names(&semantics).contains(&"proptest".into()));
     for (e, p, _) in EXCEPTIONS {
         assert!(
             dep_names(&root().join(e).join("Cargo.toml")).contains(&p.to_string()),
             "{e} no longer lists {p}: drop the exception"
         );
     }
+}
+
+/// The return type of each `pub fn` in `code` (whitespace collapsed), by
+/// the name of the function: the text after its `->` up to the body, a
+/// `;` or a `where` clause, at bracket depth 0 (so `[T; 2]` is one type).
+fn pub_fn_returns(code: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = code;
+    while let Some(i) = rest.find("pub fn ") {
+        let before = rest[..i].chars().last();
+        rest = &rest[i + "pub fn ".len()..];
+        // `pub(crate) fn` is no boundary, nor is `xpub fn`.
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ')') {
+            continue;
+        }
+        let mut depth = 0i32;
+        let mut end = rest.len();
+        for (k, c) in rest.char_indices() {
+            match c {
+                '(' | '[' | '<' => depth += 1,
+                ')' | ']' => depth -= 1,
+                // Not the `>` of `->`.
+                '>' if !rest[..k].ends_with('-') => depth -= 1,
+                '{' | ';' if depth == 0 => {
+                    end = k;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let sig = rest[..end].split_whitespace().collect::<Vec<_>>().join(" ");
+        let name: String = sig
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if let Some((_, ret)) = sig.split_once(" -> ") {
+            let ret = ret.split(" where ").next().unwrap_or(ret).trim();
+            out.push((name, ret.to_string()));
+        }
+    }
+    out
+}
+
+/// Whether a return type is `Result<_, String>`.
+fn is_string_result(ret: &str) -> bool {
+    let Some(inner) = ret
+        .strip_prefix("Result<")
+        .or_else(|| ret.strip_prefix("std::result::Result<"))
+        .and_then(|r| r.strip_suffix('>'))
+    else {
+        return false;
+    };
+    // The last argument at depth 0.
+    let mut depth = 0i32;
+    let mut last = 0;
+    for (k, c) in inner.char_indices() {
+        match c {
+            '(' | '[' | '<' => depth += 1,
+            ')' | ']' | '>' => depth -= 1,
+            ',' if depth == 0 => last = k + 1,
+            _ => {}
+        }
+    }
+    matches!(inner[last..].trim(), "String" | "std::string::String")
+}
+
+/// An engine's public functions fail with a typed error of its crate (a
+/// `thiserror` type whose variants keep what the caller may act on, a
+/// diagnostic's span among it), never with a bare `String`: a caller above
+/// can match on the error, and the message stays in its `Display`.
+#[test]
+fn engines_fail_with_typed_errors() {
+    let mut wrong = Vec::new();
+    let mut seen = 0;
+    for engine in ENGINES {
+        let mut files = Vec::new();
+        rust_files(&root().join(engine).join("src"), &mut files);
+        for f in files {
+            let code = code_only(&std::fs::read_to_string(&f).unwrap());
+            for (name, ret) in pub_fn_returns(&code) {
+                seen += 1;
+                if is_string_result(&ret) {
+                    let rel = f.strip_prefix(root()).unwrap().display().to_string();
+                    wrong.push(format!("{rel}: {name} -> {ret}"));
+                }
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "engine functions that fail with a String: {wrong:#?}"
+    );
+    // The scan sees public functions at all, and reads their types whole.
+    assert!(seen > 100, "{seen} public functions");
+    let sig = "pub fn f(a: [u8; 2]) -> Result<Vec<(u8, String)>, String> { 1 }";
+    assert_eq!(
+        pub_fn_returns(sig),
+        vec![(
+            "f".to_string(),
+            "Result<Vec<(u8, String)>, String>".to_string()
+        )]
+    );
+    assert!(is_string_result("Result<Vec<(u8, String)>, String>"));
+    assert!(!is_string_result("Result<String, Error>"));
+    assert!(pub_fn_returns("pub(crate) fn g() -> Result<(), String>;").is_empty());
 }

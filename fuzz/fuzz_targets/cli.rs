@@ -6,10 +6,6 @@
 
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
+use diopter_harness::fuzz;
 
-fuzz_target!(|data: &[u8]| {
-    if let Err(m) = diopter::fuzz_cli::fuzz_one(data) {
-        panic!("{m}");
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| fuzz::found(diopter::fuzz_cli::fuzz_one(data)));

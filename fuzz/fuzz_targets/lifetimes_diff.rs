@@ -1,6 +1,7 @@
 //! Where bounded lifetimes are active: the dataflow against a naive path
 //! enumeration on random CFGs with random defs and kills, also through the IR
-//! reader and the object-location model (`diopter_lifetimes`).
+//! reader and the object-location model
+//! (`diopter_harness::cfg_targets::lifetimes_diff`).
 
 #![no_main]
 

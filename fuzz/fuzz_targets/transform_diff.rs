@@ -1,6 +1,6 @@
 //! The passes of `diopter transform` keep every variable's location: a random
 //! program, a random pass, equivalence at every program instruction in random
-//! contexts (`diopter_transforms::transform_diff`).
+//! contexts (`diopter_harness::cfg_targets::transform_diff`).
 
 #![no_main]
 

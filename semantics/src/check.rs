@@ -333,15 +333,24 @@ fn bind_params<'s>(op: &'s Op, sig: &'s Signature, b: &mut Bindings<'s>) {
     }
 }
 
+/// Why an operation is ill-formed on its inputs: the checker's message,
+/// and the input (top of stack first) it is about, if one.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct IllFormed {
+    pub message: String,
+    pub input: Option<usize>,
+}
+
 /// The result type of `op` applied to `inputs` (top of stack first), from the
-/// signature and the operation's prose rules. `Err` means ill-formed.
+/// signature and the operation's prose rules.
 pub fn result_type(
     op: &Op,
     dialect: Dialect,
     inputs_top_first: &[Type],
     dl: &DataLayout,
     types: &TypeTable,
-) -> Result<Type, String> {
+) -> Result<Type, IllFormed> {
     let env = Env {
         dialect,
         dl,
@@ -353,7 +362,7 @@ pub fn result_type(
         },
         var_bits: None,
     };
-    apply(op, inputs_top_first, &env).map_err(|(m, _)| m)
+    apply(op, inputs_top_first, &env).map_err(|(message, input)| IllFormed { message, input })
 }
 
 /// One application: `Err((message, input index the message is about))`.

@@ -518,7 +518,7 @@ impl<'t> ContextParser<'t> {
                 let value = match self.value(&mut p, &ty)? {
                     Value::Bits(b) => b,
                     Value::Literal(lit) => location::literal_bits(&ty, &lit, &self.ctx.datalayout, &self.types)
-                        .map_err(|m| Diagnostic::error(vspan.to(p.prev_span()), m))?,
+                        .map_err(|e| Diagnostic::error(vspan.to(p.prev_span()), e.to_string()))?,
                 };
                 end_of_line(&mut p)?;
                 self.entity_spans.insert(name.clone(), first);
@@ -604,7 +604,7 @@ impl<'t> ContextParser<'t> {
             };
             if let Some(w) = width {
                 p.bump();
-                check_int_fits(&v, w).map_err(|m| Diagnostic::error(span, m))?;
+                check_int_fits(&v, w).map_err(|e| Diagnostic::error(span, e.to_string()))?;
                 return Ok(Value::Bits(location::list_to_bits(
                     &location::twos_complement(&v, w),
                 )));
@@ -677,7 +677,7 @@ impl<'t> ContextParser<'t> {
                 let loc = match self.value(p, &ty)? {
                     Value::Bits(b) => LocDesc::implicit(b),
                     Value::Literal(lit) => location::literal_location(&ty, &lit, &self.ctx.datalayout, &self.types)
-                        .map_err(|m| Diagnostic::error(vspan.to(p.prev_span()), m))?,
+                        .map_err(|e| Diagnostic::error(vspan.to(p.prev_span()), e.to_string()))?,
                 };
                 p.expect(&Tok::RParen, "`)` closing `implicit(`")?;
                 Ok(loc)

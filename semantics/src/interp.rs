@@ -232,7 +232,7 @@ pub fn eval(e: &Expr, env: &Env, ctx: &Context) -> Outcome {
         let inputs: Vec<Entry> = stack.split_off(stack.len() - n).into_iter().rev().collect();
         let input_types: Vec<Type> = inputs.iter().map(|x| x.ty.clone()).collect();
         let ty = check::result_type(op, e.dialect, &input_types, env.dl, env.types)
-            .map_err(|m| at(ill(m)))?;
+            .map_err(|e| at(ill(e.message)))?;
         let loc = apply(&step, op, &inputs, &ty).map_err(at)?;
         stack.push(Entry { loc, ty });
     }
@@ -431,7 +431,7 @@ fn op_type_object(s: &Step) -> OpResult {
 /// `poison` is read as `undef`; the encoding of literals is
 /// [`location::literal_location`]'s.
 fn op_constant(s: &Step, t: &Type, v: &crate::ast::Literal) -> OpResult {
-    location::literal_location(t, v, s.env.dl, s.env.types).map_err(ill)
+    location::literal_location(t, v, s.env.dl, s.env.types).map_err(|e| ill(e.to_string()))
 }
 
 /// `DIOpConvert(T':type) { L:T -> L':T' }`

@@ -26,7 +26,7 @@
 //! a memory bit offset is 8 × an address that may be as wide as the widest
 //! pointer (a datalayout may give a pointer up to 1024 bits).
 
-use crate::types::{DataLayout, Type, TypeTable};
+use crate::types::{DataLayout, LayoutError, Type, TypeTable};
 use crate::value::Bits;
 use num_bigint::{BigInt, Sign};
 use num_integer::Integer;
@@ -226,6 +226,9 @@ impl fmt::Display for WriteError {
     }
 }
 
+impl std::error::Error for ReadError {}
+impl std::error::Error for WriteError {}
+
 // ------------------------------------------------------------------ bit lists
 //
 // Literals are assembled as plain lists of bits (index 0 = bit 0), where
@@ -259,6 +262,28 @@ enum Chunk {
     Undefined(u64),
 }
 
+/// Why a literal has no location or bits as a value of its type.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LiteralError {
+    /// The type (or an element's) has no size.
+    #[error(transparent)]
+    Layout(#[from] LayoutError),
+    #[error("integer literal for `{0}`")]
+    IntFor(Type),
+    #[error("a {bits}-bit float literal for `{ty}`")]
+    FloatFor { bits: u64, ty: Type },
+    #[error("vector literal for `{0}`")]
+    VectorFor(Type),
+    #[error("array literal for `{0}`")]
+    ArrayFor(Type),
+    /// A vector or array literal with another number of elements.
+    #[error("{count} elements for `{ty}`")]
+    Count { count: usize, ty: Type },
+    /// [`literal_bits`] of a literal with `undef` or `poison` in it.
+    #[error("the `{0}` literal has undefined bits (undef or poison)")]
+    Undefined(Type),
+}
+
 /// The location description of `DIOpConstant(T V)`: "If V is undef then L
 /// comprises one undefined location description"; otherwise one implicit
 /// location description whose storage "has value V and size bitsizeof(T)".
@@ -275,7 +300,7 @@ pub fn literal_location(
     lit: &Literal,
     dl: &DataLayout,
     types: &TypeTable,
-) -> Result<LocDesc, String> {
+) -> Result<LocDesc, LiteralError> {
     let mut chunks = Vec::new();
     literal_chunks(ty, lit, dl, types, &mut chunks)?;
     // Merge neighbours of the same kind so that a fully defined literal is one
@@ -318,18 +343,14 @@ pub fn literal_bits(
     lit: &Literal,
     dl: &DataLayout,
     types: &TypeTable,
-) -> Result<Bits, String> {
+) -> Result<Bits, LiteralError> {
     let mut chunks = Vec::new();
     literal_chunks(ty, lit, dl, types, &mut chunks)?;
     let mut all = Bits::empty();
     for c in chunks {
         match c {
             Chunk::Defined(l) => all = Bits::concat(&all, &l),
-            Chunk::Undefined(_) => {
-                return Err(format!(
-                    "the `{ty}` literal has undefined bits (undef or poison)"
-                ))
-            }
+            Chunk::Undefined(_) => return Err(LiteralError::Undefined(ty.clone())),
         }
     }
     Ok(all)
@@ -341,29 +362,35 @@ fn literal_chunks(
     dl: &DataLayout,
     types: &TypeTable,
     out: &mut Vec<Chunk>,
-) -> Result<(), String> {
-    let size = dl.bitsizeof(ty, types).map_err(|e| e.0)?;
+) -> Result<(), LiteralError> {
+    let size = dl.bitsizeof(ty, types)?;
     match lit {
         Literal::Undef | Literal::Poison => out.push(Chunk::Undefined(size)),
         Literal::Null | Literal::ZeroInitializer => out.push(Chunk::Defined(Bits::zero(size))),
         Literal::Int(v) => {
             let Type::Int(w) = ty else {
-                return Err(format!("integer literal for `{ty}`"));
+                return Err(LiteralError::IntFor(ty.clone()));
             };
             out.push(Chunk::Defined(Bits::from_bigint(*w, v)));
         }
         Literal::Float(b) => {
             if !ty.is_float() || b.width() != size {
-                return Err(format!("a {}-bit float literal for `{ty}`", b.width()));
+                return Err(LiteralError::FloatFor {
+                    bits: b.width(),
+                    ty: ty.clone(),
+                });
             }
             out.push(Chunk::Defined(b.clone()));
         }
         Literal::Vector(elems) => {
             let Type::Vector { len, .. } = ty else {
-                return Err(format!("vector literal for `{ty}`"));
+                return Err(LiteralError::VectorFor(ty.clone()));
             };
             if elems.len() as u64 != *len {
-                return Err(format!("{} elements for `{ty}`", elems.len()));
+                return Err(LiteralError::Count {
+                    count: elems.len(),
+                    ty: ty.clone(),
+                });
             }
             for (t, e) in elems {
                 literal_chunks(t, e, dl, types, out)?;
@@ -371,13 +398,16 @@ fn literal_chunks(
         }
         Literal::Array(elems) => {
             let Type::Array { len, elem } = ty else {
-                return Err(format!("array literal for `{ty}`"));
+                return Err(LiteralError::ArrayFor(ty.clone()));
             };
             if elems.len() as u64 != *len {
-                return Err(format!("{} elements for `{ty}`", elems.len()));
+                return Err(LiteralError::Count {
+                    count: elems.len(),
+                    ty: ty.clone(),
+                });
             }
-            let esize = dl.bitsizeof(elem, types).map_err(|e| e.0)?;
-            let stride = dl.alloc_bits(elem, types).map_err(|e| e.0)?;
+            let esize = dl.bitsizeof(elem, types)?;
+            let stride = dl.alloc_bits(elem, types)?;
             for (t, e) in elems {
                 literal_chunks(t, e, dl, types, out)?;
                 out.push(Chunk::Defined(Bits::zero(stride - esize)));

@@ -469,9 +469,18 @@ impl<'m> Model<'m> {
     }
 }
 
+/// A constant operand diopter cannot read as a referrer's value.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OperandError {
+    #[error("the constant `{0}` has no integer or pointer type diopter can read")]
+    Untyped(String),
+    #[error("diopter cannot read the constant `{0}` as a value")]
+    Unreadable(String),
+}
+
 /// The location of an IR operand used as a referrer (see the module's
 /// decisions).
-pub fn operand_location(o: &Operand, dl: &DataLayout) -> Result<LocDesc, String> {
+pub fn operand_location(o: &Operand, dl: &DataLayout) -> Result<LocDesc, OperandError> {
     match &o.value {
         Value::Local(n) => Ok(LocDesc::entity(&format!("%{n}"), 0)),
         Value::Global(n) => Ok(LocDesc::entity(&format!("@{n}"), 0)),
@@ -481,18 +490,12 @@ pub fn operand_location(o: &Operand, dl: &DataLayout) -> Result<LocDesc, String>
             let width = match &o.ty {
                 Some(Type::Int(w)) => *w,
                 Some(Type::Ptr { addrspace, .. }) => dl.pointer_bits(*addrspace),
-                _ => {
-                    return Err(format!(
-                        "the constant `{s}` has no integer or pointer type diopter can read"
-                    ))
-                }
+                _ => return Err(OperandError::Untyped(s.clone())),
             };
             let v: BigInt = match s.as_str() {
                 "null" | "false" | "zeroinitializer" => BigInt::from(0),
                 "true" => BigInt::from(1),
-                _ => s
-                    .parse()
-                    .map_err(|_| format!("diopter cannot read the constant `{s}` as a value"))?,
+                _ => s.parse().map_err(|_| OperandError::Unreadable(s.clone()))?,
             };
             Ok(LocDesc::implicit(Bits::from_bigint(width, &v)))
         }

@@ -79,6 +79,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::OnceLock;
 
+use pest::error::LineColLocation;
 use pest::iterators::Pair;
 use pest::Parser;
 
@@ -419,13 +420,56 @@ pub fn lookup_all(op: &str, nparams: usize) -> &'static [&'static Signature] {
         .map_or(&[], Vec::as_slice)
 }
 
+/// Why a specification line does not parse.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    /// Against the grammar: where (1-based, in the trimmed line), and
+    /// pest's message with the line and a caret under the place.
+    #[error("{rendered}")]
+    Syntax {
+        line: usize,
+        column: usize,
+        rendered: String,
+    },
+    /// The variadic inputs (`L1:T1 ... LN:TN`), which the grammar reads as
+    /// any bindings around an ellipsis, do not continue one pattern.
+    #[error("`...` needs elements before it")]
+    NoElements,
+    #[error("variadic element `{0}` is not of the form L1:T1 (names ending in an index)")]
+    NotIndexed(StackBinding),
+    /// Element `position` (1-based) is `found`, not `expected`.
+    #[error("variadic element {position} is `{found}`, expected `{expected}`")]
+    Element {
+        position: usize,
+        found: StackBinding,
+        expected: String,
+    },
+    #[error("the element after `...` is `{found}`, expected `{expected}`")]
+    Tail {
+        found: StackBinding,
+        expected: String,
+    },
+    #[error("the count `{count}` after `...` is a {kind} parameter, not an index")]
+    CountNotIndex { count: String, kind: ParamKind },
+    #[error("the count `{count}` after `...` is not a parameter of the operation")]
+    CountNotParameter { count: String },
+}
+
 /// Parses one specification line (without a `[tag]`) with the corrected
 /// grammar. The result's origin is [`Origin::Ours`] and its `text` the line
 /// without surrounding blanks.
-pub fn parse_spec_line(line: &str) -> Result<Signature, String> {
+pub fn parse_spec_line(line: &str) -> Result<Signature, SpecError> {
     let text = line.trim();
-    let mut pairs = SpecParser::parse(Rule::specification, text)
-        .map_err(|e| e.renamed_rules(describe_rule).to_string())?;
+    let mut pairs = SpecParser::parse(Rule::specification, text).map_err(|e| {
+        let (line, column) = match e.line_col {
+            LineColLocation::Pos(at) | LineColLocation::Span(at, _) => at,
+        };
+        SpecError::Syntax {
+            line,
+            column,
+            rendered: e.renamed_rules(describe_rule).to_string(),
+        }
+    })?;
     let spec = pairs.next().expect("pest returns the specification pair");
     build_signature(spec, text)
 }
@@ -469,7 +513,7 @@ fn parse_data(data: &str) -> Result<Vec<Signature>, String> {
         }
         let bad = |message: String| format!("{DATA_PATH}:{}: {raw}\n{message}", index + 1);
         let (origin, spec) = split_tag(line).map_err(bad)?;
-        let mut signature = parse_spec_line(spec).map_err(bad)?;
+        let mut signature = parse_spec_line(spec).map_err(|e| bad(e.to_string()))?;
         signature.origin = origin;
         signatures.push(signature);
     }
@@ -498,7 +542,7 @@ fn split_tag(line: &str) -> Result<(Origin, &str), String> {
     Ok((origin, spec.trim()))
 }
 
-fn build_signature(spec: Pair<'_, Rule>, text: &str) -> Result<Signature, String> {
+fn build_signature(spec: Pair<'_, Rule>, text: &str) -> Result<Signature, SpecError> {
     let mut op = String::new();
     let mut params = Vec::new();
     let mut inputs = Vec::new();
@@ -611,7 +655,7 @@ fn check_variadic(
     written: &[StackBinding],
     tail: &StackBinding,
     params: &[Param],
-) -> Result<String, String> {
+) -> Result<String, SpecError> {
     let element = |b: &StackBinding| -> Option<(String, String, String, String)> {
         let TypePat::Var(ty) = &b.ty else { return None };
         let (loc_prefix, loc_index) = split_index(&b.loc)?;
@@ -624,12 +668,8 @@ fn check_variadic(
         ))
     };
     let (loc_prefix, ty_prefix) = {
-        let first = written.first().ok_or("`...` needs elements before it")?;
-        let (loc, _, ty, _) = element(first).ok_or_else(|| {
-            format!(
-                "variadic element `{first}` is not of the form L1:T1 (names ending in an index)"
-            )
-        })?;
+        let first = written.first().ok_or(SpecError::NoElements)?;
+        let (loc, _, ty, _) = element(first).ok_or_else(|| SpecError::NotIndexed(first.clone()))?;
         (loc, ty)
     };
     for (position, binding) in written.iter().enumerate() {
@@ -638,10 +678,11 @@ fn check_variadic(
             Some((loc, li, ty, ti))
                 if loc == loc_prefix && ty == ty_prefix && li == expected && ti == expected => {}
             _ => {
-                return Err(format!(
-                    "variadic element {} is `{binding}`, expected `{loc_prefix}{expected}:{ty_prefix}{expected}`",
-                    position + 1
-                ))
+                return Err(SpecError::Element {
+                    position: position + 1,
+                    found: binding.clone(),
+                    expected: format!("{loc_prefix}{expected}:{ty_prefix}{expected}"),
+                })
             }
         }
     }
@@ -649,21 +690,22 @@ fn check_variadic(
         .loc
         .strip_prefix(loc_prefix.as_str())
         .filter(|count| tail.ty == TypePat::Var(format!("{ty_prefix}{count}")))
-        .ok_or_else(|| {
-            format!("the element after `...` is `{tail}`, expected `{loc_prefix}N:{ty_prefix}N`")
+        .ok_or_else(|| SpecError::Tail {
+            found: tail.clone(),
+            expected: format!("{loc_prefix}N:{ty_prefix}N"),
         })?;
     match params.iter().find(|p| p.name == count) {
         Some(Param {
             kind: ParamKind::Index | ParamKind::Unsigned,
             ..
         }) => Ok(count.to_string()),
-        Some(p) => Err(format!(
-            "the count `{count}` after `...` is a {} parameter, not an index",
-            p.kind
-        )),
-        None => Err(format!(
-            "the count `{count}` after `...` is not a parameter of the operation"
-        )),
+        Some(p) => Err(SpecError::CountNotIndex {
+            count: count.to_string(),
+            kind: p.kind,
+        }),
+        None => Err(SpecError::CountNotParameter {
+            count: count.to_string(),
+        }),
     }
 }
 
@@ -982,10 +1024,27 @@ mod tests {
 
     #[test]
     fn parse_errors_say_where_and_what() {
-        let message = parse_spec_line("DIOpX(T:kind) { -> L:T }").unwrap_err();
+        let error = parse_spec_line("DIOpX(T:kind) { -> L:T }").unwrap_err();
+        assert!(
+            matches!(
+                error,
+                SpecError::Syntax {
+                    line: 1,
+                    column: 9,
+                    ..
+                }
+            ),
+            "{error:?}"
+        );
+        let message = error.to_string();
         assert!(message.contains("1:9"), "{message}");
         assert!(message.contains("parameter kind"), "{message}");
-        let message = parse_spec_line("DIOpX() { L1:T1 ... LN:TN -> }").unwrap_err();
+        let error = parse_spec_line("DIOpX() { L1:T1 ... LN:TN -> }").unwrap_err();
+        assert!(
+            matches!(&error, SpecError::CountNotParameter { count } if count == "N"),
+            "{error:?}"
+        );
+        let message = error.to_string();
         assert!(message.contains("not a parameter"), "{message}");
         let message = parse_data("[amd] DIOpX(T:kind) { -> L:T }").unwrap_err();
         assert!(

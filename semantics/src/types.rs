@@ -295,6 +295,8 @@ impl fmt::Display for LayoutError {
     }
 }
 
+impl std::error::Error for LayoutError {}
+
 impl Default for DataLayout {
     fn default() -> Self {
         Self::llvm_default()

@@ -700,7 +700,37 @@ fn widen_to_double<F: Float + FloatConvert<Double>>(raw: u128) -> u128 {
     }
 }
 
-fn parse_hex_literal(k: FloatKind, body: &str, text: &str) -> Result<Bits, String> {
+/// Why a float literal does not read (see [`parse_float_literal`]); each
+/// names the literal as written.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FloatLiteralError {
+    #[error("`{text}` is not a {} literal", kind.name())]
+    NotALiteral { text: String, kind: FloatKind },
+    /// The decimal does not convert (rustc_apfloat's reason).
+    #[error("`{text}`: {why}")]
+    Decimal { text: String, why: &'static str },
+    #[error("`{text}`: 0xM (ppc_fp128) literals are not supported")]
+    PpcFp128 { text: String },
+    /// A hex form that does not spell `kind`; `forms` says which do.
+    #[error("`{text}` cannot be a {} literal; those are written {forms}", kind.name())]
+    WrongForm {
+        text: String,
+        kind: FloatKind,
+        forms: &'static str,
+    },
+    /// `expected` is a count (`4`) or a range (`1 to 16`).
+    #[error("`{text}`: expected {expected} hex digits after the prefix")]
+    HexDigits { text: String, expected: String },
+    #[error("`{text}`: {source}")]
+    Hex {
+        text: String,
+        source: std::num::ParseIntError,
+    },
+    #[error("`{text}`: this double is not exactly representable as {}", kind.name())]
+    Inexact { text: String, kind: FloatKind },
+}
+
+fn parse_hex_literal(k: FloatKind, body: &str, text: &str) -> Result<Bits, FloatLiteralError> {
     let (letter, digits) = match body.as_bytes().first() {
         Some(&c @ (b'H' | b'R' | b'K' | b'L' | b'M')) => (Some(c), &body[1..]),
         _ => (None, body),
@@ -721,9 +751,9 @@ fn parse_hex_literal(k: FloatKind, body: &str, text: &str) -> Result<Bits, Strin
         Some(b'K') => (&[FloatKind::X86Fp80], (20, 20)),
         Some(b'L') => (&[FloatKind::Fp128], (32, 32)),
         Some(_) => {
-            return Err(format!(
-                "`{text}`: 0xM (ppc_fp128) literals are not supported"
-            ))
+            return Err(FloatLiteralError::PpcFp128 {
+                text: text.to_string(),
+            })
         }
     };
     if !kinds.contains(&k) {
@@ -734,10 +764,11 @@ fn parse_hex_literal(k: FloatKind, body: &str, text: &str) -> Result<Bits, Strin
             FloatKind::Fp128 => "0xL (low 64 bits first) or decimal",
             FloatKind::X86Fp80 => "0xK or decimal",
         };
-        return Err(format!(
-            "`{text}` cannot be a {} literal; those are written {forms}",
-            k.name()
-        ));
+        return Err(FloatLiteralError::WrongForm {
+            text: text.to_string(),
+            kind: k,
+            forms,
+        });
     }
     let (min, max) = counts;
     if !digits.bytes().all(|c| c.is_ascii_hexdigit()) || digits.len() < min || digits.len() > max {
@@ -746,11 +777,17 @@ fn parse_hex_literal(k: FloatKind, body: &str, text: &str) -> Result<Bits, Strin
         } else {
             format!("{min} to {max}")
         };
-        return Err(format!(
-            "`{text}`: expected {expected} hex digits after the prefix"
-        ));
+        return Err(FloatLiteralError::HexDigits {
+            text: text.to_string(),
+            expected,
+        });
     }
-    let value = |s: &str| u128::from_str_radix(s, 16).map_err(|e| format!("`{text}`: {e}"));
+    let value = |s: &str| {
+        u128::from_str_radix(s, 16).map_err(|source| FloatLiteralError::Hex {
+            text: text.to_string(),
+            source,
+        })
+    };
     let raw = match (letter, k) {
         // LLVM's AsmWriter prints the sign and exponent word first, then the
         // 64-bit significand (with its explicit integer bit).
@@ -768,11 +805,9 @@ fn parse_hex_literal(k: FloatKind, body: &str, text: &str) -> Result<Bits, Strin
                 FloatKind::BFloat => narrow_double::<BFloat>(d),
                 _ => narrow_double::<Single>(d),
             };
-            narrowed.ok_or_else(|| {
-                format!(
-                    "`{text}`: this double is not exactly representable as {}",
-                    k.name()
-                )
+            narrowed.ok_or_else(|| FloatLiteralError::Inexact {
+                text: text.to_string(),
+                kind: k,
             })?
         }
     };
@@ -798,16 +833,22 @@ fn parse_hex_literal(k: FloatKind, body: &str, text: &str) -> Result<Bits, Strin
 ///
 /// Hex digits may be either case; the prefix letters are upper case, and
 /// no sign may precede a hex literal (LLVM's lexer takes neither).
-pub fn parse_float_literal(k: FloatKind, text: &str) -> Result<Bits, String> {
+pub fn parse_float_literal(k: FloatKind, text: &str) -> Result<Bits, FloatLiteralError> {
     if let Some(body) = text.strip_prefix("0x") {
         return parse_hex_literal(k, body, text);
     }
     if !is_decimal_literal(text) {
-        return Err(format!("`{text}` is not a {} literal", k.name()));
+        return Err(FloatLiteralError::NotALiteral {
+            text: text.to_string(),
+            kind: k,
+        });
     }
     let raw =
         with_float_type!(k, F => F::from_str_r(text, NEAREST_EVEN).map(|r| r.value.to_bits()))
-            .map_err(|e| format!("`{text}`: {}", e.0))?;
+            .map_err(|e| FloatLiteralError::Decimal {
+                text: text.to_string(),
+                why: e.0,
+            })?;
     Ok(float_bits(k, raw))
 }
 
@@ -2260,7 +2301,7 @@ mod tests {
 
     fn literal_round_trips(k: FloatKind, x: &Bits) -> Result<(), String> {
         let text = format_float_literal(k, x);
-        let back = parse_float_literal(k, &text)?;
+        let back = parse_float_literal(k, &text).map_err(|e| e.to_string())?;
         if back != *x {
             return Err(format!(
                 "{k:?} {x:?} printed as {text} read back as {back:?}"

@@ -5,6 +5,7 @@
 //! search, seed) with a time limit, a few at a time, each in a child
 //! process.
 
+use crate::error::Error;
 use crate::journal::Done;
 use crate::process::{failed_run, faults_env, run_limited};
 use crate::{FaultInfo, RunResult};
@@ -79,7 +80,7 @@ pub struct Built {
 }
 
 /// Builds the faults binaries under `ROOT/target/bugbench` (release).
-pub fn build(root: &Path, proptests: bool, log: &mut dyn FnMut(&str)) -> Result<Built, String> {
+pub fn build(root: &Path, proptests: bool, log: &mut dyn FnMut(&str)) -> Result<Built, Error> {
     let target = root.join("target").join("bugbench");
     log("building diopter with the planted faults (target/bugbench, release)");
     let mut cmd = Command::new("cargo");
@@ -87,9 +88,9 @@ pub fn build(root: &Path, proptests: bool, log: &mut dyn FnMut(&str)) -> Result<
         .args(["build", "--release", "--bin", "diopter", "--target-dir"])
         .arg(&target);
     faults_env(&mut cmd);
-    let st = cmd.status().map_err(|e| format!("cargo: {e}"))?;
+    let st = cmd.status().map_err(Error::Cargo)?;
     if !st.success() {
-        return Err("building the faults binary failed".into());
+        return Err(Error::BuildFailed("the faults binary"));
     }
     let mut built = Built {
         diopter: target.join("release").join("diopter"),
@@ -113,9 +114,9 @@ pub fn build(root: &Path, proptests: bool, log: &mut dyn FnMut(&str)) -> Result<
         }
         faults_env(&mut cmd);
         cmd.stderr(Stdio::inherit());
-        let out = cmd.output().map_err(|e| format!("cargo: {e}"))?;
+        let out = cmd.output().map_err(Error::Cargo)?;
         if !out.status.success() {
-            return Err("building the property tests failed".into());
+            return Err(Error::BuildFailed("the property tests"));
         }
         let text = String::from_utf8_lossy(&out.stdout);
         for (_, test) in PROPTEST_FILES {
@@ -126,7 +127,7 @@ pub fn build(root: &Path, proptests: bool, log: &mut dyn FnMut(&str)) -> Result<
                     && t.get("kind")?.as_array()?.iter().any(|k| k == "test");
                 is_it.then(|| v.get("executable")?.as_str().map(PathBuf::from))?
             });
-            let exe = exe.ok_or_else(|| format!("no test executable for {test}"))?;
+            let exe = exe.ok_or_else(|| Error::NoTestExecutable(test.to_string()))?;
             built.proptests.push((test.to_string(), exe));
         }
     }
@@ -134,15 +135,20 @@ pub fn build(root: &Path, proptests: bool, log: &mut dyn FnMut(&str)) -> Result<
 }
 
 /// The catalogue of the faults binary.
-pub fn catalogue(diopter: &Path) -> Result<Vec<FaultInfo>, String> {
+pub fn catalogue(diopter: &Path) -> Result<Vec<FaultInfo>, Error> {
     let out = Command::new(diopter)
         .args(["bugbench", "catalogue"])
         .output()
-        .map_err(|e| format!("{}: {e}", diopter.display()))?;
+        .map_err(|source| Error::Io {
+            path: diopter.to_path_buf(),
+            source,
+        })?;
     if !out.status.success() {
-        return Err(String::from_utf8_lossy(&out.stderr).trim().to_string());
+        return Err(Error::Catalogue(
+            String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        ));
     }
-    serde_json::from_slice(&out.stdout).map_err(|e| format!("the catalogue does not parse: {e}"))
+    serde_json::from_slice(&out.stdout).map_err(Error::CatalogueJson)
 }
 
 /// One campaign run in a child (`diopter bugbench worker`).

@@ -14,6 +14,7 @@
 //! skipped, not run (it would replay the control and find nothing, up to
 //! the executions a less loaded machine fits into the same seconds).
 
+use crate::error::Error;
 use crate::process::{failed_run, faults_env, run_limited};
 use crate::RunResult;
 use diopter_campaign::supervise::{
@@ -69,7 +70,7 @@ pub fn build(
     targets: &[&str],
     work: &Path,
     log: &mut dyn FnMut(&str),
-) -> Result<Fuzzers, String> {
+) -> Result<Fuzzers, Error> {
     let base = root.join("target").join("bugbench-fuzz");
     let mut fz = Fuzzers {
         bins: BTreeMap::new(),
@@ -91,15 +92,13 @@ pub fn build(
         }
         // cargo-fuzz adds its own flags to these.
         faults_env(&mut cmd);
-        let st = cmd
-            .status()
-            .map_err(|e| format!("cargo fuzz: {e} (install it: cargo install cargo-fuzz)"))?;
+        let st = cmd.status().map_err(Error::CargoFuzz)?;
         if !st.success() {
-            return Err(format!("building fuzz target {t} with the faults failed"));
+            return Err(Error::FuzzTargetFailed(t.to_string()));
         }
         let bin = dir.join("x86_64-unknown-linux-gnu/release").join(t);
         if !bin.is_file() {
-            return Err(format!("no fuzzer binary at {}", bin.display()));
+            return Err(Error::NoFuzzer(bin));
         }
         fz.bins.insert(t.to_string(), bin);
         fz.seeds
@@ -109,7 +108,7 @@ pub fn build(
 }
 
 /// The committed seeds of `target` copied to `dest/TARGET`.
-fn copy_seeds(root: &Path, target: &str, dest: &Path) -> Result<PathBuf, String> {
+fn copy_seeds(root: &Path, target: &str, dest: &Path) -> Result<PathBuf, Error> {
     let rel = format!("fuzz/corpus/{target}");
     let out = Command::new("git")
         .current_dir(root)
@@ -117,7 +116,9 @@ fn copy_seeds(root: &Path, target: &str, dest: &Path) -> Result<PathBuf, String>
         .output();
     let to = dest.join(target);
     let _ = std::fs::remove_dir_all(&to);
-    std::fs::create_dir_all(&to).map_err(|e| format!("{}: {e}", to.display()))?;
+    if let Err(source) = std::fs::create_dir_all(&to) {
+        return Err(Error::Io { path: to, source });
+    }
     let files: Vec<PathBuf> = match out {
         Ok(o) if o.status.success() => o
             .stdout

@@ -5,6 +5,7 @@
 //! JOURNAL` goes on where the dead run stopped: the runs and controls it
 //! finished are taken from the file, the rest are made.
 
+use crate::error::Error;
 use crate::RunResult;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
@@ -98,8 +99,11 @@ impl Journal {
 
 /// Reads a journal. A last line cut short (the run died while writing it)
 /// is ignored; any other line that does not parse is an error naming it.
-pub fn read(path: &Path) -> Result<Done, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+pub fn read(path: &Path) -> Result<Done, Error> {
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let lines: Vec<&str> = text.lines().collect();
     let mut done = Done::default();
     for (i, line) in lines.iter().enumerate() {
@@ -110,12 +114,12 @@ pub fn read(path: &Path) -> Result<Done, String> {
             Ok(Entry::Control(r)) => done.controls.push(r),
             Ok(Entry::Run(r)) => done.runs.push(r),
             Err(_) if i + 1 == lines.len() && !text.ends_with('\n') => {}
-            Err(e) => {
-                return Err(format!(
-                    "{}:{}: not a journal line ({e})",
-                    path.display(),
-                    i + 1
-                ))
+            Err(source) => {
+                return Err(Error::JournalLine {
+                    path: path.to_path_buf(),
+                    line: i + 1,
+                    source,
+                })
             }
         }
     }
@@ -174,6 +178,8 @@ mod tests {
         // A bad line that is not the last is an error with its line.
         std::fs::write(&path, "{\"run\":1}\n{\"control\":{}}\n").unwrap();
         let e = read(&path).unwrap_err();
+        assert!(matches!(e, Error::JournalLine { line: 1, .. }), "{e:?}");
+        let e = e.to_string();
         assert!(e.contains("journal.jsonl:1:"), "{e}");
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -12,9 +12,11 @@
 //! the cargo-fuzz targets with the faults and runs one fuzzer; [`drive`]
 //! builds the binaries, runs the controls, schedules the runs and collects
 //! their results; [`journal`] keeps each run as it ends, so that a dead
-//! benchmark can be resumed; [`render`] writes the report.
+//! benchmark can be resumed; [`render`] writes the report; [`error`] says
+//! what stopped it.
 
 pub mod drive;
+pub mod error;
 pub mod fuzz;
 pub mod journal;
 pub mod process;

@@ -32,16 +32,7 @@ pub struct Options {
     pub command: String,
 }
 
-/// Why the benchmark could not run (the report is not written).
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    /// Bad options: exit 2.
-    #[error("{0}")]
-    Usage(String),
-    /// The faults build or its catalogue failed: exit 2.
-    #[error("{0}")]
-    Build(String),
-}
+pub use crate::error::Error;
 
 /// The searches `names` stand for: `fuzz` is every fuzz target.
 pub fn expand_searches(names: &[String]) -> Result<Vec<String>, Error> {
@@ -117,7 +108,7 @@ pub fn bench(o: &Options, say: &(dyn Fn(&str) + Sync)) -> Result<Bench, Error> {
         )),
     };
     let done = match &o.resume {
-        Some(p) => journal::read(p).map_err(Error::Usage)?,
+        Some(p) => journal::read(p)?,
         None => Done::default(),
     };
     let journal_path = o
@@ -153,15 +144,12 @@ pub fn bench(o: &Options, say: &(dyn Fn(&str) + Sync)) -> Result<Bench, Error> {
         &o.root,
         searches.iter().any(|s| s == "proptest"),
         &mut |m| say(m),
-    )
-    .map_err(Error::Build)?;
+    )?;
     let targets: Vec<&str> = searches.iter().filter_map(|s| fuzz::target_of(s)).collect();
     if !targets.is_empty() {
-        built.fuzzers = Some(
-            fuzz::build(&o.root, &targets, &plan.work, &mut |m| say(m)).map_err(Error::Build)?,
-        );
+        built.fuzzers = Some(fuzz::build(&o.root, &targets, &plan.work, &mut |m| say(m))?);
     }
-    let mut faults: Vec<FaultInfo> = drive::catalogue(&built.diopter).map_err(Error::Build)?;
+    let mut faults: Vec<FaultInfo> = drive::catalogue(&built.diopter)?;
     if !o.faults.is_empty() {
         if let Some(bad) = o
             .faults
@@ -228,17 +216,19 @@ pub fn merge_files(files: &[PathBuf]) -> Result<Bench, Error> {
 }
 
 /// Writes `bugbench.md` and `bugbench.json` of `bench` into `dir`.
-pub fn write(bench: &Bench, dir: &std::path::Path) -> Result<Vec<PathBuf>, String> {
+pub fn write(bench: &Bench, dir: &std::path::Path) -> Result<Vec<PathBuf>, Error> {
     let md = render::markdown(bench, &bench.command);
-    let mut value = serde_json::to_value(bench).map_err(|e| e.to_string())?;
+    let mut value = serde_json::to_value(bench)?;
     // The headline, for the README's figures (`diopter report`), which
     // read the JSON without this crate's types.
     value["summary"] = serde_json::Value::String(render::headline(bench));
-    let json = serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?;
+    let json = serde_json::to_string_pretty(&value)?;
     let mut written = Vec::new();
     for (name, text) in [("bugbench.md", md), ("bugbench.json", json)] {
         let p = dir.join(name);
-        diopter_report::write_atomic(&p, &text).map_err(|e| format!("{}: {e}", p.display()))?;
+        if let Err(source) = diopter_report::write_atomic(&p, &text) {
+            return Err(Error::Io { path: p, source });
+        }
         written.push(p);
     }
     Ok(written)

@@ -3,6 +3,7 @@
 //! (the same oracles, checks and simplifier as `diopter run`), stopped at
 //! its first finding.
 
+use crate::error::Error;
 use crate::RunResult;
 use diopter_harness::campaign::{self, checks, Config, Stats};
 use diopter_rules::simplify::Simplifier;
@@ -13,7 +14,7 @@ use std::time::Duration;
 
 /// The faults build's catalogue as JSON (an error in a normal build, which
 /// has none).
-pub fn catalogue_json() -> Result<String, String> {
+pub fn catalogue_json() -> Result<String, Error> {
     #[cfg(diopter_faults)]
     {
         let faults: Vec<crate::FaultInfo> = diopter_faults::catalogue::FAULTS
@@ -25,28 +26,24 @@ pub fn catalogue_json() -> Result<String, String> {
                 mistake: f.mistake.into(),
             })
             .collect();
-        serde_json::to_string(&faults).map_err(|e| e.to_string())
+        serde_json::to_string(&faults).map_err(Error::Json)
     }
     #[cfg(not(diopter_faults))]
     {
-        Err(NOT_A_FAULTS_BUILD.into())
+        Err(Error::NotAFaultsBuild)
     }
 }
 
-/// What a normal build says when asked to run a fault.
-pub const NOT_A_FAULTS_BUILD: &str = "this diopter has no planted faults (they are compiled in only with \
-     RUSTFLAGS=\"--cfg diopter_faults\"; `diopter bugbench` builds such a binary under target/bugbench/)";
-
 /// Activates `fault` (`None`: none, the control run).
-fn activate(fault: Option<&str>) -> Result<(), String> {
+fn activate(fault: Option<&str>) -> Result<(), Error> {
     #[cfg(diopter_faults)]
     {
-        diopter_faults::activate(fault)
+        diopter_faults::activate(fault).map_err(Error::Fault)
     }
     #[cfg(not(diopter_faults))]
     {
         let _ = fault;
-        Err(NOT_A_FAULTS_BUILD.into())
+        Err(Error::NotAFaultsBuild)
     }
 }
 
@@ -72,14 +69,11 @@ pub fn campaign(
     limit: Duration,
     rules: &Path,
     out_dir: &Path,
-) -> Result<RunResult, String> {
+) -> Result<RunResult, Error> {
     activate(fault)?;
-    let simplifier = Simplifier::load(&[rules.to_path_buf()]).map_err(|ds| {
-        format!(
-            "the rule library {} does not load ({} diagnostics)",
-            rules.display(),
-            ds.len()
-        )
+    let simplifier = Simplifier::load(&[rules.to_path_buf()]).map_err(|ds| Error::Rules {
+        dir: rules.to_path_buf(),
+        count: ds.len(),
     })?;
     let stop = Arc::new(AtomicBool::new(false));
     let cfg = Config {

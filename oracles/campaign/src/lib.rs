@@ -34,10 +34,8 @@
 //! terminal it inherits): the caller owns the terminal and hears of each
 //! step through an [`Observer`].
 //!
-//! It is a crate of its own, above `diopter-harness`, because it replays
-//! every fuzz target, and `transform_diff`'s body lives in
-//! `diopter-transforms`, on harness's layer; and because the fuzz targets
-//! link harness, which so stays free of plotters and the report.
+//! It is a crate of its own, above `diopter-harness`, because the fuzz
+//! targets link harness, which so stays free of plotters and the report.
 
 pub mod cmin;
 mod dedup;

@@ -151,8 +151,8 @@ pub fn other_target_failure(bodies: &Bodies, target: &str, data: &[u8]) -> Optio
         "validate_diff" => targets::validate_diff(data),
         "classic_roundtrip" => diopter_harness::classic_target::classic_roundtrip(data),
         "dwarf_diff" => targets::dwarf_diff(data, None),
-        "lifetimes_diff" => diopter_lifetimes::lifetimes_diff(data),
-        "transform_diff" => diopter_transforms::transform_diff(data),
+        "lifetimes_diff" => diopter_harness::cfg_targets::lifetimes_diff(data),
+        "transform_diff" => diopter_harness::cfg_targets::transform_diff(data),
         "simplify_diff" => {
             let Some(s) = simplifier(bodies.root) else {
                 return Err("simplify_diff: corpus/rules does not load".to_string());

@@ -90,17 +90,34 @@ fn pack(cases: &[Prepared]) -> (Vec<(usize, Vec<u16>)>, Vec<Stop>) {
     (placed, stops.into_iter().map(|s| s.0).collect())
 }
 
+/// Why a batch's program was not built.
+#[derive(Debug, thiserror::Error)]
+pub enum BatchError {
+    #[error("no C compiler to build the batch program")]
+    NoCompiler,
+    /// Case `case` needs other bytes than an earlier one in one page.
+    #[error("case {case} holds other bytes than an earlier case in the page at 0x{page:x}")]
+    PagesClash { case: usize, page: u64 },
+    /// The object file (the ELF writer's reason).
+    #[error("{0}")]
+    Object(String),
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Link(#[from] link::LinkError),
+}
+
 /// Runs one batch. `Err` when the program cannot be built or the cases'
 /// pages clash; a debugger that fails gives every case the class `failed`.
 pub fn run(
     cases: &[Prepared],
     tools: &Tools,
     opts: &Options,
-) -> Result<(Vec<CaseResult>, Timing), String> {
-    let cc = tools
-        .cc
-        .as_ref()
-        .ok_or("no C compiler to build the batch program")?;
+) -> Result<(Vec<CaseResult>, Timing), BatchError> {
+    let cc = tools.cc.as_ref().ok_or(BatchError::NoCompiler)?;
     let t0 = Instant::now();
     let (placed, stops) = pack(cases);
     let mut pages: BTreeMap<u64, &Vec<u8>> = BTreeMap::new();
@@ -108,9 +125,7 @@ pub fn run(
         for (a, bytes) in &c.pages {
             if let Some(old) = pages.insert(*a, bytes) {
                 if old != bytes {
-                    return Err(format!(
-                        "case {i} holds other bytes than an earlier case in the page at 0x{a:x}"
-                    ));
+                    return Err(BatchError::PagesClash { case: i, page: *a });
                 }
             }
         }
@@ -128,11 +143,15 @@ pub fn run(
         })
         .collect();
     let pages: Vec<(u64, Vec<u8>)> = pages.into_iter().map(|(a, b)| (a, b.clone())).collect();
-    let obj = elf::batch_object(&vars, &stops, &pages)?;
+    let obj = elf::batch_object(&vars, &stops, &pages).map_err(BatchError::Object)?;
     let dir = &opts.dir;
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| BatchError::Io { path, source }
+    };
+    std::fs::create_dir_all(dir).map_err(io(dir))?;
     let obj_path = dir.join("batch.o");
-    std::fs::write(&obj_path, obj).map_err(|e| format!("{}: {e}", obj_path.display()))?;
+    std::fs::write(&obj_path, obj).map_err(io(&obj_path))?;
     let runtime = link::runtime(cc, &dir.join("runtime"))?;
     let quiet = link::quiet_syslog(cc, &dir.join("runtime"))?;
     let exe = dir.join("batch");

@@ -11,18 +11,44 @@ pub const MAIN_C: &str = include_str!("../runtime/main.c");
 pub const STOPS_S: &str = include_str!("../runtime/stops.S");
 pub const QUIET_SYSLOG_C: &str = include_str!("../runtime/quiet_syslog.c");
 
-fn run(cmd: &mut Command, what: &str) -> Result<(), String> {
-    let out = cmd
-        .output()
-        .map_err(|e| format!("cannot run the C compiler for {what}: {e}"))?;
+/// Why the batch program or its runtime was not built.
+#[derive(Debug, thiserror::Error)]
+pub enum LinkError {
+    /// The C compiler did not start; `what` is the file or program it was
+    /// to build.
+    #[error("cannot run the C compiler for {what}: {source}")]
+    Start {
+        what: String,
+        source: std::io::Error,
+    },
+    /// The C compiler failed: its exit status and stderr.
+    #[error("the C compiler fails on {what} ({status}):\n{stderr}")]
+    Failed {
+        what: String,
+        status: std::process::ExitStatus,
+        stderr: String,
+    },
+    /// A directory or source file of the runtime.
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+fn run(cmd: &mut Command, what: &str) -> Result<(), LinkError> {
+    let out = cmd.output().map_err(|source| LinkError::Start {
+        what: what.to_string(),
+        source,
+    })?;
     if out.status.success() {
         Ok(())
     } else {
-        Err(format!(
-            "the C compiler fails on {what} ({}):\n{}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        ))
+        Err(LinkError::Failed {
+            what: what.to_string(),
+            status: out.status,
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        })
     }
 }
 
@@ -35,13 +61,17 @@ fn compile_once(
     text: &str,
     out: &str,
     args: &[&str],
-) -> Result<PathBuf, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+) -> Result<PathBuf, LinkError> {
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| LinkError::Io { path, source }
+    };
+    std::fs::create_dir_all(dir).map_err(io(dir))?;
     let src = dir.join(name);
     let obj = dir.join(out);
     let current = std::fs::read_to_string(&src).is_ok_and(|t| t == text) && obj.is_file();
     if !current {
-        std::fs::write(&src, text).map_err(|e| format!("{}: {e}", src.display()))?;
+        std::fs::write(&src, text).map_err(io(&src))?;
         run(
             Command::new(cc).args(args).arg("-o").arg(&obj).arg(&src),
             name,
@@ -51,7 +81,7 @@ fn compile_once(
 }
 
 /// The runtime's objects in `dir`, compiled unless they already are.
-pub fn runtime(cc: &Path, dir: &Path) -> Result<[PathBuf; 2], String> {
+pub fn runtime(cc: &Path, dir: &Path) -> Result<[PathBuf; 2], LinkError> {
     let args = ["-c", "-O1", "-fno-pie", "-g0"];
     Ok([
         compile_once(cc, dir, "main.c", MAIN_C, "main.c.o", &args)?,
@@ -62,7 +92,7 @@ pub fn runtime(cc: &Path, dir: &Path) -> Result<[PathBuf; 2], String> {
 /// The shared object LLDB is started with (`LD_PRELOAD`) so that its copies
 /// of diagnostics to the system log cost nothing (see
 /// `runtime/quiet_syslog.c`), in `dir`, compiled unless it already is.
-pub fn quiet_syslog(cc: &Path, dir: &Path) -> Result<PathBuf, String> {
+pub fn quiet_syslog(cc: &Path, dir: &Path) -> Result<PathBuf, LinkError> {
     compile_once(
         cc,
         dir,
@@ -74,7 +104,12 @@ pub fn quiet_syslog(cc: &Path, dir: &Path) -> Result<PathBuf, String> {
 }
 
 /// Links the runtime and `batch_o` into `exe`.
-pub fn link(cc: &Path, runtime: &[PathBuf; 2], batch_o: &Path, exe: &Path) -> Result<(), String> {
+pub fn link(
+    cc: &Path,
+    runtime: &[PathBuf; 2],
+    batch_o: &Path,
+    exe: &Path,
+) -> Result<(), LinkError> {
     run(
         Command::new(cc)
             .args(["-no-pie", "-o"])

@@ -9,12 +9,12 @@ use crate::elf::{self, PAGE};
 use diopter_diff::{self as diff, Reference};
 use diopter_dwarf::lower::{IMPLICIT_POINTER_REG, UNDEF_REG};
 use diopter_dwarf::ops::DwOp;
-use diopter_dwarf::{eval::trace_memory, lower, Lowered};
+use diopter_dwarf::{eval::trace_memory, lower, Lowered, NotLowerable};
 use diopter_semantics::case::Case;
 use diopter_semantics::interp::ErrorKind;
 use diopter_semantics::location::{LocDesc, ReadErrorKind, Storage};
 use diopter_semantics::value::Bits;
-use num_bigint::BigUint;
+use num_bigint::{BigInt, BigUint};
 use num_traits::ToPrimitive;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -69,14 +69,50 @@ pub fn op_name(op: &DwOp) -> String {
         .to_string()
 }
 
-fn pages_of(pages: &mut BTreeSet<u64>, addr: u64, len: u64) -> Result<(), String> {
+/// Why the debuggers cannot be asked about a case ([`prepare`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Inapplicable {
+    #[error("not lowerable: {0}")]
+    NotLowerable(NotLowerable),
+    #[error("uses AMD's extensions")]
+    Extensions,
+    /// An operation the program writer does not write (which one).
+    #[error("not written into the program yet: {0}")]
+    Unwritten(&'static str),
+    #[error("a result of {0} bits: a debugger shows whole bytes")]
+    PartBytes(u64),
+    #[error("reads a register with no value (undefined storage or an implicit pointer's bits): every register of a live frame has one")]
+    ValuelessRegister,
+    #[error("the register entity {0} is not in the context")]
+    MissingRegister(String),
+    #[error("the entity {name} has {bits} bits; a machine register 64 or 128")]
+    RegisterWidth { name: String, bits: u64 },
+    #[error("needs more registers than the machine has")]
+    TooManyRegisters,
+    /// The reference fails in a way a debugger cannot be compared with.
+    #[error("the reference: {0:?}")]
+    Reference(ErrorKind),
+    #[error("the reference: inconsistent context")]
+    Inconsistent,
+    #[error("the reference gives no read")]
+    NoRead,
+    /// Memory at a bit offset that is no address.
+    #[error("reads memory at bit offset {0}")]
+    BitOffset(BigInt),
+    #[error("memory at 0x{0:x} runs past 2^64")]
+    PastTheEnd(u64),
+    #[error("reads memory at 0x{0:x}, outside the mappable 0x{MAP_LOW:x}..0x{MAP_HIGH:x}")]
+    Unmappable(u64),
+    #[error("reads {0} pages of memory")]
+    TooManyPages(usize),
+}
+
+fn pages_of(pages: &mut BTreeSet<u64>, addr: u64, len: u64) -> Result<(), Inapplicable> {
     let end = addr
         .checked_add(len.max(1))
-        .ok_or_else(|| format!("memory at 0x{addr:x} runs past 2^64"))?;
+        .ok_or(Inapplicable::PastTheEnd(addr))?;
     if addr < MAP_LOW || end > MAP_HIGH {
-        return Err(format!(
-            "reads memory at 0x{addr:x}, outside the mappable 0x{MAP_LOW:x}..0x{MAP_HIGH:x}"
-        ));
+        return Err(Inapplicable::Unmappable(addr));
     }
     let mut p = addr / PAGE * PAGE;
     while p < end {
@@ -88,13 +124,13 @@ fn pages_of(pages: &mut BTreeSet<u64>, addr: u64, len: u64) -> Result<(), String
 
 /// The memory (address space 0) a location's reads touch: every single
 /// location's first `bits` bits, parts of composites at their own sizes.
-fn loc_pages(pages: &mut BTreeSet<u64>, loc: &LocDesc, bits: u64) -> Result<(), String> {
+fn loc_pages(pages: &mut BTreeSet<u64>, loc: &LocDesc, bits: u64) -> Result<(), Inapplicable> {
     for s in &loc.singles {
         match &s.storage {
             Storage::Memory { addrspace: 0 } => {
                 let start = s.offset.clone() >> 3u8;
                 let Some(a) = start.to_u64() else {
-                    return Err(format!("reads memory at bit offset {}", s.offset));
+                    return Err(Inapplicable::BitOffset(s.offset.clone()));
                 };
                 pages_of(pages, a, bits.div_ceil(8) + 1)?;
             }
@@ -110,20 +146,16 @@ fn loc_pages(pages: &mut BTreeSet<u64>, loc: &LocDesc, bits: u64) -> Result<(), 
 }
 
 /// Prepares `case`, or says why the debuggers cannot be asked about it.
-pub fn prepare(case: Case) -> Result<Prepared, String> {
-    let lowered =
-        lower(&case.bare, &case.types, &case.ctx).map_err(|e| format!("not lowerable: {e}"))?;
+pub fn prepare(case: Case) -> Result<Prepared, Inapplicable> {
+    let lowered = lower(&case.bare, &case.types, &case.ctx).map_err(Inapplicable::NotLowerable)?;
     if lowered.uses_extensions {
-        return Err("uses AMD's extensions".into());
+        return Err(Inapplicable::Extensions);
     }
     if let Some(why) = lowered.ops.iter().find_map(elf::unsupported) {
-        return Err(format!("not written into the program yet: {why}"));
+        return Err(Inapplicable::Unwritten(why));
     }
     if lowered.bits == 0 || lowered.bits % 8 != 0 {
-        return Err(format!(
-            "a result of {} bits: a debugger shows whole bytes",
-            lowered.bits
-        ));
+        return Err(Inapplicable::PartBytes(lowered.bits));
     }
     let reads_nothing = |r: u16| r >= UNDEF_REG.min(IMPLICIT_POINTER_REG);
     let special = lowered.ops.iter().any(|op| match op {
@@ -135,21 +167,22 @@ pub fn prepare(case: Case) -> Result<Prepared, String> {
         _ => false,
     });
     if special {
-        return Err("reads a register with no value (undefined storage or an implicit pointer's bits): every register of a live frame has one".into());
+        return Err(Inapplicable::ValuelessRegister);
     }
     let mut registers = Vec::new();
     for name in &lowered.registers {
         let v = case
             .ctx
             .entity(name)
-            .ok_or_else(|| format!("the register entity {name} is not in the context"))?;
+            .ok_or_else(|| Inapplicable::MissingRegister(name.clone()))?;
         registers.push(match v.width() {
             64 => Reg::Gpr(v.to_u64().unwrap_or(0)),
             128 => Reg::Xmm(v.to_u128().unwrap_or(0)),
-            w => {
-                return Err(format!(
-                    "the entity {name} has {w} bits; a machine register 64 or 128"
-                ))
+            bits => {
+                return Err(Inapplicable::RegisterWidth {
+                    name: name.clone(),
+                    bits,
+                })
             }
         });
     }
@@ -158,23 +191,23 @@ pub fn prepare(case: Case) -> Result<Prepared, String> {
         .filter(|r| matches!(r, Reg::Gpr(_)))
         .count();
     if gpr > elf::GPRS.len() || registers.len() - gpr > elf::XMMS {
-        return Err("needs more registers than the machine has".into());
+        return Err(Inapplicable::TooManyRegisters);
     }
     let observed = diff::observe(&case, &Reference);
     let reference = match (&observed.outcome, &observed.read) {
         (Err(e), _) if e.kind == ErrorKind::Inconsistent || e.kind == ErrorKind::ResourceLimit => {
-            return Err(format!("the reference: {:?}", e.kind))
+            return Err(Inapplicable::Reference(e.kind))
         }
         (Err(e), _) => Err(format!(
             "{:?} at operation #{}: {}",
             e.kind, e.op_index, e.message
         )),
         (Ok(_), Some(Err(e))) if e.kind == ReadErrorKind::Inconsistent => {
-            return Err("the reference: inconsistent context".into())
+            return Err(Inapplicable::Inconsistent)
         }
         (Ok(_), Some(Err(e))) => Err(format!("read fails ({:?}): {}", e.kind, e.message)),
         (Ok(_), Some(Ok(b))) => Ok(b.clone()),
-        (Ok(_), None) => return Err("the reference gives no read".into()),
+        (Ok(_), None) => return Err(Inapplicable::NoRead),
     };
     let (gimli, requests) = trace_memory(|| compare(&case));
     let mut pages = BTreeSet::new();
@@ -187,7 +220,7 @@ pub fn prepare(case: Case) -> Result<Prepared, String> {
         loc_pages(&mut pages, &r.loc, r.bits)?;
     }
     if pages.len() > MAX_PAGES {
-        return Err(format!("reads {} pages of memory", pages.len()));
+        return Err(Inapplicable::TooManyPages(pages.len()));
     }
     let pages = pages
         .into_iter()

@@ -12,7 +12,7 @@
 //! operations. [`report`] builds the rows; `oracles/dwarf/tests/dwarf_amd.rs`
 //! checks them and writes `reports/dwarf-amd.md` and `.json`.
 
-use super::eval::{DwarfPiece, Machine};
+use super::eval::{DwarfPiece, Machine, Stop};
 use super::ops::encode;
 use diopter_semantics::context::Context;
 use diopter_semantics::value::Bits;
@@ -186,10 +186,21 @@ pub fn hex_bits(b: &Bits) -> String {
     b.to_hex()
 }
 
+/// Why [`evaluate_text`] gave no pieces.
+#[derive(Debug, thiserror::Error)]
+pub enum TextError {
+    /// What [`parse_dwarfdump`] could not read.
+    #[error("{}", .0.join("; "))]
+    Unparsed(Vec<String>),
+    /// The evaluation stopped (gimli's `Debug` text).
+    #[error("{0:?}")]
+    Stopped(Stop),
+}
+
 /// The pieces AMD's expected text gives in `ctx` (for tests).
-pub fn evaluate_text(text: &str, ctx: &Context) -> Result<Vec<DwarfPiece>, String> {
+pub fn evaluate_text(text: &str, ctx: &Context) -> Result<Vec<DwarfPiece>, TextError> {
     let mut regs = Vec::new();
-    let ops = parse_dwarfdump(text, &mut regs).map_err(|b| b.join("; "))?;
+    let ops = parse_dwarfdump(text, &mut regs).map_err(TextError::Unparsed)?;
     let m = Machine {
         ctx,
         registers: &[],
@@ -197,5 +208,5 @@ pub fn evaluate_text(text: &str, ctx: &Context) -> Result<Vec<DwarfPiece>, Strin
         extra_registers: &regs,
     };
     m.evaluate(&encode(&ops), &|_| 64)
-        .map_err(|e| format!("{e:?}"))
+        .map_err(TextError::Stopped)
 }

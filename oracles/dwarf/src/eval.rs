@@ -304,14 +304,14 @@ impl Machine<'_> {
         pieces: &[DwarfPiece],
         result_ty: &Type,
         result_bits: u64,
-    ) -> Result<LocDesc, String> {
+    ) -> Result<LocDesc, PieceError> {
         match pieces {
             [p] if p.size_in_bits.is_none() => self.piece_location(p, result_ty, result_bits),
             _ => {
                 let mut parts = Vec::new();
                 for p in pieces {
                     let Some(bits) = p.size_in_bits else {
-                        return Err("a piece without a size among several".into());
+                        return Err(PieceError::UnsizedAmongSeveral);
                     };
                     parts.push(Part {
                         loc: self.piece_location(p, result_ty, result_bits)?,
@@ -328,13 +328,13 @@ impl Machine<'_> {
         p: &DwarfPiece,
         result_ty: &Type,
         result_bits: u64,
-    ) -> Result<LocDesc, String> {
+    ) -> Result<LocDesc, PieceError> {
         let loc = match &p.location {
             DwarfLocation::Empty => LocDesc::undefined(),
             DwarfLocation::Register(r) => match self.register_name(*r) {
                 Some(name) => LocDesc::entity(name, 0),
                 None if *r == UNDEF_REG => LocDesc::undefined(),
-                None => return Err(format!("register {r} names no entity")),
+                None => return Err(PieceError::NoEntity(*r)),
             },
             DwarfLocation::Address(a) => LocDesc::memory(0, BigInt::from(*a)),
             DwarfLocation::Value(v) => LocDesc::implicit(v.clone()),
@@ -347,10 +347,10 @@ impl Machine<'_> {
                     .filter(|d| d % 0x10 == 0)
                     .map(|d| (d / 0x10) as usize);
                 let Some(t) = k.and_then(|k| self.implicit_targets.get(k)) else {
-                    return Err(format!("an implicit pointer to an unknown DIE 0x{die:x}"));
+                    return Err(PieceError::UnknownDie(*die));
                 };
                 if *byte_offset != 0 {
-                    return Err("an implicit pointer with a byte offset".into());
+                    return Err(PieceError::ByteOffset);
                 }
                 LocDesc::implicit_address(
                     t.loc.clone(),
@@ -366,6 +366,20 @@ impl Machine<'_> {
             loc.with_bit_offset(&BigInt::from(p.bit_offset))
         })
     }
+}
+
+/// Pieces gimli gave that have no diopter location ([`Machine::location`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PieceError {
+    #[error("a piece without a size among several")]
+    UnsizedAmongSeveral,
+    /// A register that is no entity of the lowering (nor the undefined one).
+    #[error("register {0} names no entity")]
+    NoEntity(u16),
+    #[error("an implicit pointer to an unknown DIE 0x{0:x}")]
+    UnknownDie(u64),
+    #[error("an implicit pointer with a byte offset")]
+    ByteOffset,
 }
 
 fn convert_piece(p: Piece<EndianSlice<'_, LittleEndian>>) -> DwarfPiece {

@@ -281,27 +281,38 @@ impl AspaceMap {
     }
 
     /// The diopter memory of a DWARF address space identifier.
-    pub fn space(self, id: u64, lane: Option<u64>) -> Result<u32, String> {
+    pub fn space(self, id: u64, lane: Option<u64>) -> Result<u32, AspaceError> {
         match self {
-            AspaceMap::Identity => {
-                u32::try_from(id).map_err(|_| format!("address space {id} beyond 32 bits"))
-            }
+            AspaceMap::Identity => u32::try_from(id).map_err(|_| AspaceError::Beyond32Bits(id)),
             AspaceMap::Amdgpu => match id {
                 0 => Ok(1),
                 1 => Ok(0),
                 2 => Ok(2),
                 3 => Ok(3),
                 5 => Ok(5),
-                6 => Err("DW_ASPACE_AMDGPU_private_wave (the unswizzled wave view of private memory) is not modelled by diopter's contexts".into()),
+                6 => Err(AspaceError::PrivateWave),
                 0x20..=0x5f if lane == Some(id - 0x20) => Ok(5),
-                0x20..=0x5f => Err(format!(
-                    "DW_ASPACE_AMDGPU_private_lane{}: only the context's lane's private memory is modelled",
-                    id - 0x20
-                )),
-                _ => Err(format!("{id:#x} is not an AMDGPU DWARF address space")),
+                0x20..=0x5f => Err(AspaceError::OtherLane(id - 0x20)),
+                _ => Err(AspaceError::NotAmdgpu(id)),
             },
         }
     }
+}
+
+/// A DWARF address space with no diopter memory ([`AspaceMap::space`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AspaceError {
+    #[error("address space {0} beyond 32 bits")]
+    Beyond32Bits(u64),
+    #[error("DW_ASPACE_AMDGPU_private_wave (the unswizzled wave view of private memory) is not modelled by diopter's contexts")]
+    PrivateWave,
+    /// The private memory of a lane other than the context's.
+    #[error(
+        "DW_ASPACE_AMDGPU_private_lane{0}: only the context's lane's private memory is modelled"
+    )]
+    OtherLane(u64),
+    #[error("{0:#x} is not an AMDGPU DWARF address space")]
+    NotAmdgpu(u64),
 }
 
 /// What the evaluator needs besides the bytes and the context.
@@ -692,7 +703,7 @@ impl Run<'_, '_> {
             .m
             .aspaces
             .space(id, self.m.ctx.lane)
-            .map_err(|m| self.ill(m))?;
+            .map_err(|e| self.ill(e.to_string()))?;
         let size = self.m.ctx.datalayout.pointer_bits(space);
         let a = if size >= 64 || diopter_faults::planted!("ext-aspace-address-untruncated") {
             a
@@ -939,7 +950,7 @@ impl ExtMachine<'_> {
                 let space = self
                     .aspaces
                     .space(id, self.ctx.lane)
-                    .map_err(|m| run.ill(m))?;
+                    .map_err(|e| run.ill(e.to_string()))?;
                 let size = self.ctx.datalayout.pointer_bits(space).min(64);
                 let raw = run.read_register(*r, size)?.to_u64().unwrap_or(0);
                 let a = raw.wrapping_add(*b as u64);

@@ -698,7 +698,8 @@ impl<'e, 'c> Builder<'e, 'c> {
                 return Ok(ins);
             }
         }
-        let loc = location::literal_location(t, v, self.env.dl, self.env.types).map_err(ill)?;
+        let loc = location::literal_location(t, v, self.env.dl, self.env.types)
+            .map_err(|e| ill(e.to_string()))?;
         if let [s] = loc.singles.as_slice() {
             if s.offset.is_zero() {
                 match &s.storage {
@@ -812,8 +813,8 @@ pub(crate) fn checked_types_into(e: &Expr, env: &Env, c: &mut Compiled) {
         let inputs: Vec<Type> = stack.split_off(stack.len() - n).into_iter().rev().collect();
         let ty = match check::result_type(op, e.dialect, &inputs, env.dl, env.types) {
             Ok(t) => t,
-            Err(m) => {
-                b.fail(i, ill(m));
+            Err(e) => {
+                b.fail(i, ill(e.message));
                 return;
             }
         };

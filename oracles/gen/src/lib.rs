@@ -12,7 +12,9 @@
 //! [`seed_strategy`]) and seeded loops ([`Generate::from_seed`]).
 //! [`wild`] makes expressions that are *not* built to be well-typed, for
 //! testing the checker itself; [`coverage`] counts what the generators
-//! reach. The fuzz targets in `fuzz/` that drive them are in
+//! reach. Beside expressions: random control-flow graphs with lifetime
+//! defs and kills ([`cfg`]) and programs built on them for the
+//! transformations ([`program`]). The fuzz targets in `fuzz/` that drive them are in
 //! `diopter_harness::targets`; the [`Case`]s they make are what the
 //! differential framework (`diopter_diff`) hands to every oracle.
 //!
@@ -22,10 +24,12 @@
 //! fuzzing. (The one exception is the final `DIOpComposite` that combines
 //! the entries left on the stack: it can reach about twice the bound.)
 
+pub mod cfg;
 pub mod context;
 pub mod coverage;
 pub mod entropy;
 pub mod expr;
+pub mod program;
 pub mod swarm;
 pub mod types;
 pub mod values;

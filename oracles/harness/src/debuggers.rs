@@ -8,6 +8,8 @@
 
 use crate::adapters::dwarf::DwarfVerdict;
 use crate::minimize::{self, Options as MinOptions};
+use diopter_debuggers::batch::BatchError;
+use diopter_debuggers::prepare::Inapplicable;
 use diopter_debuggers::{batch, fit, prepare, Class, Debugger, Prepared, Tools};
 use diopter_gen::Generate;
 use diopter_gen::{Case, GenConfig};
@@ -15,6 +17,22 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+
+/// Why the campaign, or one batch of cases, stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum CampaignError {
+    /// A case given to [`classes_of`] cannot be asked of the debuggers.
+    #[error(transparent)]
+    Inapplicable(#[from] Inapplicable),
+    #[error(transparent)]
+    Batch(#[from] BatchError),
+    /// A finding's case file.
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
 
 /// The consumers of the matrix.
 pub const CONSUMERS: [&str; 3] = ["gimli", "gdb", "lldb"];
@@ -142,7 +160,7 @@ pub fn classes_of(
     cases: &[Case],
     tools: &Tools,
     dir: &Path,
-) -> Result<Vec<BTreeMap<String, Class>>, String> {
+) -> Result<Vec<BTreeMap<String, Class>>, CampaignError> {
     let prepared: Vec<Prepared> = cases
         .iter()
         .map(|c| prepare(c.clone()))
@@ -193,12 +211,21 @@ fn minimize_finding(
     minimize::minimize(case, &mut pred, &opts).case
 }
 
-fn write_case(dir: &Path, name: &str, case: &Case, comment: &[String]) -> Result<PathBuf, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+fn write_case(
+    dir: &Path,
+    name: &str,
+    case: &Case,
+    comment: &[String],
+) -> Result<PathBuf, CampaignError> {
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| CampaignError::Io { path, source }
+    };
+    std::fs::create_dir_all(dir).map_err(io(dir))?;
     let mut text: String = comment.iter().map(|l| format!("# {l}\n")).collect();
     text.push_str(&diopter_diff::case_file_text(case, &["reference"], None));
     let path = dir.join(name);
-    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    std::fs::write(&path, text).map_err(io(&path))?;
     Ok(path)
 }
 
@@ -212,7 +239,7 @@ pub fn run(
     opts: &Options,
     tools: &Tools,
     progress: &mut dyn FnMut(&Counts),
-) -> Result<Campaign, String> {
+) -> Result<Campaign, CampaignError> {
     let start = Instant::now();
     let cfg = GenConfig::default();
     let mut camp = Campaign::default();
@@ -249,7 +276,7 @@ pub fn run(
                     *camp
                         .counts
                         .not_applicable
-                        .entry(reason_key(&r))
+                        .entry(reason_key(&r.to_string()))
                         .or_default() += 1
                 }
             }

@@ -5,7 +5,7 @@
 //! so that `cargo test` and the campaign's replays run them without
 //! libFuzzer; here they get the directories their case files go to. (The
 //! `cli` target's body is the command line itself: `diopter::fuzz_cli`,
-//! above this crate.)
+//! above this crate; the target hands its finding to [`found`].)
 
 use crate::adapters::Fast;
 use crate::minimize::plant::{Plant, Planted};
@@ -44,8 +44,9 @@ pub fn case_dir(target: &str) -> PathBuf {
     )
 }
 
-/// A target's finding, as libFuzzer takes it: a panic.
-fn found(r: Result<(), String>) {
+/// A target's finding, as libFuzzer takes it: a panic. Public for the
+/// `cli` target, whose body is above this crate (`diopter::fuzz_cli`).
+pub fn found(r: Result<(), impl std::fmt::Display>) {
     if let Err(m) = r {
         panic!("{m}");
     }
@@ -147,13 +148,13 @@ pub fn classic_roundtrip(data: &[u8]) {
 }
 
 /// `lifetimes_diff`: the lifetimes dataflow against path enumeration
-/// (`diopter_lifetimes::lifetimes_diff`).
+/// ([`crate::cfg_targets::lifetimes_diff`]).
 pub fn lifetimes_diff(data: &[u8]) {
-    found(diopter_lifetimes::lifetimes_diff(data));
+    found(crate::cfg_targets::lifetimes_diff(data));
 }
 
 /// `transform_diff`: the passes of `diopter transform` keep every
-/// variable's location (`diopter_transforms::transform_diff`).
+/// variable's location ([`crate::cfg_targets::transform_diff`]).
 pub fn transform_diff(data: &[u8]) {
-    found(diopter_transforms::transform_diff(data));
+    found(crate::cfg_targets::transform_diff(data));
 }

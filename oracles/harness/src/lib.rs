@@ -5,14 +5,15 @@
 //! ([`targets`]) and what the targets call ([`fuzz`]), the minimizer of failing cases
 //! ([`minimize`]) and the in-process campaign with its report
 //! ([`campaign`]). The libFuzzer campaign (`diopter campaign`) is the
-//! `diopter-campaign` crate, above this one: it replays every fuzz target,
-//! transform_diff's body (`diopter-transforms`) included.
+//! `diopter-campaign` crate, above this one: it replays every fuzz target
+//! with the bodies kept here.
 //!
 //! It checks nothing itself: the verdicts come from `diopter_diff`'s
 //! comparison of the oracles' observations (DESIGN.md's equivalence).
 
 pub mod adapters;
 pub mod campaign;
+pub mod cfg_targets;
 pub mod classic_target;
 pub mod debuggers;
 pub mod fuzz;

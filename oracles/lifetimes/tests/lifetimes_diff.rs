@@ -1,12 +1,11 @@
 //! The dataflow computation of where bounded lifetimes are active
 //! (`diopter_semantics::dataflow`) against the naive path enumeration
-//! (`diopter_lifetimes`) on random CFGs with random defs and
-//! kills; and the same through the IR reader and the object-location model,
-//! so that the CFG the reader builds is checked too.
+//! (`diopter_lifetimes`) on random CFGs with random defs and kills
+//! (`diopter_gen::cfg`); and the same through the IR reader and the
+//! object-location model, so that the CFG the reader builds is checked too.
 
-use diopter_lifetimes::{
-    active_naive, cfg_strategy, compare, to_ir, with_terminators, MAX_LIFETIMES,
-};
+use diopter_gen::cfg::{cfg_strategy, to_ir, with_terminators, MAX_LIFETIMES};
+use diopter_lifetimes::{active_naive, compare};
 use diopter_semantics::dataflow::{Cfg, CfgBlock, Event};
 use diopter_semantics::ir::InstRef;
 use diopter_semantics::objloc::Model;

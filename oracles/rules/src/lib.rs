@@ -159,6 +159,29 @@ impl std::fmt::Display for Origin {
     }
 }
 
+/// Why a rule has no instance at a binding ([`Rule::instance_or_reason`]);
+/// `at` names the binding (`T = i32, ?n = 1, diexpr`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NoInstance {
+    #[error("hole `?{0}` has no type")]
+    UntypedHole(String),
+    #[error("a condition at {at}: {source}")]
+    Condition { at: String, source: term::TermError },
+    #[error("the left side cannot be built at {0}")]
+    LeftSide(String),
+    #[error("the right side cannot be built at {0}")]
+    RightSide(String),
+    /// The checker's diagnostics of the left side (the first one shown).
+    #[error(
+        "the left side is not well-formed at {at}: {}",
+        diagnostics.first().map_or("", |d| d.message.as_str())
+    )]
+    IllFormed {
+        at: String,
+        diagnostics: Vec<Diagnostic>,
+    },
+}
+
 /// One rewrite rule.
 #[derive(Clone, Debug)]
 pub struct Rule {
@@ -227,7 +250,7 @@ impl Rule {
         } else if self.refuted {
             Some("expected to be refuted".into())
         } else {
-            measure::check_rule(self).err()
+            measure::check_rule(self).err().map(|e| e.to_string())
         }
     }
 
@@ -291,7 +314,7 @@ impl Rule {
     /// type-class mismatch such as `DIOpAdd` of pointers, or a condition
     /// that is not a boolean): the first binding's reason. `None` when an
     /// instance exists or no binding meets the type conditions.
-    pub fn never_instantiates(&self, widths: &[u64]) -> Option<String> {
+    pub fn never_instantiates(&self, widths: &[u64]) -> Option<NoInstance> {
         let mut first_reason = None;
         let mut any = false;
         self.for_each_binding(widths, |inst| match inst {
@@ -315,7 +338,11 @@ impl Rule {
     /// of the type variables (over `widths` and the derived widths) and
     /// parameter holes that meets
     /// the type conditions, until `f` returns false.
-    fn for_each_binding(&self, widths: &[u64], f: impl FnMut(Result<Instance, String>) -> bool) {
+    fn for_each_binding(
+        &self,
+        widths: &[u64],
+        f: impl FnMut(Result<Instance, NoInstance>) -> bool,
+    ) {
         self.for_each_binding_at(widths, false, f)
     }
 
@@ -325,7 +352,7 @@ impl Rule {
         &self,
         widths: &[u64],
         every_width: bool,
-        mut f: impl FnMut(Result<Instance, String>) -> bool,
+        mut f: impl FnMut(Result<Instance, NoInstance>) -> bool,
     ) {
         let dl = DataLayout::llvm_default();
         let table = TypeTable::default();
@@ -428,7 +455,7 @@ impl Rule {
         b: &Binding,
         dl: &DataLayout,
         table: &TypeTable,
-    ) -> Result<Instance, String> {
+    ) -> Result<Instance, NoInstance> {
         let at = || {
             let mut s: Vec<String> = b.types.iter().map(|(k, v)| format!("{k} = {v}")).collect();
             s.extend(b.nums.iter().map(|(k, v)| format!("?{k} = {v}")));
@@ -443,7 +470,7 @@ impl Rule {
                     name: name.clone(),
                     ty: subst_type(
                         ty.as_ref()
-                            .ok_or_else(|| format!("hole `?{name}` has no type"))?,
+                            .ok_or_else(|| NoInstance::UntypedHole(name.clone()))?,
                         &b.types,
                     ),
                     kind: HoleKind::Expr,
@@ -479,7 +506,7 @@ impl Rule {
             let c = c.map_types(&|t| subst_type(t, &b.types));
             pre.push(
                 elab.bool(&c)
-                    .map_err(|m| format!("a condition at {}: {m}", at()))?,
+                    .map_err(|source| NoInstance::Condition { at: at(), source })?,
             );
         }
         let mut defs: Vec<(usize, Term)> = Vec::new();
@@ -494,7 +521,7 @@ impl Rule {
                 &mut Vec::new(),
                 &elab,
             )
-            .ok_or_else(|| format!("the left side cannot be built at {}", at()))?;
+            .ok_or_else(|| NoInstance::LeftSide(at()))?;
         let rhs = self
             .side(
                 &self.rhs,
@@ -505,7 +532,7 @@ impl Rule {
                 &mut defs,
                 &elab,
             )
-            .ok_or_else(|| format!("the right side cannot be built at {}", at()))?;
+            .ok_or_else(|| NoInstance::RightSide(at()))?;
         holes.extend(computed);
         // The rule can only ever match a well-formed left side.
         let args: Vec<ArgInfo> = holes
@@ -527,12 +554,11 @@ impl Rule {
             },
             var_bits: None,
         };
-        if let Err(ds) = check::check_expr(&lhs, &env) {
-            return Err(format!(
-                "the left side is not well-formed at {}: {}",
-                at(),
-                ds.first().map_or(String::new(), |d| d.message.clone())
-            ));
+        if let Err(diagnostics) = check::check_expr(&lhs, &env) {
+            return Err(NoInstance::IllFormed {
+                at: at(),
+                diagnostics,
+            });
         }
         let mut binding: Vec<(String, String)> = b
             .types

@@ -55,25 +55,36 @@ fn side_weight(side: &[PatOp]) -> (u64, BTreeMap<&str, u64>) {
     (w, holes)
 }
 
+/// Why a rule does not decrease the measure ([`check_rule`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Growth {
+    /// The right side uses hole `?hole` `right` times, the left `left`.
+    #[error("the right side uses `?{hole}` {right} times, the left side {left}: the simplifier could grow the expression forever")]
+    HoleRepeated { hole: String, right: u64, left: u64 },
+    /// The sides' weights, holes at weight 1.
+    #[error("the rule does not shrink the expression (weight {left} on the left, {right} on the right; DIOpRead weighs 1, other operations 2): the simplifier needs every rule to, to terminate")]
+    NoShrink { left: u64, right: u64 },
+}
+
 /// `Ok` when the rule decreases the measure for every filling of its holes;
 /// otherwise why not.
-pub fn check_rule(r: &Rule) -> Result<(), String> {
+pub fn check_rule(r: &Rule) -> Result<(), Growth> {
     let (lw, lh) = side_weight(&r.lhs);
     let (rw, rh) = side_weight(&r.rhs);
     for (h, n) in &rh {
         let m = lh.get(h).copied().unwrap_or(0);
         if *n > m {
-            return Err(format!(
-                "the right side uses `?{h}` {n} times, the left side {m}: the simplifier could grow the expression forever"
-            ));
+            return Err(Growth::HoleRepeated {
+                hole: h.to_string(),
+                right: *n,
+                left: m,
+            });
         }
     }
     let l = lw + lh.values().sum::<u64>();
     let rr = rw + rh.values().sum::<u64>();
     if l <= rr {
-        return Err(format!(
-            "the rule does not shrink the expression (weight {l} on the left, {rr} on the right; DIOpRead weighs 1, other operations 2): the simplifier needs every rule to, to terminate"
-        ));
+        return Err(Growth::NoShrink { left: l, right: rr });
     }
     Ok(())
 }

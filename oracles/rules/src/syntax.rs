@@ -100,7 +100,9 @@ pub fn parse_rules_spanned_with(
     for (line, ranges) in items {
         match parse_rule(text, &ranges, file_name, line) {
             Ok((r, span)) if r.never_instantiates(&PROBE_WIDTHS).is_some() => {
-                let why = r.never_instantiates(&PROBE_WIDTHS).unwrap_or_default();
+                let why = r
+                    .never_instantiates(&PROBE_WIDTHS)
+                    .map_or_else(String::new, |e| e.to_string());
                 diags.push(err(span, format!("the rule never applies: {why}")));
             }
             Ok((r, span)) => match super::measure::check_rule(&r) {

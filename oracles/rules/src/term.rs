@@ -202,6 +202,39 @@ impl TermPat {
     }
 }
 
+/// Why a term of a rule does not elaborate into a prover term ([`Elab`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TermError {
+    #[error("unknown constant hole `?{0}`")]
+    UnknownHole(String),
+    /// A type unsized here (an unbound or unsized type).
+    #[error("`{0}` has no width here")]
+    NoWidth(Type),
+    /// `zext`/`sext`/`trunc` without a type as their second argument.
+    #[error("`{0}` takes a term and a type")]
+    TermAndType(String),
+    #[error("a term made of literals only has no width: compare it with a hole")]
+    LiteralsOnly,
+    #[error("type `{0}` where a term is expected")]
+    TypeAsTerm(Type),
+    #[error("a comparison of literals only has no width")]
+    ComparisonOfLiterals,
+    #[error("`{0}` is not a float type")]
+    NotFloat(Type),
+    #[error("`{0}` is not an integer type")]
+    NotInteger(Type),
+    /// A condition of this many bits (not 1).
+    #[error("a condition must be a comparison, not a {0}-bit term")]
+    NotACondition(u64),
+    #[error("unknown function `{0}`")]
+    UnknownFunction(String),
+    #[error("`{name}` takes {arity} argument(s)")]
+    Arity { name: String, arity: usize },
+    /// A two-operand function of literals only.
+    #[error("`{0}` of literals only has no width")]
+    CallOfLiterals(String),
+}
+
 /// What elaboration needs to know: each constant hole's index and width,
 /// and the width of a (concrete) type.
 pub struct Elab<'a> {
@@ -219,19 +252,18 @@ fn is_cmp(op: BinOp) -> bool {
 impl Elab<'_> {
     /// The width a term has by itself (`None` for literals and
     /// `width(T)`, which take their neighbour's).
-    fn natural_width(&self, t: &TermPat) -> Result<Option<u64>, String> {
+    fn natural_width(&self, t: &TermPat) -> Result<Option<u64>, TermError> {
         Ok(match t {
             TermPat::Hole(n, _) => Some(
                 (self.hole)(n)
-                    .ok_or_else(|| format!("unknown constant hole `?{n}`"))?
+                    .ok_or_else(|| TermError::UnknownHole(n.clone()))?
                     .1,
             ),
             TermPat::Lit(..) | TermPat::Width(..) | TermPat::Type(..) => None,
             TermPat::Neg(a) => self.natural_width(a)?,
             TermPat::Not(_) => Some(1),
             TermPat::Float { op, kind, .. } => {
-                let w =
-                    |t: &Type| (self.width)(t).ok_or_else(|| format!("`{t}` has no width here"));
+                let w = |t: &Type| (self.width)(t).ok_or_else(|| TermError::NoWidth(t.clone()));
                 Some(match op {
                     FloatFn::IsNaN | FloatFn::FitsSInt(_) => 1,
                     FloatFn::ToSInt(t) | FloatFn::Convert(t) => w(t)?,
@@ -246,9 +278,9 @@ impl Elab<'_> {
             TermPat::Call(name, args, _) => match name.as_str() {
                 "zext" | "sext" | "trunc" => match args.get(1) {
                     Some(TermPat::Type(ty, _)) => {
-                        Some((self.width)(ty).ok_or_else(|| format!("`{ty}` has no width here"))?)
+                        Some((self.width)(ty).ok_or_else(|| TermError::NoWidth(ty.clone()))?)
                     }
-                    _ => return Err(format!("`{name}` takes a term and a type")),
+                    _ => return Err(TermError::TermAndType(name.clone())),
                 },
                 "ult" | "ule" | "add_nsw" | "add_nuw" | "sub_nsw" | "mul_nsw" => Some(1),
                 _ => {
@@ -267,12 +299,10 @@ impl Elab<'_> {
 
     /// The prover's term for `t` at width `want` (where the term's width is
     /// not fixed by itself). Booleans are width 1.
-    pub fn term(&self, t: &TermPat, want: Option<u64>) -> Result<Term, String> {
+    pub fn term(&self, t: &TermPat, want: Option<u64>) -> Result<Term, TermError> {
         let w = match self.natural_width(t)? {
             Some(w) => w,
-            None => want.ok_or_else(|| {
-                "a term made of literals only has no width: compare it with a hole".to_string()
-            })?,
+            None => want.ok_or(TermError::LiteralsOnly)?,
         };
         Ok(match t {
             TermPat::Hole(n, _) => Term::Hole((self.hole)(n).expect("checked by natural_width").0),
@@ -282,11 +312,11 @@ impl Elab<'_> {
             },
             TermPat::Width(ty, _) => Term::Lit {
                 value: BigInt::from(
-                    (self.width)(ty).ok_or_else(|| format!("`{ty}` has no width here"))?,
+                    (self.width)(ty).ok_or_else(|| TermError::NoWidth(ty.clone()))?,
                 ),
                 width: w,
             },
-            TermPat::Type(ty, _) => return Err(format!("type `{ty}` where a term is expected")),
+            TermPat::Type(ty, _) => return Err(TermError::TypeAsTerm(ty.clone())),
             TermPat::Neg(a) => Term::Un(UnOp::Neg, Box::new(self.term(a, Some(w))?)),
             TermPat::Not(a) => Term::Un(UnOp::Not, Box::new(self.bool(a)?)),
             TermPat::Bin(op, a, b) => {
@@ -299,7 +329,7 @@ impl Elab<'_> {
                 } else {
                     Some(w)
                 };
-                let ow = ow.ok_or("a comparison of literals only has no width")?;
+                let ow = ow.ok_or(TermError::ComparisonOfLiterals)?;
                 Term::Bin(
                     *op,
                     Box::new(self.term(a, Some(ow))?),
@@ -310,11 +340,11 @@ impl Elab<'_> {
             TermPat::Float { op, kind, args } => {
                 let k = kind
                     .float_kind()
-                    .ok_or_else(|| format!("`{kind}` is not a float type"))?;
+                    .ok_or_else(|| TermError::NotFloat(kind.clone()))?;
                 let kw = k.width();
                 let int_w = |t: &Type| {
                     t.int_width()
-                        .ok_or_else(|| format!("`{t}` is not an integer type"))
+                        .ok_or_else(|| TermError::NotInteger(t.clone()))
                 };
                 let (fop, arg_w) = match op {
                     FloatFn::Add => (FloatTermOp::Add, kw),
@@ -329,7 +359,7 @@ impl Elab<'_> {
                         FloatTermOp::Convert {
                             to: t
                                 .float_kind()
-                                .ok_or_else(|| format!("`{t}` is not a float type"))?
+                                .ok_or_else(|| TermError::NotFloat(t.clone()))?
                                 .name()
                                 .to_string(),
                         },
@@ -350,33 +380,34 @@ impl Elab<'_> {
     }
 
     /// A width-1 term (a condition).
-    pub fn bool(&self, t: &TermPat) -> Result<Term, String> {
+    pub fn bool(&self, t: &TermPat) -> Result<Term, TermError> {
         match self.natural_width(t)? {
             Some(1) | None => self.term(t, Some(1)),
-            Some(w) => Err(format!(
-                "a condition must be a comparison, not a {w}-bit term"
-            )),
+            Some(w) => Err(TermError::NotACondition(w)),
         }
     }
 
-    fn call(&self, name: &str, args: &[TermPat], w: u64) -> Result<Term, String> {
+    fn call(&self, name: &str, args: &[TermPat], w: u64) -> Result<Term, TermError> {
         let arity = FUNCTIONS
             .iter()
             .find(|f| f.0 == name)
-            .ok_or_else(|| format!("unknown function `{name}`"))?
+            .ok_or_else(|| TermError::UnknownFunction(name.to_string()))?
             .1;
         if args.len() != arity {
-            return Err(format!("`{name}` takes {arity} argument(s)"));
+            return Err(TermError::Arity {
+                name: name.to_string(),
+                arity,
+            });
         }
-        let pair_width = || -> Result<u64, String> {
+        let pair_width = || -> Result<u64, TermError> {
             match self.natural_width(&args[0])? {
                 Some(x) => Ok(x),
                 None => self
                     .natural_width(&args[1])?
-                    .ok_or_else(|| format!("`{name}` of literals only has no width")),
+                    .ok_or_else(|| TermError::CallOfLiterals(name.to_string())),
             }
         };
-        let bin = |op: BinOp, ow: u64| -> Result<Term, String> {
+        let bin = |op: BinOp, ow: u64| -> Result<Term, TermError> {
             Ok(Term::Bin(
                 op,
                 Box::new(self.term(&args[0], Some(ow))?),

@@ -59,29 +59,27 @@ pub fn all_widths() -> Vec<u64> {
 /// Reads a width list as the command line writes it: widths and inclusive
 /// ranges separated by commas, `1..8,16,32,33,64`. Every width must lie in
 /// `1..=MAX_WIDTH`; the result is sorted without duplicates.
-pub fn parse_width_list(s: &str) -> Result<Vec<u64>, String> {
+pub fn parse_width_list(s: &str) -> Result<Vec<u64>, WidthListError> {
     let mut out = BTreeSet::new();
-    let one = |t: &str| -> Result<u64, String> {
+    let one = |t: &str| -> Result<u64, WidthListError> {
         let t = t.trim();
         let w: u64 = t
             .parse()
-            .map_err(|_| format!("`{t}` is not a width (a whole number of bits)"))?;
+            .map_err(|_| WidthListError::NotAWidth(t.to_string()))?;
         if w == 0 || w > MAX_WIDTH {
-            return Err(format!(
-                "width {w} is out of range: widths are 1 to {MAX_WIDTH} bits"
-            ));
+            return Err(WidthListError::OutOfRange(w));
         }
         Ok(w)
     };
     for part in s.split(',') {
         if part.trim().is_empty() {
-            return Err(format!("`{s}`: an empty width in the list"));
+            return Err(WidthListError::Empty(s.to_string()));
         }
         match part.split_once("..") {
             Some((a, b)) => {
                 let (a, b) = (one(a)?, one(b)?);
                 if a > b {
-                    return Err(format!("`{}`: a range runs from low to high", part.trim()));
+                    return Err(WidthListError::Descending(part.trim().to_string()));
                 }
                 out.extend(a..=b);
             }
@@ -91,6 +89,21 @@ pub fn parse_width_list(s: &str) -> Result<Vec<u64>, String> {
         }
     }
     Ok(out.into_iter().collect())
+}
+
+/// Why a width list does not read ([`parse_width_list`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WidthListError {
+    #[error("`{0}` is not a width (a whole number of bits)")]
+    NotAWidth(String),
+    #[error("width {0} is out of range: widths are 1 to {MAX_WIDTH} bits")]
+    OutOfRange(u64),
+    /// The whole list, which has an empty entry.
+    #[error("`{0}`: an empty width in the list")]
+    Empty(String),
+    /// A range from high to low.
+    #[error("`{0}`: a range runs from low to high")]
+    Descending(String),
 }
 
 /// Writes sorted widths compactly: runs of three or more as `i1..i4`.

@@ -1019,7 +1019,8 @@ impl Encoder {
             let inputs: Vec<(SLoc, Type)> =
                 stack.split_off(stack.len() - n).into_iter().rev().collect();
             let tys: Vec<Type> = inputs.iter().map(|x| x.1.clone()).collect();
-            let ty = check::result_type(op, e.dialect, &tys, &self.dl, &self.types).map_err(ill)?;
+            let ty = check::result_type(op, e.dialect, &tys, &self.dl, &self.types)
+                .map_err(|e| ill(e.message))?;
             let step = Step {
                 enc: self,
                 env,
@@ -1384,10 +1385,10 @@ impl<'a> Step<'a> {
     }
 
     fn constant(&self, t: &Type, lit: &Literal) -> R<Applied> {
-        let l = location::literal_location(t, lit, &self.enc.dl, &self.enc.types).map_err(|m| {
+        let l = location::literal_location(t, lit, &self.enc.dl, &self.enc.types).map_err(|e| {
             EncodeError::IllFormed {
                 op: self.i,
-                message: m,
+                message: e.to_string(),
             }
         })?;
         Ok(self.ok(self.lit_loc(&l)?))

@@ -75,7 +75,7 @@ use diopter_semantics::context::{splitmix64, Context};
 use diopter_semantics::interp::{read_value, write_value};
 use diopter_semantics::ir::{InstKind, InstRef, Module, Value};
 use diopter_semantics::lifetimes::LifetimeKind;
-use diopter_semantics::location::{self, LocDesc};
+use diopter_semantics::location::{self, LocDesc, ReadError, WriteError};
 use diopter_semantics::objloc::{Model, ObjLoc};
 use diopter_semantics::syntax::module::parse_module;
 use diopter_semantics::types::{DataLayout, Type};
@@ -143,8 +143,28 @@ pub struct Transformed {
     pub removed: Vec<InstRef>,
 }
 
+/// Why a context of the original program does not map ([`map_context`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MapError {
+    #[error("the context has no entity {0}")]
+    NoEntity(String),
+    /// The entity is narrower than the slice taken of it.
+    #[error("{entity} has no bits {start}..{end}")]
+    NoBits {
+        entity: String,
+        start: usize,
+        end: usize,
+    },
+    /// The promoted slot's memory does not read.
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// The spill slot's memory does not take the copy.
+    #[error(transparent)]
+    Write(#[from] WriteError),
+}
+
 /// Applies `state` to a context of the original program.
-pub fn map_context(ctx: &Context, state: &StateMap) -> Result<Context, String> {
+pub fn map_context(ctx: &Context, state: &StateMap) -> Result<Context, MapError> {
     let mut out = ctx.clone();
     for (name, d) in state {
         match d {
@@ -155,13 +175,15 @@ pub fn map_context(ctx: &Context, state: &StateMap) -> Result<Context, String> {
             } => {
                 let b = ctx
                     .entity(entity)
-                    .ok_or_else(|| format!("the context has no entity {entity}"))?;
+                    .ok_or_else(|| MapError::NoEntity(entity.clone()))?;
                 let list = location::bits_to_list(b);
                 let start = *offset as usize;
                 let end = start + *width as usize;
-                let part = list
-                    .get(start..end)
-                    .ok_or_else(|| format!("{entity} has no bits {start}..{end}"))?;
+                let part = list.get(start..end).ok_or_else(|| MapError::NoBits {
+                    entity: entity.clone(),
+                    start,
+                    end,
+                })?;
                 out.set_entity(name, location::list_to_bits(part));
             }
             Derived::Load {
@@ -171,9 +193,9 @@ pub fn map_context(ctx: &Context, state: &StateMap) -> Result<Context, String> {
             } => {
                 let p = ctx
                     .entity(pointer)
-                    .ok_or_else(|| format!("the context has no entity {pointer}"))?;
+                    .ok_or_else(|| MapError::NoEntity(pointer.clone()))?;
                 let loc = LocDesc::memory(*addrspace, BigInt::from(p.to_biguint()));
-                let v = access::read(ctx, &loc, *width).map_err(|e| e.message)?;
+                let v = access::read(ctx, &loc, *width)?;
                 out.set_entity(name, v);
             }
             Derived::SpillOf {
@@ -184,10 +206,10 @@ pub fn map_context(ctx: &Context, state: &StateMap) -> Result<Context, String> {
             } => {
                 let v = ctx
                     .entity(entity)
-                    .ok_or_else(|| format!("the context has no entity {entity}"))?;
+                    .ok_or_else(|| MapError::NoEntity(entity.clone()))?;
                 out.set_entity(name, Bits::from_u64(*ptr_bits, *address));
                 let loc = LocDesc::memory(*addrspace, *address);
-                access::write(&mut out, &loc, v).map_err(|e| e.message)?;
+                access::write(&mut out, &loc, v)?;
             }
         }
     }
@@ -1554,239 +1576,4 @@ pub fn check_equivalent(
     } else {
         Err(out)
     }
-}
-
-// ------------------------------------------------------------ fuzzing
-
-/// What a random program's lifetime `!l` locates: an integer SSA value of
-/// `bits` bits, or an `i{bits}` in a stack slot.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum VarKind {
-    Value(u64),
-    Slot(u64),
-}
-
-/// What a random program puts between two loads of one pointer (for `cse`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Between {
-    Nothing,
-    /// An instruction that cannot write memory: the loads stay redundant.
-    Pure,
-    /// A store, a call, a volatile load: the second load may read something
-    /// else, and `cse` must leave it alone.
-    Store,
-    Call,
-    Volatile,
-}
-
-impl Between {
-    pub const ALL: [Between; 5] = [
-        Between::Nothing,
-        Between::Pure,
-        Between::Store,
-        Between::Call,
-        Between::Volatile,
-    ];
-
-    fn line(self) -> &'static str {
-        match self {
-            Between::Nothing => "",
-            Between::Pure => "  %t = add i32 1, 2\n",
-            Between::Store => "  store i32 0, ptr %q\n",
-            Between::Call => "  call void @g()\n",
-            Between::Volatile => "  %t = load volatile i32, ptr %q\n",
-        }
-    }
-}
-
-/// A random program for the passes: a random CFG (from
-/// [`diopter_lifetimes::arbitrary_cfg`]) whose lifetime `!l` (1..=3)
-/// locates variable `!(100 + l)` as `kinds[l - 1]` says, with referrer `%r{l}`.
-/// With `loads`, the first other instruction is `%r1 = load iN, ptr %p`,
-/// then what `loads` says, then `%r2 = load iN, ptr %p` (`kinds[0]` and
-/// `kinds[1]` must be `iN` values); otherwise it gives `%r1` a constant.
-pub fn render_program(
-    cfg: &diopter_semantics::dataflow::Cfg,
-    kinds: &[VarKind; 3],
-    loads: Option<Between>,
-) -> String {
-    use diopter_semantics::dataflow::Event;
-    use std::fmt::Write;
-    let operand = |l: u64| match kinds[(l - 1) as usize] {
-        VarKind::Value(b) => format!("i{b} %r{l}"),
-        VarKind::Slot(_) => format!("ptr addrspace(5) %r{l}"),
-    };
-    let mut s = String::from("define void @f(i1 %c) {\n");
-    let mut constant_given = false;
-    let mut sum_given = false;
-    for (b, blk) in cfg.blocks.iter().enumerate() {
-        let _ = writeln!(s, "b{b}:");
-        for (i, e) in blk.events.iter().enumerate() {
-            let _ = match e {
-                Event::Def(l) => writeln!(
-                    s,
-                    "  call void @llvm.dbg.def(metadata !{l}, metadata {})",
-                    operand(*l)
-                ),
-                Event::Kill(l) => writeln!(s, "  call void @llvm.dbg.kill(metadata !{l})"),
-                // The first other instruction gives `%r1` a constant, so
-                // that `proven-constant` has something to prove.
-                Event::Other if !constant_given => {
-                    constant_given = true;
-                    match (loads, kinds[0]) {
-                        (Some(between), VarKind::Value(w)) => write!(
-                            s,
-                            "  %r1 = load i{w}, ptr %p\n{}  %r2 = load i{w}, ptr %p\n",
-                            between.line()
-                        ),
-                        (None, VarKind::Value(w)) => writeln!(s, "  %r1 = add i{w} 40, 2"),
-                        (_, VarKind::Slot(_)) => writeln!(s, "  %v{b}.{i} = add i32 0, 0"),
-                    }
-                }
-                // The second one makes `%r3` the sum of `%r1` and `%r2`
-                // when all three are values of one width (`induction`).
-                Event::Other if !sum_given => {
-                    sum_given = true;
-                    match kinds {
-                        [VarKind::Value(a), VarKind::Value(b), VarKind::Value(c)]
-                            if a == b && b == c =>
-                        {
-                            writeln!(s, "  %r3 = add i{a} %r1, %r2")
-                        }
-                        _ => writeln!(s, "  %v{b}.{i} = add i32 0, 0"),
-                    }
-                }
-                Event::Other => writeln!(s, "  %v{b}.{i} = add i32 0, 0"),
-            };
-        }
-        let _ = match blk.succs.as_slice() {
-            [] => writeln!(s, "  ret void"),
-            [t] => writeln!(s, "  br label %b{t}"),
-            [t, u, ..] => writeln!(s, "  br i1 %c, label %b{t}, label %b{u}"),
-        };
-    }
-    s.push_str("}\n");
-    // Variable w is v1 and v2 side by side, through a fragment with its own
-    // computed lifetime (what `flatten` undoes).
-    let bits = |k: VarKind| match k {
-        VarKind::Value(b) | VarKind::Slot(b) => b,
-    };
-    let (b1, b2) = (bits(kinds[0]), bits(kinds[1]));
-    let _ = writeln!(
-        s,
-        "!200 = !DILocalVariable(name: \"w\")\n!201 = distinct !DILifetime(object: !200, location: !DIExpr(DIOpArg(0, i{})), argObjects: {{!202}})\n!202 = distinct !DIFragment()\n!203 = distinct !DILifetime(object: !202, location: !DIExpr(DIOpArg(0, i{b1}), DIOpArg(1, i{b2}), DIOpComposite(2, i{})), argObjects: {{!101, !102}})",
-        b1 + b2,
-        b1 + b2
-    );
-    for l in 1..=3u64 {
-        let expr = match kinds[(l - 1) as usize] {
-            VarKind::Value(b) => format!("DIOpReferrer(i{b})"),
-            VarKind::Slot(b) => format!("DIOpReferrer(ptr addrspace(5)), DIOpDeref(i{b})"),
-        };
-        let _ = writeln!(
-            s,
-            "!{} = !DILocalVariable(name: \"v{l}\")\n!{l} = distinct !DILifetime(object: !{}, location: !DIExpr({expr}))",
-            100 + l,
-            100 + l
-        );
-    }
-    s
-}
-
-/// The body of the `transform_diff` fuzz target: a random program, a random
-/// pass; the pass's result must be readable and equivalent to the program in
-/// a few random contexts. A pass that finds nothing to do is no failure.
-pub fn transform_diff(data: &[u8]) -> Result<(), String> {
-    transform_diff_pass(data).map(|_| ())
-}
-
-/// [`transform_diff`], also saying which pass rewrote something (`None`:
-/// the input was too short, or the pass found nothing to rewrite).
-pub fn transform_diff_pass(data: &[u8]) -> Result<Option<&'static str>, String> {
-    use arbitrary::Unstructured;
-    let mut u = Unstructured::new(data);
-    // Half the time every variable is an SSA value of one width, so that
-    // `induction` finds sums.
-    let pick = |u: &mut Unstructured, same: Option<u64>| -> arbitrary::Result<VarKind> {
-        if let Some(b) = same {
-            return Ok(VarKind::Value(b));
-        }
-        let b = [8u64, 16, 32, 64][u.int_in_range(0..=3usize)?];
-        Ok(if u.arbitrary::<bool>()? {
-            VarKind::Slot(b)
-        } else {
-            VarKind::Value(b)
-        })
-    };
-    let (Ok(pass), Ok(uniform), Ok(k1)) = (
-        u.int_in_range(0..=PASSES.len() - 1),
-        u.arbitrary::<bool>(),
-        pick(&mut u, None),
-    ) else {
-        return Ok(None);
-    };
-    // `cse` needs `%r1` and `%r2` to be loads of one type.
-    let cse = PASSES[pass] == "cse";
-    let k1 = match k1 {
-        VarKind::Slot(b) if cse => VarKind::Value(b),
-        k => k,
-    };
-    let same = match k1 {
-        VarKind::Value(b) if uniform || cse => Some(b),
-        _ => None,
-    };
-    let loads = if cse {
-        match u.choose(&Between::ALL) {
-            Ok(b) => Some(*b),
-            Err(_) => return Ok(None),
-        }
-    } else {
-        None
-    };
-    let (Ok(k2), Ok(k3)) = (pick(&mut u, same), pick(&mut u, same)) else {
-        return Ok(None);
-    };
-    let Ok(mut cfg) = diopter_lifetimes::arbitrary_cfg(&mut u) else {
-        return Ok(None);
-    };
-    if PASSES[pass] == "induction" {
-        // x and y (`!1`, `!2`) live from the entry on, so that i (`!3`)
-        // often lies inside their lifetimes, as the pass requires.
-        use diopter_semantics::dataflow::Event;
-        // And i has one def (the first of the random ones).
-        let mut i_defined = false;
-        for b in &mut cfg.blocks {
-            for e in &mut b.events {
-                if matches!(e, Event::Def(1 | 2) | Event::Kill(1 | 2))
-                    || (*e == Event::Def(3) && i_defined)
-                {
-                    *e = Event::Other;
-                } else if *e == Event::Def(3) {
-                    i_defined = true;
-                }
-            }
-        }
-        if let Some(b) = cfg.blocks.first_mut() {
-            b.events.splice(0..0, [Event::Def(1), Event::Def(2)]);
-        }
-    }
-    let src = render_program(&cfg, &[k1, k2, k3], loads);
-    let (_, ds) = parse_module(&src);
-    if !ds.is_empty() {
-        return Err(format!(
-            "the generated program does not parse: {ds:?}\n{src}"
-        ));
-    }
-    let t = match apply(PASSES[pass], &src, 3) {
-        Ok(t) => t,
-        Err(_) => return Ok(None),
-    };
-    check_equivalent(&src, &t, 3)
-        .map(|()| Some(PASSES[pass]))
-        .map_err(|ms| {
-            format!(
-                "pass {} changes a location: {}\n--- before\n{src}--- after\n{}",
-                PASSES[pass], ms[0], t.text
-            )
-        })
 }

@@ -5,8 +5,8 @@
 
 use crate::reading::{self, Reading};
 use crate::validate::{self, Outcome, Verdict};
-use crate::validate_ir::{self, FileComparison, Matched, UserMap};
-use diopter_semantics::diag::{Severity, Source};
+use crate::validate_ir::{self, FileComparison, Matched, NotValidated, UserMap};
+use diopter_semantics::diag::{Diagnostic, Severity, Source};
 use diopter_semantics::ir::Module;
 use diopter_semantics::syntax::module::parse_module;
 use diopter_semantics::syntax::print_ops;
@@ -106,18 +106,45 @@ impl FileVerdicts {
     }
 }
 
-/// Parses `src` as a module; every error diagnostic rendered.
-pub fn read_module(src: &Source) -> Result<Module, String> {
+/// A text that does not parse as a module: its error diagnostics (spans
+/// in that text), and their rendering (file, line, column and caret each),
+/// which is what it displays.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{rendered}")]
+pub struct UnreadableModule {
+    pub diagnostics: Vec<Diagnostic>,
+    pub rendered: String,
+}
+
+/// Parses `src` as a module.
+pub fn read_module(src: &Source) -> Result<Module, UnreadableModule> {
     let (m, diags) = parse_module(&src.text);
-    let mut errors = String::new();
-    for d in diags.iter().filter(|d| d.severity == Severity::Error) {
-        errors.push_str(&src.render(d));
-    }
-    if errors.is_empty() {
+    let diagnostics: Vec<Diagnostic> = diags
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    if diagnostics.is_empty() {
         Ok(m)
     } else {
-        Err(errors)
+        let rendered = diagnostics.iter().map(|d| src.render(d)).collect();
+        Err(UnreadableModule {
+            diagnostics,
+            rendered,
+        })
     }
+}
+
+/// Two texts of which one or both do not parse ([`validate_texts`]):
+/// displayed as the before text's diagnostics, then the after text's.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{}{}",
+    before.as_ref().map_or("", |e| e.rendered.as_str()),
+    after.as_ref().map_or("", |e| e.rendered.as_str())
+)]
+pub struct UnreadablePair {
+    pub before: Option<UnreadableModule>,
+    pub after: Option<UnreadableModule>,
 }
 
 fn record_at(src: &Source, at: usize, kind: &'static str) -> RecordAt {
@@ -129,9 +156,9 @@ fn record_at(src: &Source, at: usize, kind: &'static str) -> RecordAt {
     }
 }
 
-fn verdict_of(o: Result<Outcome, String>) -> (Kind, String, Option<String>, u64) {
+fn verdict_of(o: Result<Outcome, NotValidated>) -> (Kind, String, Option<String>, u64) {
     match o {
-        Err(why) => (Kind::NotCompared, why, None, 0),
+        Err(why) => (Kind::NotCompared, why.to_string(), None, 0),
         Ok(o) => {
             let ms = o.millis as u64;
             match o.verdict {
@@ -254,22 +281,21 @@ pub fn validate_modules(
     out
 }
 
-/// [`validate_modules`] on two texts; `Err` holds the rendered diagnostics
-/// of whichever does not parse.
+/// [`validate_modules`] on two texts; `Err` holds the diagnostics of
+/// whichever does not parse.
 pub fn validate_texts(
     before: &Source,
     after: &Source,
     dl: Option<&DataLayout>,
     cfg: &ProveConfig,
-) -> Result<FileVerdicts, String> {
+) -> Result<FileVerdicts, UnreadablePair> {
     let b = read_module(before);
     let a = read_module(after);
     match (b, a) {
         (Ok(bm), Ok(am)) => Ok(validate_modules((before, &bm), (after, &am), dl, &[], cfg)),
-        (b, a) => Err(format!(
-            "{}{}",
-            b.err().unwrap_or_default(),
-            a.err().unwrap_or_default()
-        )),
+        (b, a) => Err(UnreadablePair {
+            before: b.err(),
+            after: a.err(),
+        }),
     }
 }

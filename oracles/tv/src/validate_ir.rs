@@ -1995,21 +1995,33 @@ pub fn compare(
     out
 }
 
+/// Why a matched pair was not validated ([`validate_matched`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotValidated {
+    /// The records give no pair ([`Matched::pair`]'s reason).
+    #[error("{0}")]
+    NoPair(String),
+    /// The pair does not check: the checker's diagnostics, their messages
+    /// shown.
+    #[error(
+        "{}",
+        .0.iter().map(|d| d.message.as_str()).collect::<Vec<_>>().join("; ")
+    )]
+    IllFormed(Vec<Diagnostic>),
+}
+
 /// Validates a matched pair (checked first: a pair that does not check is
 /// reported with the checker's messages).
 pub fn validate_matched(
     m: &Matched,
     cfg: &ProveConfig,
     types: &TypeTable,
-) -> Result<Outcome, String> {
-    let p = m.pair.as_ref().map_err(|e| e.clone())?;
-    if let Err(d) = validate::check_pair(p, types) {
-        return Err(d
-            .iter()
-            .map(|d| d.message.clone())
-            .collect::<Vec<_>>()
-            .join("; "));
-    }
+) -> Result<Outcome, NotValidated> {
+    let p = m
+        .pair
+        .as_ref()
+        .map_err(|e| NotValidated::NoPair(e.clone()))?;
+    validate::check_pair(p, types).map_err(NotValidated::IllFormed)?;
     Ok(validate::validate(p, types, cfg))
 }
 

@@ -213,7 +213,7 @@ pub fn parse_expr_file(src: &Source) -> (ExprFile, Vec<Diagnostic>) {
                 Ok(Directive::Expect(e)) => pending.expect = Some(e),
                 Ok(Directive::Source(s)) => pending.source = Some(s),
                 Ok(Directive::Note(s)) => pending.note = Some(s),
-                Err(m) => diags.push(Diagnostic::error(span, m)),
+                Err(e) => diags.push(Diagnostic::error(span, e.to_string())),
             }
             continue;
         }
@@ -277,7 +277,15 @@ pub enum Directive {
     Note(String),
 }
 
-pub fn parse_directive(d: &str) -> Result<Directive, String> {
+/// A `#!` line that is no [`Directive`] (the text after `#!`, trimmed).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown directive `#! {0}` (known: `expect valid`, `expect invalid[: MESSAGE]`, `parse-only`, `parse-only file`, `source: TEXT`, `note: TEXT`)"
+)]
+pub struct UnknownDirective(pub String);
+
+/// The directive `d` (the text after `#!`, trimmed) names.
+pub fn parse_directive(d: &str) -> Result<Directive, UnknownDirective> {
     if d == "expect valid" {
         return Ok(Directive::Expect(Expect::Valid));
     }
@@ -301,9 +309,7 @@ pub fn parse_directive(d: &str) -> Result<Directive, String> {
     if let Some(s) = d.strip_prefix("note:") {
         return Ok(Directive::Note(s.trim().to_string()));
     }
-    Err(format!(
-        "unknown directive `#! {d}` (known: `expect valid`, `expect invalid[: MESSAGE]`, `parse-only`, `parse-only file`, `source: TEXT`, `note: TEXT`)"
-    ))
+    Err(UnknownDirective(d.to_string()))
 }
 
 /// A `%name = type BODY` definition (recorded in `types`) or a

@@ -389,7 +389,7 @@ impl<'a> Parser<'a> {
                         let v: BigInt = s
                             .parse()
                             .map_err(|_| Diagnostic::error(span, format!("bad integer literal `{s}`")))?;
-                        check_int_fits(&v, *w).map_err(|m| Diagnostic::error(span, m))?;
+                        check_int_fits(&v, *w).map_err(|e| Diagnostic::error(span, e.to_string()))?;
                         if diopter_faults::planted!("parse-int-literal-unsigned") && v.sign() == num_bigint::Sign::Minus {
                             return Ok(Literal::Int(v + (BigInt::from(1) << *w)));
                         }
@@ -647,8 +647,16 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// An integer literal too wide for its type.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("integer literal {value} does not fit in i{width}")]
+pub struct IntTooWide {
+    pub value: BigInt,
+    pub width: u64,
+}
+
 /// Integer literals may be written signed or unsigned: `i8 -1` and `i8 255` both fit.
-pub fn check_int_fits(v: &BigInt, width: u64) -> Result<(), String> {
+pub fn check_int_fits(v: &BigInt, width: u64) -> Result<(), IntTooWide> {
     let bits = v.bits();
     let fits = if v.sign() == num_bigint::Sign::Minus {
         // -2^(w-1) <= v
@@ -660,7 +668,10 @@ pub fn check_int_fits(v: &BigInt, width: u64) -> Result<(), String> {
     if fits {
         Ok(())
     } else {
-        Err(format!("integer literal {v} does not fit in i{width}"))
+        Err(IntTooWide {
+            value: v.clone(),
+            width,
+        })
     }
 }
 

@@ -52,9 +52,14 @@ pub const DEFAULT_PASSES: &[&str] = &[
     "function-attrs,instcombine",
 ];
 
+/// A `--pass` that is no pipeline in `opt -passes=` syntax.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("--pass `{0}`: a pipeline in opt -passes= syntax, without spaces")]
+pub struct BadPipeline(pub String);
+
 /// The pipelines to run: `given`, or [`DEFAULT_PASSES`] when none is;
 /// `Err` names one that is not in `opt -passes=` syntax.
-pub fn pipelines(given: &[String]) -> Result<Vec<String>, String> {
+pub fn pipelines(given: &[String]) -> Result<Vec<String>, BadPipeline> {
     let passes: Vec<String> = if given.is_empty() {
         DEFAULT_PASSES.iter().map(|s| s.to_string()).collect()
     } else {
@@ -64,9 +69,7 @@ pub fn pipelines(given: &[String]) -> Result<Vec<String>, String> {
         .iter()
         .find(|p| p.trim().is_empty() || p.contains(char::is_whitespace))
     {
-        Some(bad) => Err(format!(
-            "--pass `{bad}`: a pipeline in opt -passes= syntax, without spaces"
-        )),
+        Some(bad) => Err(BadPipeline(bad.clone())),
         None => Ok(passes),
     }
 }
@@ -577,7 +580,7 @@ pub fn run(cfg: &Config, stop: &AtomicBool, progress: &dyn Progress) -> Outcome 
                 let _one = tools::z3_or_fork();
                 files::validate_texts(&b, &a, None, &cfgp)
                     .map(|v| (v, topt, t1.elapsed()))
-                    .map_err(StepError::Input)
+                    .map_err(StepError::Unreadable)
             });
             record_pass(&sh, cfg, pass, &origin, &input, res, functions);
             // After each pass, not each module: one large module through 25

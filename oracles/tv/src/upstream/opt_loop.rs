@@ -22,6 +22,9 @@ pub enum StepError {
     Run(RunError, &'static str),
     #[error("{0}")]
     Input(String),
+    /// The module before or after `opt` does not parse.
+    #[error(transparent)]
+    Unreadable(#[from] files::UnreadablePair),
 }
 
 impl StepError {
@@ -32,7 +35,7 @@ impl StepError {
             StepError::OptCrashed { .. } => "opt-crashed",
             StepError::Run(RunError::Timeout { .. }, _) => "opt-timeout",
             StepError::Run(..) => "opt-not-started",
-            StepError::Input(_) => "bad-input",
+            StepError::Input(_) | StepError::Unreadable(_) => "bad-input",
         }
     }
 }
@@ -128,7 +131,7 @@ pub fn run_loop(
     let t1 = Instant::now();
     let bsrc = Source::new(format!("{name} (before {pipeline})"), before.clone());
     let asrc = Source::new(format!("{name} (after {pipeline})"), after.clone());
-    let verdicts = files::validate_texts(&bsrc, &asrc, dl, cfg).map_err(StepError::Input)?;
+    let verdicts = files::validate_texts(&bsrc, &asrc, dl, cfg)?;
     Ok(LoopRun {
         before,
         after,

@@ -9,14 +9,50 @@
 //! far (it rewrites its output at each success), once the test accepts it.
 
 use super::campaign::{cause, cause_id, inconclusive, Finding};
-use super::opt_loop::Opt;
-use super::tools::{self, Limits, Located};
-use crate::files::{self, FileVerdicts, Kind, RecordVerdict};
+use super::opt_loop::{Opt, StepError};
+use super::tools::{self, Limits, Located, RunError, ToolError};
+use crate::files::{self, FileVerdicts, Kind, RecordVerdict, UnreadablePair};
 use diopter_semantics::diag::Source;
 use diopter_smt::prove::ProveConfig;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
+
+/// Why a reduction, or a check of a candidate, could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ReduceError {
+    /// `opt` could not run the pass.
+    #[error(transparent)]
+    Opt(#[from] StepError),
+    /// The module before or after the pass does not parse.
+    #[error(transparent)]
+    Unreadable(#[from] UnreadablePair),
+    #[error(transparent)]
+    Tool(#[from] ToolError),
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// The finding does not reproduce with this diopter: nothing to reduce.
+    #[error("not refuted by this diopter: `{pass}` on src.ll no longer gives cause {cause_id}")]
+    NotRefuted { pass: String, cause_id: String },
+    /// `llvm-reduce` failed (the tail of its stderr).
+    #[error("llvm-reduce failed: {0}")]
+    Failed(String),
+    #[error("llvm-reduce ran past its limit of {0} s before any smaller reproducer")]
+    NothingSmaller(u64),
+    /// `llvm-reduce` could not be run.
+    #[error(transparent)]
+    Run(#[from] RunError),
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ReduceError + '_ {
+    move |source| ReduceError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
 
 /// The refutations of `cause_id` that `pass` gives on `text` (a module that
 /// already has its debug records: it is not debugified again).
@@ -26,8 +62,8 @@ pub fn matching(
     pass: &str,
     want: &str,
     cfg: &ProveConfig,
-) -> Result<Vec<RecordVerdict>, String> {
-    let after = opt.passes(text, pass).map_err(|e| e.to_string())?;
+) -> Result<Vec<RecordVerdict>, ReduceError> {
+    let after = opt.passes(text, pass)?;
     let b = Source::new("candidate (before)", text.to_string());
     let a = Source::new("candidate (after)", after);
     let v: FileVerdicts = {
@@ -52,13 +88,13 @@ pub fn interesting(
     cause_id: &str,
     opt: Option<&Path>,
     timeout_ms: u32,
-) -> Result<bool, String> {
-    let tool = tools::locate(tools::Tool::Opt, opt).map_err(|e| e.to_string())?;
+) -> Result<bool, ReduceError> {
+    let tool = tools::locate(tools::Tool::Opt, opt)?;
     let opt = Opt {
         tool,
         limits: Limits::default(),
     };
-    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let text = std::fs::read_to_string(file).map_err(io(file))?;
     let cfg = ProveConfig {
         timeout_ms,
         ..ProveConfig::default()
@@ -188,9 +224,8 @@ impl Reducer {
         cause_id: &str,
         function: Option<&str>,
         out: &Path,
-    ) -> Result<Reduced, String> {
-        let text =
-            std::fs::read_to_string(input).map_err(|e| format!("{}: {e}", input.display()))?;
+    ) -> Result<Reduced, ReduceError> {
+        let text = std::fs::read_to_string(input).map_err(io(input))?;
         let start = std::time::Instant::now();
         let dir = out.parent().unwrap_or(Path::new("."));
         let mut steps = Vec::new();
@@ -204,9 +239,10 @@ impl Reducer {
             // reduce, and the report should say so rather than blame
             // llvm-reduce.
             None => {
-                return Err(format!(
-                "not refuted by this diopter: `{pass}` on src.ll no longer gives cause {cause_id}"
-            ))
+                return Err(ReduceError::NotRefuted {
+                    pass: pass.to_string(),
+                    cause_id: cause_id.to_string(),
+                })
             }
         };
         let _ = std::fs::remove_file(out);
@@ -232,7 +268,7 @@ impl Reducer {
         );
         let complete = match r {
             Ok(r) if r.status_ok => true,
-            Ok(r) => return Err(format!("llvm-reduce failed: {}", r.stderr_tail())),
+            Ok(r) => return Err(ReduceError::Failed(r.stderr_tail())),
             Err(tools::RunError::Timeout { secs, .. }) => {
                 // The best file so far, if llvm-reduce got to write one and
                 // it still reproduces; else the extracted function.
@@ -241,13 +277,13 @@ impl Reducer {
                     .filter(|t| self.still_refuted(t, pass, cause_id));
                 if partial.is_none() {
                     if from == input {
-                        return Err(format!("llvm-reduce ran past its limit of {secs} s before any smaller reproducer"));
+                        return Err(ReduceError::NothingSmaller(secs));
                     }
-                    std::fs::copy(&from, out).map_err(|e| format!("{}: {e}", out.display()))?;
+                    std::fs::copy(&from, out).map_err(io(out))?;
                 }
                 false
             }
-            Err(e) => return Err(e.to_string()),
+            Err(e) => return Err(e.into()),
         };
         if complete || out.exists() {
             steps.push(
@@ -259,8 +295,7 @@ impl Reducer {
                 .to_string(),
             );
         }
-        let reduced =
-            std::fs::read_to_string(out).map_err(|e| format!("{}: {e}", out.display()))?;
+        let reduced = std::fs::read_to_string(out).map_err(io(out))?;
         Ok(Reduced {
             path: out.display().to_string(),
             lines_before: text.lines().count(),
@@ -289,6 +324,7 @@ impl Reducer {
             Some(&f.record.function),
             &out,
         )
+        .map_err(|e| e.to_string())
         .and_then(|rd| {
             std::fs::read_to_string(&out)
                 .map(|t| (rd, t))

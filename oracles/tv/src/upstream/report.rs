@@ -9,7 +9,7 @@ use super::reduce::{Reduced, Reduction};
 use crate::files::Kind;
 use serde_json::{json, Value};
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// A public upstream issue a finding may match: the pass, and a piece of
 /// text its cause contains.
@@ -320,14 +320,34 @@ pub enum Keep {
     None,
 }
 
+/// Why a run directory's report does not read ([`read_run`]).
+#[derive(Debug, thiserror::Error)]
+pub enum ReadRunError {
+    #[error("{}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}: not a campaign's upstream.json: {source}", path.display())]
+    NotAReport {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+}
+
 /// Reads `dir/upstream.json`, keeping the reductions `keep` says.
-pub fn read_run(dir: &Path, keep: Keep) -> Result<ReadRun, String> {
+pub fn read_run(dir: &Path, keep: Keep) -> Result<ReadRun, ReadRunError> {
     let path = dir.join("upstream.json");
-    let text =
-        std::fs::read_to_string(&path).map_err(|err| format!("{}: {err}", path.display()))?;
-    let mut outcome: Outcome = serde_json::from_str(&text)
-        .map_err(|err| format!("{}: not a campaign's upstream.json: {err}", path.display()))?;
-    let raw: serde_json::Value = serde_json::from_str(&text).map_err(|err| err.to_string())?;
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(source) => return Err(ReadRunError::Read { path, source }),
+    };
+    let parsed = serde_json::from_str::<Outcome>(&text)
+        .and_then(|outcome| Ok((outcome, serde_json::from_str::<Value>(&text)?)));
+    let (mut outcome, raw) = match parsed {
+        Ok(both) => both,
+        Err(source) => return Err(ReadRunError::NotAReport { path, source }),
+    };
     let field = |k: &str| {
         raw.get(k)
             .and_then(|v| v.as_str())

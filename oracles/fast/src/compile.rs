@@ -185,19 +185,26 @@ pub(crate) struct Builder<'e, 'c> {
 }
 
 impl Compiled {
+    /// The program of no operations, for a machine that only loads
+    /// locations (`PreparedContext::new`).
+    pub(crate) const EMPTY: Compiled = Compiled {
+        code: Vec::new(),
+        skipped: Vec::new(),
+        types: Vec::new(),
+        msgs: Vec::new(),
+        consts: Vec::new(),
+        part_bits: Vec::new(),
+        words: Vec::new(),
+        result: None,
+        fragment: None,
+        max_depth: 0,
+    };
+
     /// An empty program for `e`, with room for its instructions.
     pub(crate) fn empty(e: &Expr) -> Compiled {
         Compiled {
             code: Vec::with_capacity(e.ops.len() + 1),
-            skipped: Vec::new(),
-            types: Vec::new(),
-            msgs: Vec::new(),
-            consts: Vec::new(),
-            part_bits: Vec::new(),
-            words: Vec::new(),
-            result: None,
-            fragment: None,
-            max_depth: 0,
+            ..Compiled::EMPTY
         }
     }
 }

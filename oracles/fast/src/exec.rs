@@ -16,7 +16,9 @@
 //! recycled through [`super::Scratch`], so a run allocates nothing once the
 //! scratch has grown to the program's needs, as long as values stay within
 //! 128 bits and nothing fails. A context location is loaded (converted to
-//! compact form) once per run, however often the expression names it.
+//! compact form) once per run, however often the expression names it, or
+//! once per context by a [`PreparedContext`](super::PreparedContext), whose
+//! arenas a run then starts from.
 //!
 //! Arena ranges are never modified after they are made (an offset operation
 //! on a multi-location makes a new range), so copies of a `Loc` (`DIOpExtend`
@@ -124,16 +126,13 @@ pub(crate) struct Machine<'a, O> {
     pub parts: Vec<PartC<'a, O>>,
     pub addrs: Vec<AddrC<'a, O>>,
     pub words: Vec<u64>,
-    /// `splitmix64(seed)`: the first step of every seeded byte.
-    pub seed_hash: u64,
-    /// Pointer bits of address spaces 0..8 (0: not looked up yet).
-    pub ptr_bits: [u64; 8],
-    /// The context's locations already loaded in this run: `arg 0` to
-    /// `arg 7`, the referrer, the object, each as a range of the `singles`
-    /// arena (`NOT_LOADED`: not yet). Arena ranges are immutable, so a
-    /// loaded location can be pushed again. Kept as two words each: the
-    /// machine is moved into the result, and its size is copied each time.
-    pub loaded: [(u32, u32); 10],
+    /// What a run learns of the context once: the seed's hash, pointer
+    /// sizes, the locations already loaded (a prepared context gives all
+    /// of it at the start).
+    pub info: CtxInfo,
+    /// The memory map's span per address space 0..8, when the context was
+    /// prepared (`given` caches one otherwise).
+    pub spans: Option<&'a [Option<(u128, u128)>; 8]>,
     /// For the address space of the last memory read, the lowest and
     /// highest address the context gives a byte for (`None`: none), so
     /// that reads elsewhere skip the search of the memory map.
@@ -143,9 +142,24 @@ pub(crate) struct Machine<'a, O> {
     pub fault: St<'a>,
 }
 
+/// The per-context part of a machine, small and `Copy` so that a prepared
+/// context's is copied into each run as it is.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CtxInfo {
+    /// `splitmix64(seed)`: the first step of every seeded byte.
+    pub seed_hash: u64,
+    /// Pointer bits of address spaces 0..8 (0: not looked up yet).
+    pub ptr_bits: [u64; 8],
+    /// The context's locations already loaded: `arg 0` to `arg 7`, the
+    /// referrer, the object, each as a range of the `singles` arena
+    /// (`NOT_LOADED`: not yet). Arena ranges are immutable, so a loaded
+    /// location can be pushed again.
+    pub loaded: [(u32, u32); 10],
+}
+
 const NOT_LOADED: u32 = u32::MAX;
-const REFERRER: usize = 8;
-const OBJECT: usize = 9;
+pub(crate) const REFERRER: usize = 8;
+pub(crate) const OBJECT: usize = 9;
 
 impl<'a, O: Off> Machine<'a, O> {
     #[inline(always)]
@@ -158,9 +172,12 @@ impl<'a, O: Off> Machine<'a, O> {
             parts: Vec::new(),
             addrs: Vec::new(),
             words: Vec::new(),
-            seed_hash: splitmix64(ctx.seed),
-            ptr_bits: [0; 8],
-            loaded: [(NOT_LOADED, 0); 10],
+            info: CtxInfo {
+                seed_hash: splitmix64(ctx.seed),
+                ptr_bits: [0; 8],
+                loaded: [(NOT_LOADED, 0); 10],
+            },
+            spans: None,
             given: None,
             fault: St::Undef,
         }
@@ -196,6 +213,11 @@ impl<'a, O: Off> Machine<'a, O> {
     fn step(&mut self, ins: &'a Ins) -> R<()> {
         let ctx = self.ctx;
         match *ins {
+            // A loaded slot says the context has the argument.
+            Ins::Arg(n) if n < 8 && self.info.loaded[n as usize].0 != NOT_LOADED => {
+                let loc = self.slot_loc(self.info.loaded[n as usize]);
+                self.stack.push(loc);
+            }
             Ins::Arg(n) => match ctx.args.get(&n) {
                 Some(l) => self.push_ctx((n < 8).then_some(n as usize), l)?,
                 None => return fail(ErrorKind::NoArgument, Msg::NoArg(n)),
@@ -821,7 +843,7 @@ impl<'a, O: Off> Machine<'a, O> {
 
     /// Pointer bits of an address space (cached: a datalayout lookup).
     pub(crate) fn pointer_bits(&mut self, a: u32) -> u64 {
-        match self.ptr_bits.get_mut(a as usize) {
+        match self.info.ptr_bits.get_mut(a as usize) {
             Some(p) => {
                 if *p == 0 {
                     *p = self.ctx.datalayout.pointer_bits(a);
@@ -834,37 +856,47 @@ impl<'a, O: Off> Machine<'a, O> {
 
     /// Pushes a location of the context, loading it once per run.
     fn push_ctx(&mut self, slot: Option<usize>, l: &'a LocDesc) -> R<()> {
-        if let Some((start, len)) = slot.map(|k| self.loaded[k]) {
-            if start != NOT_LOADED {
-                // A range of one is a `Loc::One` (a `Many` never has one).
-                let loc = if len == 1 {
-                    Loc::One(self.singles[start as usize].clone())
-                } else {
-                    Loc::Many(start, len)
-                };
-                self.stack.push(loc);
-                return Ok(());
-            }
-        }
-        let loc = self.load(l)?;
-        if let Some(k) = slot {
-            self.loaded[k] = match &loc {
-                Loc::One(s) => {
-                    self.singles.push(s.clone());
-                    ((self.singles.len() - 1) as u32, 1)
-                }
-                Loc::Many(start, len) => (*start, *len),
-            };
-        }
+        let loc = match slot {
+            Some(k) => match self.info.loaded[k] {
+                (NOT_LOADED, _) => self.load_slot(k, l)?,
+                range => self.slot_loc(range),
+            },
+            None => self.load(l)?,
+        };
         self.stack.push(loc);
         Ok(())
+    }
+
+    /// The location a loaded slot holds.
+    #[inline(always)]
+    fn slot_loc(&self, (start, len): (u32, u32)) -> Loc<'a, O> {
+        // A range of one is a `Loc::One` (a `Many` never has one).
+        if len == 1 {
+            Loc::One(self.singles[start as usize].clone())
+        } else {
+            Loc::Many(start, len)
+        }
+    }
+
+    /// Loads a location of the context into its slot.
+    #[inline(always)]
+    pub(crate) fn load_slot(&mut self, k: usize, l: &'a LocDesc) -> R<Loc<'a, O>> {
+        let loc = self.load(l)?;
+        self.info.loaded[k] = match &loc {
+            Loc::One(s) => {
+                self.singles.push(s.clone());
+                ((self.singles.len() - 1) as u32, 1)
+            }
+            Loc::Many(start, len) => (*start, *len),
+        };
+        Ok(loc)
     }
 
     /// Bytes `addr..addr+out.len()` of an address space (the caller checked
     /// that the end does not overflow): given or written bytes from the
     /// context, the others `seeded_byte`'s.
     pub(crate) fn fetch_bytes(&mut self, a: u32, addr: u128, out: &mut [u8]) {
-        let h = splitmix64(self.seed_hash ^ u64::from(a));
+        let h = splitmix64(self.info.seed_hash ^ u64::from(a));
         for (j, slot) in out.iter_mut().enumerate() {
             let x = addr + j as u128;
             let lo = x as u64;
@@ -881,8 +913,9 @@ impl<'a, O: Off> Machine<'a, O> {
         if mem.is_empty() {
             return;
         }
-        let span = match self.given {
-            Some((space, span)) if space == a => span,
+        let span = match (self.spans, self.given) {
+            (Some(spans), _) if a < 8 => spans[a as usize],
+            (_, Some((space, span))) if space == a => span,
             _ => {
                 let span = mem.span_u128(a);
                 self.given = Some((a, span));

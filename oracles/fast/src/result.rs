@@ -19,7 +19,7 @@ use super::exec::{recycle, Loc, Machine, Sgl, St, Stop};
 use super::failure::Msg;
 use super::offset::Off;
 use super::words;
-use super::Scratch;
+use super::{PreparedContext, Scratch};
 use diopter_semantics::context::Context;
 use diopter_semantics::interp::{ErrorKind, Located, Outcome};
 use diopter_semantics::location::LocDesc;
@@ -63,6 +63,29 @@ impl Compiled {
     /// the compact result. [`Compiled::eval`] gives the reference's
     /// `Outcome` instead.
     pub fn run<'a>(&'a self, ctx: &'a Context, scratch: &'a mut Scratch) -> Evaluation<'a> {
+        self.start(ctx, None, scratch)
+    }
+
+    /// [`Compiled::run`] in a prepared context: the same result, without
+    /// loading the context's locations or looking up what it knows.
+    pub fn run_prepared<'a>(
+        &'a self,
+        pre: &'a PreparedContext<'_>,
+        scratch: &'a mut Scratch,
+    ) -> Evaluation<'a> {
+        if pre.lazy {
+            return self.run(pre.ctx, scratch);
+        }
+        self.start(pre.ctx, Some(pre), scratch)
+    }
+
+    #[inline(always)]
+    fn start<'a>(
+        &'a self,
+        ctx: &'a Context,
+        pre: Option<&'a PreparedContext<'a>>,
+        scratch: &'a mut Scratch,
+    ) -> Evaluation<'a> {
         // The machine is made and run where the result keeps it: moving it
         // into the result afterwards was one more copy of a few hundred
         // bytes per run.
@@ -83,6 +106,14 @@ impl Compiled {
         m.addrs = recycle(std::mem::take(&mut scratch.addrs));
         m.words = std::mem::take(&mut scratch.words);
         m.words.clear();
+        if let Some(pre) = pre {
+            m.info = pre.info;
+            m.spans = Some(&pre.spans);
+            m.singles.extend_from_slice(&pre.singles);
+            m.parts.extend_from_slice(&pre.parts);
+            m.addrs.extend_from_slice(&pre.addrs);
+            m.words.extend_from_slice(&pre.words);
+        }
         m.stack.reserve(self.max_depth);
         *r = m.run();
         if let Err((_, Stop::Bail)) = r {

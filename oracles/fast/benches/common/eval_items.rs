@@ -3,7 +3,7 @@
 //! this file (and `tests/fast_support.rs` as `support`) with `#[path]`.
 
 use crate::support::{context_for, files, input_bits, Placement, Rng};
-use diopter_fast::{self as fast, Compiled};
+use diopter_fast::{self as fast, Compiled, PreparedContext};
 use diopter_gen::Generate;
 use diopter_gen::{Case, GenConfig};
 use diopter_semantics::ast::Bare;
@@ -48,6 +48,11 @@ impl Item {
             .inputs
             .env(self.bare.expr.dialect, &self.ctx.datalayout, &self.types);
         fast::compile_unchecked(&self.bare.expr, &env)
+    }
+    /// The context prepared once, as a debugger prepares a stop's context
+    /// for the expressions it evaluates there.
+    pub fn prepare(&self) -> PreparedContext<'_> {
+        PreparedContext::new(&self.ctx)
     }
     pub fn compile(&self) -> Compiled {
         let env = self

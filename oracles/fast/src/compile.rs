@@ -207,6 +207,21 @@ impl Compiled {
             ..Compiled::EMPTY
         }
     }
+
+    /// Makes this an empty program for `e`, keeping the buffers.
+    pub(crate) fn reset(&mut self, e: &Expr) {
+        self.code.clear();
+        self.code.reserve(e.ops.len() + 1);
+        self.skipped.clear();
+        self.types.clear();
+        self.msgs.clear();
+        self.consts.clear();
+        self.part_bits.clear();
+        self.words.clear();
+        self.result = None;
+        self.fragment = None;
+        self.max_depth = 0;
+    }
 }
 
 impl<'e, 'c> Builder<'e, 'c> {

@@ -62,12 +62,14 @@ impl Compiled {
     /// Evaluates the expression in `ctx`, with the buffers of `scratch`:
     /// the compact result. [`Compiled::eval`] gives the reference's
     /// `Outcome` instead.
+    #[inline]
     pub fn run<'a>(&'a self, ctx: &'a Context, scratch: &'a mut Scratch) -> Evaluation<'a> {
         self.start(ctx, None, scratch)
     }
 
     /// [`Compiled::run`] in a prepared context: the same result, without
     /// loading the context's locations or looking up what it knows.
+    #[inline]
     pub fn run_prepared<'a>(
         &'a self,
         pre: &'a PreparedContext<'_>,

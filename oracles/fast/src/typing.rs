@@ -545,9 +545,25 @@ fn typed<'e>(
 /// with the checker's own engine and so gives the checker's messages.
 pub fn compile_unchecked(e: &Expr, env: &Env) -> Compiled {
     let mut c = Compiled::empty(e);
-    if !compile_typed_into(e, env, &mut c) {
-        c = Compiled::empty(e);
-        checked_types_into(e, env, &mut c);
-    }
+    compile_unchecked_into(e, env, &mut c);
     c
+}
+
+impl Compiled {
+    /// `*self = compile_unchecked(e, env)`, in this program's buffers: they
+    /// are cleared and reused, so that a caller compiling one expression
+    /// after another (a debugger at a stop, a fuzz loop) neither allocates
+    /// a program nor drops one per expression once the buffers have grown.
+    pub fn recompile_unchecked(&mut self, e: &Expr, env: &Env) {
+        self.reset(e);
+        compile_unchecked_into(e, env, self);
+    }
+}
+
+/// [`compile_unchecked`] into `c`, an empty program for `e`.
+fn compile_unchecked_into(e: &Expr, env: &Env, c: &mut Compiled) {
+    if !compile_typed_into(e, env, c) {
+        c.reset(e);
+        checked_types_into(e, env, c);
+    }
 }

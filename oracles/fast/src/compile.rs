@@ -699,10 +699,7 @@ impl<'e, 'c> Builder<'e, 'c> {
             Literal::Null | Literal::ZeroInitializer => Some((0, size)),
             Literal::Int(n) if t.is_int() && size <= 128 => {
                 // The literal modulo 2^w, as `Bits::from_bigint` reads it.
-                let x = match num_traits::ToPrimitive::to_i128(n) {
-                    Some(x) => x as u128,
-                    None => num_traits::ToPrimitive::to_u128(n)?,
-                };
+                let x = low128(n)?;
                 Some((x & words::mask128(size), size))
             }
             Literal::Float(b) if t.is_float() && b.width() == size => {
@@ -744,6 +741,24 @@ impl<'e, 'c> Builder<'e, 'c> {
         }
         self.c.consts.push(loc);
         Ok(Ins::Const((self.c.consts.len() - 1) as u32))
+    }
+}
+
+/// `n` as a `u128` when it lies in `-2^127..2^128` (two's complement for
+/// the negative ones), from its digits: the general conversions cost more
+/// than the rest of encoding a literal.
+fn low128(n: &num_bigint::BigInt) -> Option<u128> {
+    let mut digits = n.iter_u64_digits();
+    let lo = digits.next().unwrap_or(0);
+    let hi = digits.next().unwrap_or(0);
+    if digits.next().is_some() {
+        return None;
+    }
+    let mag = u128::from(lo) | u128::from(hi) << 64;
+    match n.sign() {
+        num_bigint::Sign::Minus if mag > 1 << 127 => None,
+        num_bigint::Sign::Minus => Some(mag.wrapping_neg()),
+        _ => Some(mag),
     }
 }
 
@@ -889,5 +904,31 @@ impl Compiled {
     }
     pub fn is_empty(&self) -> bool {
         self.code.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::low128;
+    use num_bigint::BigInt;
+
+    #[test]
+    fn low128_is_the_general_conversion() {
+        let two = BigInt::from(2);
+        let mut values: Vec<BigInt> = vec![BigInt::from(0), BigInt::from(-1), BigInt::from(7)];
+        for e in [63u32, 64, 65, 126, 127, 128, 129, 200] {
+            let p = two.pow(e);
+            for d in [-1, 0, 1] {
+                values.push(&p + d);
+                values.push(-&p + d);
+            }
+        }
+        for v in values {
+            let general = match num_traits::ToPrimitive::to_i128(&v) {
+                Some(x) => Some(x as u128),
+                None => num_traits::ToPrimitive::to_u128(&v),
+            };
+            assert_eq!(low128(&v), general, "{v}");
+        }
     }
 }

@@ -200,14 +200,18 @@ impl Memory {
     }
 
     /// Overwrites `out[i]` with the set byte at `address + i` of
-    /// `addrspace`, where there is one (addresses wrap at 2^128: the caller
-    /// keeps its reads below that).
-    pub fn overlay_u128(&self, addrspace: u32, address: u128, out: &mut [u8]) {
+    /// `addrspace`, where there is one, and returns which `i` those are (bit
+    /// `i`), so that the caller computes only the other bytes. At most 64
+    /// bytes (addresses wrap at 2^128: the caller keeps its reads below
+    /// that).
+    pub fn overlay_u128(&self, addrspace: u32, address: u128, out: &mut [u8]) -> u64 {
+        assert!(out.len() <= 64, "at most 64 bytes at a time");
         if out.is_empty() {
-            return;
+            return 0;
         }
         let (lo, _) = split_u128(address);
         let end = address.saturating_add(out.len() as u128);
+        let mut given = 0u64;
         for ((_, p), page) in self
             .pages
             .range((addrspace, lo)..)
@@ -219,16 +223,20 @@ impl Memory {
             if base >= end {
                 break;
             }
-            let mut set = page.set;
+            // Only the page's bytes inside `address..end`.
+            let from = address.saturating_sub(base).min(PAGE.into()) as u32;
+            let to = (end - base).min(PAGE.into()) as u32;
+            let window = (u64::MAX >> (64 - (to - from).max(1))) << from;
+            let mut set = page.set & if to > from { window } else { 0 };
             while set != 0 {
                 let i = set.trailing_zeros();
                 set &= set - 1;
-                let at = base + u128::from(i);
-                if at >= address && at < end {
-                    out[(at - address) as usize] = page.bytes[i as usize];
-                }
+                let k = (base + u128::from(i) - address) as u32;
+                out[k as usize] = page.bytes[i as usize];
+                given |= 1 << k;
             }
         }
+        given
     }
 }
 
@@ -344,11 +352,14 @@ mod tests {
         assert_eq!(m.span_u128(2), Some((62, 300)));
         assert_eq!(m.span_u128(3), Some((1, 1)));
         let mut out = [0u8; 8];
-        m.overlay_u128(2, 60, &mut out);
+        assert_eq!(m.overlay_u128(2, 60, &mut out), 0b11100);
         assert_eq!(out, [0, 0, 0xa, 0xb, 0xc, 0, 0, 0]);
         let mut out = [7u8; 2];
-        m.overlay_u128(2, 299, &mut out);
+        assert_eq!(m.overlay_u128(2, 299, &mut out), 0b10);
         assert_eq!(out, [7, 0xd]);
+        let mut out = [7u8; 64];
+        assert_eq!(m.overlay_u128(2, 63, &mut out), 0b11);
+        assert_eq!(out[..3], [0xb, 0xc, 7]);
         m.insert(2, &(BigUint::from(1u32) << 130u32), 1);
         assert_eq!(m.span_u128(2), Some((62, u128::MAX)));
     }

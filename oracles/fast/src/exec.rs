@@ -892,13 +892,22 @@ impl<'a, O: Off> Machine<'a, O> {
         Ok(loc)
     }
 
-    /// Bytes `addr..addr+out.len()` of an address space (the caller checked
-    /// that the end does not overflow): given or written bytes from the
-    /// context, the others `seeded_byte`'s.
+    /// Bytes `addr..addr+out.len()` (at most 64) of an address space (the
+    /// caller checked that the end does not overflow): given or written
+    /// bytes from the context, the others `seeded_byte`'s. The context's
+    /// bytes are looked up first, so that the hashing is done only for the
+    /// bytes it does not give (inputs placed in memory are given whole).
     pub(crate) fn fetch_bytes(&mut self, a: u32, addr: u128, out: &mut [u8]) {
+        let given = self.overlay(a, addr, out);
+        let mut seeded = !given & (u64::MAX >> (64 - out.len().max(1)));
+        if out.is_empty() || seeded == 0 {
+            return;
+        }
         let h = splitmix64(self.info.seed_hash ^ u64::from(a));
-        for (j, slot) in out.iter_mut().enumerate() {
-            let x = addr + j as u128;
+        while seeded != 0 {
+            let j = seeded.trailing_zeros();
+            seeded &= seeded - 1;
+            let x = addr + u128::from(j);
             let lo = x as u64;
             let hi = (x >> 64) as u64;
             // One limb per 64 bits of the address, least significant first;
@@ -907,11 +916,16 @@ impl<'a, O: Off> Machine<'a, O> {
             if hi != 0 {
                 v = splitmix64(v ^ hi);
             }
-            *slot = v as u8;
+            out[j as usize] = v as u8;
         }
+    }
+
+    /// The context's bytes among `addr..addr+out.len()` written into `out`;
+    /// which ones they are (bit `j`: `out[j]`).
+    fn overlay(&mut self, a: u32, addr: u128, out: &mut [u8]) -> u64 {
         let mem = &self.ctx.state.memory;
         if mem.is_empty() {
-            return;
+            return 0;
         }
         let span = match (self.spans, self.given) {
             (Some(spans), _) if a < 8 => spans[a as usize],
@@ -925,11 +939,11 @@ impl<'a, O: Off> Machine<'a, O> {
         // The highest address is u128::MAX when it is beyond u128: then the
         // map is always searched.
         match span {
-            None => return,
-            Some((first, last)) if last < addr || first >= addr + out.len() as u128 => return,
-            _ => {}
+            Some((first, last)) if last >= addr && first < addr + out.len() as u128 => {
+                mem.overlay_u128(a, addr, out)
+            }
+            _ => 0,
         }
-        mem.overlay_u128(a, addr, out);
     }
 }
 

@@ -109,6 +109,69 @@ fn check_loc_size(nodes: u64) -> R<()> {
     Ok(())
 }
 
+/// An arena of a run: the prepared context's part (borrowed, never written)
+/// followed by the run's own. Indices run on across the two, and a range is
+/// always inside one of them (it is made all at once), so a run in a
+/// prepared context finds the context's locations where the preparation
+/// put them without copying them.
+pub(crate) struct Arena<'a, T> {
+    pub pre: &'a [T],
+    pub own: Vec<T>,
+}
+
+impl<'a, T: Clone> Arena<'a, T> {
+    pub(crate) fn new() -> Self {
+        Arena {
+            pre: &[],
+            own: Vec::new(),
+        }
+    }
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.pre.len() + self.own.len()
+    }
+    #[inline]
+    pub(crate) fn push(&mut self, t: T) {
+        self.own.push(t);
+    }
+    #[inline]
+    pub(crate) fn extend(&mut self, it: impl IntoIterator<Item = T>) {
+        self.own.extend(it);
+    }
+}
+
+impl<T> std::ops::Index<usize> for Arena<'_, T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, i: usize) -> &T {
+        match i.checked_sub(self.pre.len()) {
+            None => &self.pre[i],
+            Some(j) => &self.own[j],
+        }
+    }
+}
+
+impl<T> std::ops::IndexMut<usize> for Arena<'_, T> {
+    /// Only the run's own part is written.
+    #[inline]
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        &mut self.own[i - self.pre.len()]
+    }
+}
+
+impl<T> std::ops::Index<std::ops::Range<usize>> for Arena<'_, T> {
+    type Output = [T];
+    #[inline]
+    fn index(&self, r: std::ops::Range<usize>) -> &[T] {
+        let n = self.pre.len();
+        if r.start < n {
+            &self.pre[r]
+        } else {
+            &self.own[r.start - n..r.end - n]
+        }
+    }
+}
+
 /// A value just read: at most 128 bits inline, else the first bit of a
 /// region of the words arena.
 #[derive(Clone, Copy, Debug)]
@@ -122,9 +185,9 @@ pub(crate) struct Machine<'a, O> {
     pub prog: &'a Compiled,
     pub ctx: &'a Context,
     pub stack: Vec<Loc<'a, O>>,
-    pub singles: Vec<Sgl<'a, O>>,
-    pub parts: Vec<PartC<'a, O>>,
-    pub addrs: Vec<AddrC<'a, O>>,
+    pub singles: Arena<'a, Sgl<'a, O>>,
+    pub parts: Arena<'a, PartC<'a, O>>,
+    pub addrs: Arena<'a, AddrC<'a, O>>,
     pub words: Vec<u64>,
     /// What a run learns of the context once: the seed's hash, pointer
     /// sizes, the locations already loaded (a prepared context gives all
@@ -164,20 +227,32 @@ pub(crate) const OBJECT: usize = 9;
 impl<'a, O: Off> Machine<'a, O> {
     #[inline(always)]
     pub(crate) fn new(prog: &'a Compiled, ctx: &'a Context) -> Self {
+        let info = CtxInfo {
+            seed_hash: splitmix64(ctx.seed),
+            ptr_bits: [0; 8],
+            loaded: [(NOT_LOADED, 0); 10],
+        };
+        Machine::with(prog, ctx, info, None)
+    }
+
+    /// A machine that starts from what a prepared context knows.
+    #[inline(always)]
+    pub(crate) fn with(
+        prog: &'a Compiled,
+        ctx: &'a Context,
+        info: CtxInfo,
+        spans: Option<&'a [Option<(u128, u128)>; 8]>,
+    ) -> Self {
         Machine {
             prog,
             ctx,
             stack: Vec::new(),
-            singles: Vec::new(),
-            parts: Vec::new(),
-            addrs: Vec::new(),
+            singles: Arena::new(),
+            parts: Arena::new(),
+            addrs: Arena::new(),
             words: Vec::new(),
-            info: CtxInfo {
-                seed_hash: splitmix64(ctx.seed),
-                ptr_bits: [0; 8],
-                loaded: [(NOT_LOADED, 0); 10],
-            },
-            spans: None,
+            info,
+            spans,
             given: None,
             fault: St::Undef,
         }

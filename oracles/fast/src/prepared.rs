@@ -9,9 +9,9 @@
 //! context (`arg 0` to `arg 7`, the referrer, the object) in compact form in
 //! arenas of its own, the seed's hash, the pointer sizes of address spaces 0
 //! to 7 and, for each of them, the lowest and highest address the memory map
-//! gives a byte for. [`Compiled::run_prepared`] then starts the machine from
-//! copies of those arenas (a few `memcpy`s), so that the context's locations
-//! are found where the lazy path would have put them.
+//! gives a byte for. [`Compiled::run_prepared`] then runs on those arenas,
+//! borrowed: the run's own entries follow them (`exec::Arena`), so that the
+//! context's locations are found where the lazy path would have put them.
 //!
 //! The run is the same code as [`Compiled::run`]'s, on the same compact
 //! forms: only where the context's data comes from differs. A context with
@@ -66,9 +66,9 @@ impl<'c> PreparedContext<'c> {
             ctx,
             info: m.info,
             spans,
-            singles: m.singles,
-            parts: m.parts,
-            addrs: m.addrs,
+            singles: m.singles.own,
+            parts: m.parts.own,
+            addrs: m.addrs.own,
             words: m.words,
             lazy,
         }

@@ -92,7 +92,13 @@ impl Compiled {
         // into the result afterwards was one more copy of a few hundred
         // bytes per run.
         let mut ev = Evaluation {
-            inner: Inner::Small(Machine::new(self, ctx), Err((0, Stop::Bail))),
+            inner: Inner::Small(
+                match pre {
+                    Some(pre) => Machine::with(self, ctx, pre.info, Some(&pre.spans)),
+                    None => Machine::new(self, ctx),
+                },
+                Err((0, Stop::Bail)),
+            ),
             scratch,
         };
         let Evaluation {
@@ -103,17 +109,15 @@ impl Compiled {
             unreachable!("made small")
         };
         m.stack = recycle(std::mem::take(&mut scratch.stack));
-        m.singles = recycle(std::mem::take(&mut scratch.singles));
-        m.parts = recycle(std::mem::take(&mut scratch.parts));
-        m.addrs = recycle(std::mem::take(&mut scratch.addrs));
+        m.singles.own = recycle(std::mem::take(&mut scratch.singles));
+        m.parts.own = recycle(std::mem::take(&mut scratch.parts));
+        m.addrs.own = recycle(std::mem::take(&mut scratch.addrs));
         m.words = std::mem::take(&mut scratch.words);
         m.words.clear();
         if let Some(pre) = pre {
-            m.info = pre.info;
-            m.spans = Some(&pre.spans);
-            m.singles.extend_from_slice(&pre.singles);
-            m.parts.extend_from_slice(&pre.parts);
-            m.addrs.extend_from_slice(&pre.addrs);
+            m.singles.pre = &pre.singles;
+            m.parts.pre = &pre.parts;
+            m.addrs.pre = &pre.addrs;
             m.words.extend_from_slice(&pre.words);
         }
         m.stack.reserve(self.max_depth);
@@ -135,9 +139,9 @@ impl Compiled {
 /// The machine's buffers back into the scratch.
 fn give_back(scratch: &mut Scratch, m: &mut Machine<'_, i128>) {
     scratch.stack = recycle(std::mem::take(&mut m.stack));
-    scratch.singles = recycle(std::mem::take(&mut m.singles));
-    scratch.parts = recycle(std::mem::take(&mut m.parts));
-    scratch.addrs = recycle(std::mem::take(&mut m.addrs));
+    scratch.singles = recycle(std::mem::take(&mut m.singles.own));
+    scratch.parts = recycle(std::mem::take(&mut m.parts.own));
+    scratch.addrs = recycle(std::mem::take(&mut m.addrs.own));
     scratch.words = std::mem::take(&mut m.words);
 }
 
@@ -145,9 +149,9 @@ impl Drop for Evaluation<'_> {
     fn drop(&mut self) {
         if let Inner::Small(m, _) = &mut self.inner {
             self.scratch.stack = recycle(std::mem::take(&mut m.stack));
-            self.scratch.singles = recycle(std::mem::take(&mut m.singles));
-            self.scratch.parts = recycle(std::mem::take(&mut m.parts));
-            self.scratch.addrs = recycle(std::mem::take(&mut m.addrs));
+            self.scratch.singles = recycle(std::mem::take(&mut m.singles.own));
+            self.scratch.parts = recycle(std::mem::take(&mut m.parts.own));
+            self.scratch.addrs = recycle(std::mem::take(&mut m.addrs.own));
             self.scratch.words = std::mem::take(&mut m.words);
         }
     }

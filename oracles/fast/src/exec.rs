@@ -180,8 +180,11 @@ pub(crate) enum Val {
     W(u64),
 }
 
-/// The run-time state. Its vectors come from (and go back to) a `Scratch`.
-pub(crate) struct Machine<'a, O> {
+/// The run-time state. Its vectors come from (and go back to) a `Scratch`;
+/// what it learns of the context lives in the scratch too (`run`), so that
+/// the machine, which the result keeps and so is copied with it, stays
+/// small.
+pub(crate) struct Machine<'a, 'r, O> {
     pub prog: &'a Compiled,
     pub ctx: &'a Context,
     pub stack: Vec<Loc<'a, O>>,
@@ -189,17 +192,10 @@ pub(crate) struct Machine<'a, O> {
     pub parts: Arena<'a, PartC<'a, O>>,
     pub addrs: Arena<'a, AddrC<'a, O>>,
     pub words: Vec<u64>,
-    /// What a run learns of the context once: the seed's hash, pointer
-    /// sizes, the locations already loaded (a prepared context gives all
-    /// of it at the start).
-    pub info: CtxInfo,
+    pub run: &'r mut RunState,
     /// The memory map's span per address space 0..8, when the context was
-    /// prepared (`given` caches one otherwise).
+    /// prepared (`RunState::given` caches one otherwise).
     pub spans: Option<&'a [Option<(u128, u128)>; 8]>,
-    /// For the address space of the last memory read, the lowest and
-    /// highest address the context gives a byte for (`None`: none), so
-    /// that reads elsewhere skip the search of the memory map.
-    pub given: Option<(u32, Option<(u128, u128)>)>,
     /// The storage a failed read was about (for `Msg::NotInContext` and
     /// `Msg::OutOfBounds`).
     pub fault: St<'a>,
@@ -220,29 +216,64 @@ pub(crate) struct CtxInfo {
     pub loaded: [(u32, u32); 10],
 }
 
+impl CtxInfo {
+    /// Nothing known yet but the seed's hash.
+    #[inline(always)]
+    pub(crate) fn fresh(ctx: &Context) -> CtxInfo {
+        CtxInfo {
+            seed_hash: splitmix64(ctx.seed),
+            ptr_bits: [0; 8],
+            loaded: [(NOT_LOADED, 0); 10],
+        }
+    }
+}
+
+/// What a run learns of its context as it goes: kept in the `Scratch`
+/// (nothing in it borrows), lent to the machine for one run.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RunState {
+    pub info: CtxInfo,
+    /// For the address space of the last memory read, the lowest and
+    /// highest address the context gives a byte for (`None`: none), so
+    /// that reads elsewhere skip the search of the memory map.
+    pub given: Option<(u32, Option<(u128, u128)>)>,
+}
+
+impl Default for RunState {
+    fn default() -> Self {
+        RunState {
+            info: CtxInfo {
+                seed_hash: 0,
+                ptr_bits: [0; 8],
+                loaded: [(NOT_LOADED, 0); 10],
+            },
+            given: None,
+        }
+    }
+}
+
 const NOT_LOADED: u32 = u32::MAX;
 pub(crate) const REFERRER: usize = 8;
 pub(crate) const OBJECT: usize = 9;
 
-impl<'a, O: Off> Machine<'a, O> {
+impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
+    /// A machine in `ctx` that has learnt nothing of it yet.
     #[inline(always)]
-    pub(crate) fn new(prog: &'a Compiled, ctx: &'a Context) -> Self {
-        let info = CtxInfo {
-            seed_hash: splitmix64(ctx.seed),
-            ptr_bits: [0; 8],
-            loaded: [(NOT_LOADED, 0); 10],
-        };
-        Machine::with(prog, ctx, info, None)
+    pub(crate) fn new(prog: &'a Compiled, ctx: &'a Context, run: &'r mut RunState) -> Self {
+        run.info = CtxInfo::fresh(ctx);
+        Machine::with(prog, ctx, run, None)
     }
 
-    /// A machine that starts from what a prepared context knows.
+    /// A machine that starts from what `run` holds (a prepared context's
+    /// `CtxInfo`, with its spans).
     #[inline(always)]
     pub(crate) fn with(
         prog: &'a Compiled,
         ctx: &'a Context,
-        info: CtxInfo,
+        run: &'r mut RunState,
         spans: Option<&'a [Option<(u128, u128)>; 8]>,
     ) -> Self {
+        run.given = None;
         Machine {
             prog,
             ctx,
@@ -251,9 +282,8 @@ impl<'a, O: Off> Machine<'a, O> {
             parts: Arena::new(),
             addrs: Arena::new(),
             words: Vec::new(),
-            info,
+            run,
             spans,
-            given: None,
             fault: St::Undef,
         }
     }
@@ -289,8 +319,8 @@ impl<'a, O: Off> Machine<'a, O> {
         let ctx = self.ctx;
         match *ins {
             // A loaded slot says the context has the argument.
-            Ins::Arg(n) if n < 8 && self.info.loaded[n as usize].0 != NOT_LOADED => {
-                let loc = self.slot_loc(self.info.loaded[n as usize]);
+            Ins::Arg(n) if n < 8 && self.run.info.loaded[n as usize].0 != NOT_LOADED => {
+                let loc = self.slot_loc(self.run.info.loaded[n as usize]);
                 self.stack.push(loc);
             }
             Ins::Arg(n) => match ctx.args.get(&n) {
@@ -918,7 +948,7 @@ impl<'a, O: Off> Machine<'a, O> {
 
     /// Pointer bits of an address space (cached: a datalayout lookup).
     pub(crate) fn pointer_bits(&mut self, a: u32) -> u64 {
-        match self.info.ptr_bits.get_mut(a as usize) {
+        match self.run.info.ptr_bits.get_mut(a as usize) {
             Some(p) => {
                 if *p == 0 {
                     *p = self.ctx.datalayout.pointer_bits(a);
@@ -932,7 +962,7 @@ impl<'a, O: Off> Machine<'a, O> {
     /// Pushes a location of the context, loading it once per run.
     fn push_ctx(&mut self, slot: Option<usize>, l: &'a LocDesc) -> R<()> {
         let loc = match slot {
-            Some(k) => match self.info.loaded[k] {
+            Some(k) => match self.run.info.loaded[k] {
                 (NOT_LOADED, _) => self.load_slot(k, l)?,
                 range => self.slot_loc(range),
             },
@@ -957,7 +987,7 @@ impl<'a, O: Off> Machine<'a, O> {
     #[inline(always)]
     pub(crate) fn load_slot(&mut self, k: usize, l: &'a LocDesc) -> R<Loc<'a, O>> {
         let loc = self.load(l)?;
-        self.info.loaded[k] = match &loc {
+        self.run.info.loaded[k] = match &loc {
             Loc::One(s) => {
                 self.singles.push(s.clone());
                 ((self.singles.len() - 1) as u32, 1)
@@ -978,7 +1008,7 @@ impl<'a, O: Off> Machine<'a, O> {
         if out.is_empty() || seeded == 0 {
             return;
         }
-        let h = splitmix64(self.info.seed_hash ^ u64::from(a));
+        let h = splitmix64(self.run.info.seed_hash ^ u64::from(a));
         while seeded != 0 {
             let j = seeded.trailing_zeros();
             seeded &= seeded - 1;
@@ -1002,12 +1032,12 @@ impl<'a, O: Off> Machine<'a, O> {
         if mem.is_empty() {
             return 0;
         }
-        let span = match (self.spans, self.given) {
+        let span = match (self.spans, self.run.given) {
             (Some(spans), _) if a < 8 => spans[a as usize],
             (_, Some((space, span))) if space == a => span,
             _ => {
                 let span = mem.span_u128(a);
-                self.given = Some((a, span));
+                self.run.given = Some((a, span));
                 span
             }
         };

@@ -76,7 +76,7 @@ use diopter_semantics::check::{self, Env};
 use diopter_semantics::context::Context;
 use diopter_semantics::diag::Diagnostic;
 use diopter_semantics::interp::Outcome;
-use exec::{AddrC, Loc, PartC, Sgl};
+use exec::{AddrC, Loc, PartC, RunState, Sgl};
 use std::fmt;
 
 /// The expression is not well-formed: the checker's diagnostics.
@@ -116,6 +116,15 @@ pub fn eval_once(e: &Expr, env: &Env, ctx: &Context) -> Outcome {
 /// to every evaluation, and evaluations stop allocating once it has grown.
 #[derive(Default)]
 pub struct Scratch {
+    bufs: Bufs,
+    /// What a run learns of its context (lent to the machine: the result
+    /// keeps the machine, which stays small without it).
+    run: RunState,
+}
+
+/// The machine's vectors, lent to each run and handed back by its result.
+#[derive(Default)]
+struct Bufs {
     stack: Vec<Loc<'static, i128>>,
     singles: Vec<Sgl<'static, i128>>,
     parts: Vec<PartC<'static, i128>>,
@@ -125,12 +134,13 @@ pub struct Scratch {
 
 impl fmt::Debug for Scratch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let b = &self.bufs;
         f.debug_struct("Scratch")
-            .field("stack", &self.stack.capacity())
-            .field("singles", &self.singles.capacity())
-            .field("parts", &self.parts.capacity())
-            .field("addrs", &self.addrs.capacity())
-            .field("words", &self.words.capacity())
+            .field("stack", &b.stack.capacity())
+            .field("singles", &b.singles.capacity())
+            .field("parts", &b.parts.capacity())
+            .field("addrs", &b.addrs.capacity())
+            .field("words", &b.words.capacity())
             .finish()
     }
 }

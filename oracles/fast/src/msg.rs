@@ -39,7 +39,7 @@ pub(crate) fn out_of_bounds(st: &St, from: &str, to: &str, size: Size) -> String
     )
 }
 
-impl<'a, O: Off> Machine<'a, O> {
+impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     /// The reference's text of the error `m` of this run.
     pub(crate) fn message(&self, m: &Msg) -> String {
         let types = &self.prog.types;

@@ -20,7 +20,7 @@
 //! path, which handles it.
 
 use super::compile::Compiled;
-use super::exec::{AddrC, CtxInfo, Machine, PartC, Sgl, Stop};
+use super::exec::{AddrC, CtxInfo, Machine, PartC, RunState, Sgl, Stop};
 use diopter_semantics::context::Context;
 use std::fmt;
 
@@ -49,11 +49,13 @@ static NO_PROGRAM: Compiled = Compiled::EMPTY;
 impl<'c> PreparedContext<'c> {
     /// Loads every location of `ctx` and looks up what runs look up.
     pub fn new(ctx: &'c Context) -> PreparedContext<'c> {
-        let mut m: Machine<'c, i128> = Machine::new(&NO_PROGRAM, ctx);
+        let mut run = RunState::default();
+        let mut m: Machine<'c, '_, i128> = Machine::new(&NO_PROGRAM, ctx, &mut run);
         let lazy = m.load_all().is_err();
         for a in 0..8 {
             m.pointer_bits(a);
         }
+        let (singles, parts, addrs, words) = (m.singles.own, m.parts.own, m.addrs.own, m.words);
         let mem = &ctx.state.memory;
         let spans = std::array::from_fn(|a| {
             if mem.is_empty() {
@@ -64,12 +66,12 @@ impl<'c> PreparedContext<'c> {
         });
         PreparedContext {
             ctx,
-            info: m.info,
+            info: run.info,
             spans,
-            singles: m.singles.own,
-            parts: m.parts.own,
-            addrs: m.addrs.own,
-            words: m.words,
+            singles,
+            parts,
+            addrs,
+            words,
             lazy,
         }
     }
@@ -92,7 +94,7 @@ impl fmt::Debug for PreparedContext<'_> {
     }
 }
 
-impl<'a> Machine<'a, i128> {
+impl Machine<'_, '_, i128> {
     /// Loads the locations of the context that have a slot.
     fn load_all(&mut self) -> Result<(), Stop> {
         let ctx = self.ctx;

@@ -199,6 +199,14 @@ impl Memory {
         Some((first, last))
     }
 
+    /// Every page whose base address fits in 128 bits, in order: (address
+    /// space, base address, which of its 64 bytes are set, the bytes).
+    pub fn pages_u128(&self) -> impl Iterator<Item = (u32, u128, u64, &[u8; 64])> + '_ {
+        self.pages.iter().filter_map(|((a, p), page)| {
+            page_base_u128(p).map(|base| (*a, base, page.set, &page.bytes))
+        })
+    }
+
     /// Overwrites `out[i]` with the set byte at `address + i` of
     /// `addrspace`, where there is one, and returns which `i` those are (bit
     /// `i`), so that the caller computes only the other bytes. At most 64
@@ -223,21 +231,33 @@ impl Memory {
             if base >= end {
                 break;
             }
-            // Only the page's bytes inside `address..end`.
-            let from = address.saturating_sub(base).min(PAGE.into()) as u32;
-            let to = (end - base).min(PAGE.into()) as u32;
-            let window = (u64::MAX >> (64 - (to - from).max(1))) << from;
-            let mut set = page.set & if to > from { window } else { 0 };
-            while set != 0 {
-                let i = set.trailing_zeros();
-                set &= set - 1;
-                let k = (base + u128::from(i) - address) as u32;
-                out[k as usize] = page.bytes[i as usize];
-                given |= 1 << k;
-            }
+            given |= overlay_page(base, page.set, &page.bytes, address, out);
         }
         given
     }
+}
+
+/// [`Memory::overlay_u128`] for one page (base address `base`, `set`
+/// bytes): its set bytes inside `address..address + out.len()` (at most 64
+/// bytes) written into `out`, and which `out[i]` they are (bit `i`).
+pub fn overlay_page(base: u128, set: u64, bytes: &[u8; 64], address: u128, out: &mut [u8]) -> u64 {
+    let end = address.saturating_add(out.len() as u128);
+    if base >= end || base.saturating_add(PAGE.into()) <= address {
+        return 0;
+    }
+    // Only the page's bytes inside `address..end`.
+    let from = address.saturating_sub(base) as u32;
+    let to = (end - base).min(PAGE.into()) as u32;
+    let mut set = set & (u64::MAX >> (64 - (to - from))) << from;
+    let mut given = 0u64;
+    while set != 0 {
+        let i = set.trailing_zeros();
+        set &= set - 1;
+        let k = (base + u128::from(i) - address) as u32;
+        out[k as usize] = bytes[i as usize];
+        given |= 1 << k;
+    }
+    given
 }
 
 #[cfg(test)]

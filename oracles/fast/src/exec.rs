@@ -28,6 +28,7 @@ use super::arith::{self, BinOp};
 use super::compile::{Compiled, Conv, Fallback, Ins, Lane};
 use super::failure::Msg;
 use super::offset::Off;
+use super::prepared::PreparedContext;
 use super::words::{self, mask128, sext128};
 use diopter_semantics::context::{splitmix64, Context};
 use diopter_semantics::interp::{ErrorKind, EvalError, Located, Outcome};
@@ -193,9 +194,10 @@ pub(crate) struct Machine<'a, 'r, O> {
     pub addrs: Arena<'a, AddrC<'a, O>>,
     pub words: Vec<u64>,
     pub run: &'r mut RunState,
-    /// The memory map's span per address space 0..8, when the context was
-    /// prepared (`RunState::given` caches one otherwise).
-    pub spans: Option<&'a [Option<(u128, u128)>; 8]>,
+    /// The context prepared beforehand, if it was: its memory map's spans
+    /// and pages (`RunState::given` caches a span and the context's
+    /// `Memory` is searched otherwise).
+    pub pre: Option<&'a PreparedContext<'a>>,
     /// The storage a failed read was about (for `Msg::NotInContext` and
     /// `Msg::OutOfBounds`).
     pub fault: St<'a>,
@@ -265,13 +267,13 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     }
 
     /// A machine that starts from what `run` holds (a prepared context's
-    /// `CtxInfo`, with its spans).
+    /// `CtxInfo`, with the context itself).
     #[inline(always)]
     pub(crate) fn with(
         prog: &'a Compiled,
         ctx: &'a Context,
         run: &'r mut RunState,
-        spans: Option<&'a [Option<(u128, u128)>; 8]>,
+        pre: Option<&'a PreparedContext<'a>>,
     ) -> Self {
         run.given = None;
         Machine {
@@ -283,7 +285,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
             addrs: Arena::new(),
             words: Vec::new(),
             run,
-            spans,
+            pre,
             fault: St::Undef,
         }
     }
@@ -1028,13 +1030,15 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     /// The context's bytes among `addr..addr+out.len()` written into `out`;
     /// which ones they are (bit `j`: `out[j]`).
     fn overlay(&mut self, a: u32, addr: u128, out: &mut [u8]) -> u64 {
+        if let Some(pre) = self.pre {
+            return pre.overlay(a, addr, out);
+        }
         let mem = &self.ctx.state.memory;
         if mem.is_empty() {
             return 0;
         }
-        let span = match (self.spans, self.run.given) {
-            (Some(spans), _) if a < 8 => spans[a as usize],
-            (_, Some((space, span))) if space == a => span,
+        let span = match self.run.given {
+            Some((space, span)) if space == a => span,
             _ => {
                 let span = mem.span_u128(a);
                 self.run.given = Some((a, span));

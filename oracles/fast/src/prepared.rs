@@ -8,8 +8,7 @@
 //! run. A [`PreparedContext`] does all of that once: every location of the
 //! context (`arg 0` to `arg 7`, the referrer, the object) in compact form in
 //! arenas of its own, the seed's hash, the pointer sizes of address spaces 0
-//! to 7 and, for each of them, the lowest and highest address the memory map
-//! gives a byte for. [`Compiled::run_prepared`] then runs on those arenas,
+//! to 7, and the memory map's pages in a sorted vector. [`Compiled::run_prepared`] then runs on those arenas,
 //! borrowed: the run's own entries follow them (`exec::Arena`), so that the
 //! context's locations are found where the lazy path would have put them.
 //!
@@ -22,6 +21,7 @@
 use super::compile::Compiled;
 use super::exec::{AddrC, CtxInfo, Machine, PartC, RunState, Sgl, Stop};
 use diopter_semantics::context::Context;
+use diopter_semantics::memory::overlay_page;
 use std::fmt;
 
 /// A context with its locations in compact form (see the module
@@ -32,8 +32,10 @@ pub struct PreparedContext<'c> {
     /// The per-context state a run starts from: the loaded locations'
     /// ranges (all of them loaded), the seed's hash, the pointer sizes.
     pub(crate) info: CtxInfo,
-    /// The memory map's span per address space 0..8 (`None`: no byte).
-    pub(crate) spans: [Option<(u128, u128)>; 8],
+    /// The memory map's pages whose addresses fit in 128 bits, in order of
+    /// address space and address: a binary search finds the first a read
+    /// needs (the map's own search compares big page numbers).
+    pages: Vec<Page<'c>>,
     pub(crate) singles: Vec<Sgl<'c, i128>>,
     pub(crate) parts: Vec<PartC<'c, i128>>,
     pub(crate) addrs: Vec<AddrC<'c, i128>>,
@@ -41,6 +43,15 @@ pub struct PreparedContext<'c> {
     /// An offset of the context does not fit an `i128`: runs take the lazy
     /// path.
     pub(crate) lazy: bool,
+}
+
+/// A page of the context's memory map.
+struct Page<'c> {
+    space: u32,
+    base: u128,
+    /// Which of its bytes are set.
+    set: u64,
+    bytes: &'c [u8; 64],
 }
 
 /// The program a context is loaded with: loading reads nothing of it.
@@ -56,24 +67,46 @@ impl<'c> PreparedContext<'c> {
             m.pointer_bits(a);
         }
         let (singles, parts, addrs, words) = (m.singles.own, m.parts.own, m.addrs.own, m.words);
-        let mem = &ctx.state.memory;
-        let spans = std::array::from_fn(|a| {
-            if mem.is_empty() {
-                None
-            } else {
-                mem.span_u128(a as u32)
-            }
-        });
+        let pages = ctx
+            .state
+            .memory
+            .pages_u128()
+            .map(|(space, base, set, bytes)| Page {
+                space,
+                base,
+                set,
+                bytes,
+            })
+            .collect();
         PreparedContext {
             ctx,
             info: run.info,
-            spans,
+            pages,
             singles,
             parts,
             addrs,
             words,
             lazy,
         }
+    }
+
+    /// [`Memory::overlay_u128`](diopter_semantics::memory::Memory::overlay_u128)
+    /// on the prepared pages.
+    #[inline]
+    pub(crate) fn overlay(&self, a: u32, addr: u128, out: &mut [u8]) -> u64 {
+        // The first page of the space that ends after `addr`.
+        let first = self
+            .pages
+            .partition_point(|p| (p.space, p.base + 63) < (a, addr));
+        let end = addr + out.len() as u128;
+        let mut given = 0;
+        for p in self.pages[first..]
+            .iter()
+            .take_while(|p| p.space == a && p.base < end)
+        {
+            given |= overlay_page(p.base, p.set, p.bytes, addr, out);
+        }
+        given
     }
 
     /// The context it was prepared from.
@@ -89,6 +122,7 @@ impl fmt::Debug for PreparedContext<'_> {
             .field("parts", &self.parts.len())
             .field("addrs", &self.addrs.len())
             .field("words", &self.words.len())
+            .field("pages", &self.pages.len())
             .field("lazy", &self.lazy)
             .finish()
     }

@@ -101,7 +101,7 @@ impl Compiled {
                 match pre {
                     Some(pre) => {
                         run.info = pre.info;
-                        Machine::with(self, ctx, run, Some(&pre.spans))
+                        Machine::with(self, ctx, run, Some(pre))
                     }
                     None => Machine::new(self, ctx, run),
                 },

@@ -84,8 +84,6 @@ pub(crate) enum Ins {
         from_w: u64,
         to_w: u64,
         conv: Conv,
-        from_ty: u32,
-        to_ty: u32,
     },
     /// `DIOpOffset`/`DIOpBitOffset`/`DIOpByteOffset`: `bw` is the offset's width.
     Offset {
@@ -134,7 +132,6 @@ pub(crate) enum Ins {
     },
     PushLane {
         w: u64,
-        ty: u32,
     },
     Fail {
         kind: ErrorKind,
@@ -382,15 +379,7 @@ impl<'e, 'c> Builder<'e, 'c> {
                 // The reference sizes the result by `bitsizeof(to)`, which for
                 // int and float types is their width.
                 let to_w = self.size(to)?;
-                let from_ty = self.ty(from);
-                let to_ty = self.ty(to);
-                Ins::Convert {
-                    from_w,
-                    to_w,
-                    conv,
-                    from_ty,
-                    to_ty,
-                }
+                Ins::Convert { from_w, to_w, conv }
             }
             Op::Reinterpret(to) => {
                 let (a, b) = (self.size(&inputs[0])?, self.size(to)?);
@@ -553,10 +542,7 @@ impl<'e, 'c> Builder<'e, 'c> {
                 let Type::Int(w) = t else {
                     return Err(ill(format!("DIOpPushLane(`{t}`): not an integer type")));
                 };
-                Ins::PushLane {
-                    w: *w,
-                    ty: self.ty(t),
-                }
+                Ins::PushLane { w: *w }
             }
             Op::Fragment(..) => unreachable!("handled by the loop: no stack effect"),
         };

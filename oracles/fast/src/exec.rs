@@ -370,16 +370,10 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 let l = self.load(&self.prog.consts[i as usize])?;
                 self.stack.push(l);
             }
-            Ins::Convert {
-                from_w,
-                to_w,
-                conv,
-                from_ty,
-                to_ty,
-            } => {
+            Ins::Convert { from_w, to_w, conv } => {
                 let l = self.pop();
                 let v = self.read_val(&l, from_w)?;
-                let r = self.convert(v, from_w, to_w, conv, from_ty, to_ty)?;
+                let r = self.convert(v, from_w, to_w, conv)?;
                 self.push_val(r, to_w);
             }
             Ins::Offset { bw, bytes } => {
@@ -544,12 +538,12 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 };
                 self.push_val(r, to);
             }
-            Ins::PushLane { w, ty } => {
+            Ins::PushLane { w } => {
                 let Some(lane) = ctx.lane else {
                     return fail(ErrorKind::NoLane, Msg::Text("the context gives no lane"));
                 };
                 if w < 64 && lane >> w != 0 {
-                    return fail(ErrorKind::ConvertOutOfRange, Msg::LaneRange { lane, ty });
+                    return fail(ErrorKind::ConvertOutOfRange, Msg::LaneRange { lane, w });
                 }
                 let v = if w <= 128 {
                     Val::S(u128::from(lane))
@@ -685,15 +679,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     }
 
     /// `DIOpConvert`'s value.
-    fn convert(
-        &mut self,
-        v: Val,
-        from_w: u64,
-        to_w: u64,
-        conv: Conv,
-        from_ty: u32,
-        to_ty: u32,
-    ) -> R<Val> {
+    fn convert(&mut self, v: Val, from_w: u64, to_w: u64, conv: Conv) -> R<Val> {
         match conv {
             Conv::Trunc => Ok(match v {
                 Val::S(x) if to_w <= 128 => Val::S(x & mask128(to_w)),
@@ -728,8 +714,8 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 r.ok_or(Stop::Fail(
                     ErrorKind::ConvertOutOfRange,
                     Msg::ConvertRange {
-                        from_ty,
-                        to_ty,
+                        kind: k,
+                        w: to_w,
                         raw,
                         from_w,
                     },

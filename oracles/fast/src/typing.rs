@@ -315,18 +315,7 @@ fn typed<'e>(
                 };
                 let to_w = sz.of(ty)?;
                 let from_w = inbits(0);
-                let from_ty = b.ty_owned(from.to_type(&made));
-                let to_ty = b.ty(to);
-                b.emit(
-                    i,
-                    Ins::Convert {
-                        from_w,
-                        to_w,
-                        conv,
-                        from_ty,
-                        to_ty,
-                    },
-                );
+                b.emit(i, Ins::Convert { from_w, to_w, conv });
                 (ty, to_w)
             }
             Op::Reinterpret(to) => {

@@ -571,26 +571,9 @@ impl<'e, 'c> Builder<'e, 'c> {
             }
             Literal::Int(n) => {
                 let Type::Int(w) = t else { return None };
-                // `n` modulo 2^w in two's complement, as `Bits::from_bigint`:
-                // the magnitude's low words, negated for a negative `n`.
                 let at = self.c.words.len();
-                let nw = w.div_ceil(64) as usize;
-                self.c.words.resize(at + nw, 0);
-                let out = &mut self.c.words[at..];
-                for (slot, d) in out.iter_mut().zip(n.magnitude().iter_u64_digits()) {
-                    *slot = d;
-                }
-                if n.sign() == num_bigint::Sign::Minus {
-                    let mut carry = true;
-                    for x in out.iter_mut() {
-                        let (v, c) = (!*x).overflowing_add(u64::from(carry));
-                        *x = v;
-                        carry = c;
-                    }
-                }
-                if w % 64 != 0 {
-                    out[nw - 1] &= words::mask64(w % 64);
-                }
+                self.c.words.resize(at + w.div_ceil(64) as usize, 0);
+                put_int(&mut self.c.words[at..], 0, n, *w);
                 Some(Ins::ImmW {
                     at: at as u32,
                     w: *w,
@@ -626,33 +609,57 @@ impl<'e, 'c> Builder<'e, 'c> {
     /// chunk, so one implicit value (`None`: an element `scalar_literal`
     /// does not take, e.g. `undef`, which makes a composite).
     fn elements(&mut self, elems: &[(Type, Literal)], pad: u64) -> Option<Ins> {
-        let at = self.c.words.len();
+        // The elements go into a `u128` while they fit (the usual vector),
+        // and only a longer literal is written out to the words.
+        let mut acc: u128 = 0;
+        let mut wide: Option<usize> = None;
         let mut pos: u64 = 0;
         for (te, le) in elems {
-            let Some((x, w)) = self.scalar_literal(te, le) else {
-                // The general path writes its own words.
-                self.c.words.truncate(at);
-                return None;
+            // A scalar of at most 128 bits, or a wider integer.
+            let (x, big, w) = match (self.scalar_literal(te, le), te, le) {
+                (Some((x, w)), ..) => (x, None, w),
+                (None, Type::Int(w), Literal::Int(n)) if *w <= MAX_TYPE_BITS => (0, Some(n), *w),
+                _ => {
+                    // The general path writes its own words.
+                    if let Some(at) = wide {
+                        self.c.words.truncate(at);
+                    }
+                    return None;
+                }
             };
             let end = pos + w + pad;
+            if wide.is_none() && end <= 128 {
+                if w > 0 {
+                    acc |= x << pos;
+                }
+                pos = end;
+                continue;
+            }
+            let at = *wide.get_or_insert_with(|| {
+                let at = self.c.words.len();
+                self.c.words.resize(at + 2, 0);
+                words::put128(&mut self.c.words[at..], 0, acc, pos);
+                at
+            });
             let need = end.div_ceil(64) as usize;
             if self.c.words.len() < at + need {
                 self.c.words.resize(at + need, 0);
             }
-            words::put128(&mut self.c.words[at..], pos, x, w.min(128));
+            match big {
+                Some(n) => put_int(&mut self.c.words[at..], pos, n, w),
+                None => words::put128(&mut self.c.words[at..], pos, x, w.min(128)),
+            }
             pos = end;
         }
-        if pos <= 128 {
-            let x = words::get128(&self.c.words[at..], 0, pos);
-            self.c.words.truncate(at);
-            return Some(Ins::Imm {
-                v: x,
+        Some(match wide {
+            None => Ins::Imm {
+                v: acc,
                 w: pos as u32,
-            });
-        }
-        Some(Ins::ImmW {
-            at: at as u32,
-            w: pos,
+            },
+            Some(at) => Ins::ImmW {
+                at: at as u32,
+                w: pos,
+            },
         })
     }
 
@@ -727,6 +734,26 @@ impl<'e, 'c> Builder<'e, 'c> {
         }
         self.c.consts.push(loc);
         Ok(Ins::Const((self.c.consts.len() - 1) as u32))
+    }
+}
+
+/// Writes `n` modulo 2^w (two's complement, as `Bits::from_bigint` reads
+/// it) at bit `pos` of `out` (zero there): the magnitude's low words,
+/// negated for a negative `n`.
+fn put_int(out: &mut [u64], pos: u64, n: &num_bigint::BigInt, w: u64) {
+    let negative = n.sign() == num_bigint::Sign::Minus;
+    let mut digits = n.magnitude().iter_u64_digits();
+    let mut carry = true;
+    let mut at = 0;
+    while at < w {
+        let mut d = digits.next().unwrap_or(0);
+        if negative {
+            let (v, c) = (!d).overflowing_add(u64::from(carry));
+            d = v;
+            carry = c;
+        }
+        words::put(out, pos + at, d, (w - at).min(64));
+        at += 64;
     }
 }
 
@@ -895,8 +922,35 @@ impl Compiled {
 
 #[cfg(test)]
 mod tests {
-    use super::low128;
+    use super::{low128, put_int};
+    use crate::words;
+    use diopter_semantics::value::Bits;
     use num_bigint::BigInt;
+
+    #[test]
+    fn put_int_is_bits_from_bigint() {
+        let two = BigInt::from(2);
+        for w in [1u64, 63, 64, 65, 129, 200, 256] {
+            for v in [
+                BigInt::from(0),
+                BigInt::from(-1),
+                BigInt::from(-231),
+                two.pow(130) + 5,
+                -two.pow(128),
+                two.pow(300) - 1,
+            ] {
+                for pos in [0u64, 3, 64, 101] {
+                    let mut out = vec![0u64; (pos + w).div_ceil(64) as usize];
+                    put_int(&mut out, pos, &v, w);
+                    assert_eq!(
+                        words::to_bits(&out, pos, w),
+                        Bits::from_bigint(w, &v),
+                        "{v} in {w} bits at {pos}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn low128_is_the_general_conversion() {

@@ -266,8 +266,9 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
         Machine::with(prog, ctx, run, None)
     }
 
-    /// A machine that starts from what `run` holds (a prepared context's
-    /// `CtxInfo`, with the context itself).
+    /// A machine in a context prepared beforehand (`pre`; it reads the
+    /// prepared `CtxInfo` then, and `run` only caches), or in a context of
+    /// which `run` holds what is known.
     #[inline(always)]
     pub(crate) fn with(
         prog: &'a Compiled,
@@ -321,8 +322,8 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
         let ctx = self.ctx;
         match *ins {
             // A loaded slot says the context has the argument.
-            Ins::Arg(n) if n < 8 && self.run.info.loaded[n as usize].0 != NOT_LOADED => {
-                let loc = self.slot_loc(self.run.info.loaded[n as usize]);
+            Ins::Arg(n) if n < 8 && self.info().loaded[n as usize].0 != NOT_LOADED => {
+                let loc = self.slot_loc(self.info().loaded[n as usize]);
                 self.stack.push(loc);
             }
             Ins::Arg(n) => match ctx.args.get(&n) {
@@ -934,8 +935,22 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
 
     // --------------------------------------------------------------- memory
 
+    /// What the run knows of its context: a prepared context's, which a
+    /// run only reads (every slot loaded, every pointer size looked up), or
+    /// what this run has learnt.
+    #[inline(always)]
+    fn info(&self) -> &CtxInfo {
+        match self.pre {
+            Some(pre) => &pre.info,
+            None => &self.run.info,
+        }
+    }
+
     /// Pointer bits of an address space (cached: a datalayout lookup).
     pub(crate) fn pointer_bits(&mut self, a: u32) -> u64 {
+        if let Some(&p) = self.pre.and_then(|p| p.info.ptr_bits.get(a as usize)) {
+            return p;
+        }
         match self.run.info.ptr_bits.get_mut(a as usize) {
             Some(p) => {
                 if *p == 0 {
@@ -950,7 +965,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     /// Pushes a location of the context, loading it once per run.
     fn push_ctx(&mut self, slot: Option<usize>, l: &'a LocDesc) -> R<()> {
         let loc = match slot {
-            Some(k) => match self.run.info.loaded[k] {
+            Some(k) => match self.info().loaded[k] {
                 (NOT_LOADED, _) => self.load_slot(k, l)?,
                 range => self.slot_loc(range),
             },
@@ -996,7 +1011,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
         if out.is_empty() || seeded == 0 {
             return;
         }
-        let h = splitmix64(self.run.info.seed_hash ^ u64::from(a));
+        let h = splitmix64(self.info().seed_hash ^ u64::from(a));
         while seeded != 0 {
             let j = seeded.trailing_zeros();
             seeded &= seeded - 1;

@@ -99,10 +99,7 @@ impl Compiled {
         let mut ev = Evaluation {
             inner: Inner::Small(
                 match pre {
-                    Some(pre) => {
-                        run.info = pre.info;
-                        Machine::with(self, ctx, run, Some(pre))
-                    }
+                    Some(pre) => Machine::with(self, ctx, run, Some(pre)),
                     None => Machine::new(self, ctx, run),
                 },
                 Err((0, Stop::Bail)),

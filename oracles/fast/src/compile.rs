@@ -258,10 +258,14 @@ impl<'e, 'c> Builder<'e, 'c> {
         (self.c.msgs.len() - 1) as u32
     }
     /// Appends the instruction of operation `i` (at most one per operation).
+    #[inline]
     pub(crate) fn emit(&mut self, i: usize, ins: Ins) {
         let i = i as u32;
         debug_assert!(i >= self.next_op, "two instructions for operation {i}");
-        self.c.skipped.extend(self.next_op..i);
+        // Nearly always none skipped: no range to extend the vector with.
+        if i > self.next_op {
+            self.c.skipped.extend(self.next_op..i);
+        }
         self.next_op = i + 1;
         self.c.code.push(ins);
     }

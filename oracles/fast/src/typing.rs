@@ -161,6 +161,7 @@ struct Sizes<'v> {
 }
 
 impl Sizes<'_> {
+    #[inline]
     fn scalar(&mut self, s: Scalar) -> u64 {
         match s {
             Scalar::Int(w) => w,
@@ -176,6 +177,7 @@ impl Sizes<'_> {
             },
         }
     }
+    #[inline]
     fn of(&mut self, t: Ty) -> Option<u64> {
         let bits = match t {
             Ty::S(s) => self.scalar(s),
@@ -186,9 +188,15 @@ impl Sizes<'_> {
                 }
                 len.checked_mul(e)?
             }
-            Ty::Other(t) => return self.env.dl.bitsizeof(t, self.env.types).ok(),
+            Ty::Other(t) => return self.aggregate(t),
         };
         (bits <= MAX_TYPE_BITS).then_some(bits)
+    }
+    /// The data layout's size of an aggregate (kept out of line: `of` is
+    /// inlined where scalars are sized).
+    #[inline(never)]
+    fn aggregate(&self, t: &Type) -> Option<u64> {
+        self.env.dl.bitsizeof(t, self.env.types).ok()
     }
 }
 

@@ -187,13 +187,19 @@ impl Memory {
     /// in 128 bits (`None` when there is none; the highest is `u128::MAX`
     /// when it does not fit).
     pub fn span_u128(&self, addrspace: u32) -> Option<(u128, u128)> {
-        let mut r = self
-            .pages
-            .range((addrspace, PageNo::Small(0))..)
-            .take_while(|((a, _), _)| *a == addrspace);
+        // The space's first and last page, from both ends of its range (not
+        // by walking every page between).
+        let mut r = match addrspace.checked_add(1) {
+            Some(next) => self
+                .pages
+                .range((addrspace, PageNo::Small(0))..(next, PageNo::Small(0))),
+            None => self.pages.range((addrspace, PageNo::Small(0))..),
+        };
         let ((_, p0), page0) = r.next()?;
         let first = page_base_u128(p0)? + u128::from(page0.set.trailing_zeros());
-        let (p, page) = r.last().map_or((p0, page0), |((_, p), page)| (p, page));
+        let (p, page) = r
+            .next_back()
+            .map_or((p0, page0), |((_, p), page)| (p, page));
         let last =
             page_base_u128(p).map_or(u128::MAX, |b| b + u128::from(63 - page.set.leading_zeros()));
         Some((first, last))
@@ -216,6 +222,24 @@ impl Memory {
         assert!(out.len() <= 64, "at most 64 bytes at a time");
         if out.is_empty() {
             return 0;
+        }
+        // Below 2^64 the read's (at most two) pages are looked up by key:
+        // one search each, where a range search descends twice.
+        if let Ok(a) = u64::try_from(address.saturating_add(out.len() as u128)) {
+            let first = (address as u64) >> PAGE_BITS;
+            let mut given = 0u64;
+            for n in first..=(a - 1) >> PAGE_BITS {
+                if let Some(page) = self.pages.get(&(addrspace, PageNo::Small(n))) {
+                    given |= overlay_page(
+                        u128::from(n) << PAGE_BITS,
+                        page.set,
+                        &page.bytes,
+                        address,
+                        out,
+                    );
+                }
+            }
+            return given;
         }
         let (lo, _) = split_u128(address);
         let end = address.saturating_add(out.len() as u128);

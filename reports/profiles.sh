@@ -2,7 +2,9 @@
 # The callgrind profiles behind reports/profiles.md: each criterion
 # workload (benches/eval.rs, benches/dwarf.rs) run N times by its example
 # binary, counting only the workload (--toggle-collect on the run_*
-# functions, so building the inputs is not counted).
+# functions, so building the inputs is not counted). `fast` runs in
+# contexts prepared beforehand, as the bench's row does; `fast-lazy` is
+# the same on the raw contexts.
 #
 #   reports/profiles.sh [N]     (default 20 rounds of the whole set)
 #
@@ -44,7 +46,7 @@ for line in text.split('file:function', 1)[1].splitlines():
         # A recursive call is inside the outer call's cost already.
         calls[fn] += sum(c for f, c in callers if f != fn)
         callers = []
-wanted = [r'Compiled>::eval$', r'Machine<O>::run$', r'Machine<O>::outcome$', r'read_val$',
+wanted = [r'Compiled>::eval$', r'Compiled>::run_prepared$', r'recompile_unchecked$', r'Machine<O>::run$', r'Machine<O>::outcome$', r'read_val$',
           r'read_into$', r'fetch_bytes$', r'push_ctx$', r'Memory::span_u128$',
           r'words::to_bits$', r'core::fmt::write$', r'^malloc$', r'^free$',
           r'interp::eval$', r'check::apply$', r'interp::binary$', r'access::read_at$',
@@ -68,7 +70,7 @@ run() { # NAME EVALUATIONS-PER-ROUND TOGGLE BINARY ARGS...
     summary "$out/$name.out" $((per * n))
 }
 
-for side in reference fast fast+compile; do
+for side in reference fast fast-lazy fast+compile; do
     run "corpus-$side" 287 'profile_eval::run_*' $ex/profile_eval corpus "$side" "$n"
     run "generated-$side" 300 'profile_eval::run_*' $ex/profile_eval generated "$side" "$n"
 done

@@ -187,27 +187,63 @@ impl Memory {
     /// in 128 bits (`None` when there is none; the highest is `u128::MAX`
     /// when it does not fit).
     pub fn span_u128(&self, addrspace: u32) -> Option<(u128, u128)> {
-        let mut r = self
-            .pages
-            .range((addrspace, PageNo::Small(0))..)
-            .take_while(|((a, _), _)| *a == addrspace);
+        // The space's first and last page, from both ends of its range (not
+        // by walking every page between).
+        let mut r = match addrspace.checked_add(1) {
+            Some(next) => self
+                .pages
+                .range((addrspace, PageNo::Small(0))..(next, PageNo::Small(0))),
+            None => self.pages.range((addrspace, PageNo::Small(0))..),
+        };
         let ((_, p0), page0) = r.next()?;
         let first = page_base_u128(p0)? + u128::from(page0.set.trailing_zeros());
-        let (p, page) = r.last().map_or((p0, page0), |((_, p), page)| (p, page));
+        let (p, page) = r
+            .next_back()
+            .map_or((p0, page0), |((_, p), page)| (p, page));
         let last =
             page_base_u128(p).map_or(u128::MAX, |b| b + u128::from(63 - page.set.leading_zeros()));
         Some((first, last))
     }
 
+    /// Every page whose base address fits in 128 bits, in order: (address
+    /// space, base address, which of its 64 bytes are set, the bytes).
+    pub fn pages_u128(&self) -> impl Iterator<Item = (u32, u128, u64, &[u8; 64])> + '_ {
+        self.pages.iter().filter_map(|((a, p), page)| {
+            page_base_u128(p).map(|base| (*a, base, page.set, &page.bytes))
+        })
+    }
+
     /// Overwrites `out[i]` with the set byte at `address + i` of
-    /// `addrspace`, where there is one (addresses wrap at 2^128: the caller
-    /// keeps its reads below that).
-    pub fn overlay_u128(&self, addrspace: u32, address: u128, out: &mut [u8]) {
+    /// `addrspace`, where there is one, and returns which `i` those are (bit
+    /// `i`), so that the caller computes only the other bytes. At most 64
+    /// bytes (addresses wrap at 2^128: the caller keeps its reads below
+    /// that).
+    pub fn overlay_u128(&self, addrspace: u32, address: u128, out: &mut [u8]) -> u64 {
+        assert!(out.len() <= 64, "at most 64 bytes at a time");
         if out.is_empty() {
-            return;
+            return 0;
+        }
+        // Below 2^64 the read's (at most two) pages are looked up by key:
+        // one search each, where a range search descends twice.
+        if let Ok(a) = u64::try_from(address.saturating_add(out.len() as u128)) {
+            let first = (address as u64) >> PAGE_BITS;
+            let mut given = 0u64;
+            for n in first..=(a - 1) >> PAGE_BITS {
+                if let Some(page) = self.pages.get(&(addrspace, PageNo::Small(n))) {
+                    given |= overlay_page(
+                        u128::from(n) << PAGE_BITS,
+                        page.set,
+                        &page.bytes,
+                        address,
+                        out,
+                    );
+                }
+            }
+            return given;
         }
         let (lo, _) = split_u128(address);
         let end = address.saturating_add(out.len() as u128);
+        let mut given = 0u64;
         for ((_, p), page) in self
             .pages
             .range((addrspace, lo)..)
@@ -219,17 +255,33 @@ impl Memory {
             if base >= end {
                 break;
             }
-            let mut set = page.set;
-            while set != 0 {
-                let i = set.trailing_zeros();
-                set &= set - 1;
-                let at = base + u128::from(i);
-                if at >= address && at < end {
-                    out[(at - address) as usize] = page.bytes[i as usize];
-                }
-            }
+            given |= overlay_page(base, page.set, &page.bytes, address, out);
         }
+        given
     }
+}
+
+/// [`Memory::overlay_u128`] for one page (base address `base`, `set`
+/// bytes): its set bytes inside `address..address + out.len()` (at most 64
+/// bytes) written into `out`, and which `out[i]` they are (bit `i`).
+pub fn overlay_page(base: u128, set: u64, bytes: &[u8; 64], address: u128, out: &mut [u8]) -> u64 {
+    let end = address.saturating_add(out.len() as u128);
+    if base >= end || base.saturating_add(PAGE.into()) <= address {
+        return 0;
+    }
+    // Only the page's bytes inside `address..end`.
+    let from = address.saturating_sub(base) as u32;
+    let to = (end - base).min(PAGE.into()) as u32;
+    let mut set = set & (u64::MAX >> (64 - (to - from))) << from;
+    let mut given = 0u64;
+    while set != 0 {
+        let i = set.trailing_zeros();
+        set &= set - 1;
+        let k = (base + u128::from(i) - address) as u32;
+        out[k as usize] = bytes[i as usize];
+        given |= 1 << k;
+    }
+    given
 }
 
 #[cfg(test)]
@@ -344,11 +396,14 @@ mod tests {
         assert_eq!(m.span_u128(2), Some((62, 300)));
         assert_eq!(m.span_u128(3), Some((1, 1)));
         let mut out = [0u8; 8];
-        m.overlay_u128(2, 60, &mut out);
+        assert_eq!(m.overlay_u128(2, 60, &mut out), 0b11100);
         assert_eq!(out, [0, 0, 0xa, 0xb, 0xc, 0, 0, 0]);
         let mut out = [7u8; 2];
-        m.overlay_u128(2, 299, &mut out);
+        assert_eq!(m.overlay_u128(2, 299, &mut out), 0b10);
         assert_eq!(out, [7, 0xd]);
+        let mut out = [7u8; 64];
+        assert_eq!(m.overlay_u128(2, 63, &mut out), 0b11);
+        assert_eq!(out[..3], [0xb, 0xc, 7]);
         m.insert(2, &(BigUint::from(1u32) << 130u32), 1);
         assert_eq!(m.span_u128(2), Some((62, u128::MAX)));
     }

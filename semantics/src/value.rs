@@ -147,6 +147,12 @@ impl Bits {
         bytes
     }
 
+    /// The unsigned reading's 64-bit digits, least significant first, as
+    /// many as it has (none for zero; at most `ceil(width / 64)`).
+    pub fn iter_u64_digits(&self) -> impl Iterator<Item = u64> + '_ {
+        self.value.iter_u64_digits()
+    }
+
     /// The number of bits.
     pub fn width(&self) -> u64 {
         self.width

@@ -4,9 +4,17 @@
 //! context the generator made for it). Each iteration evaluates the whole
 //! set; the fast evaluator's programs are compiled beforehand ("compile
 //! once, evaluate many times") and share one `Scratch`. `fast` gives the
-//! evaluator's own compact result (`Compiled::run`), `fast+outcome`
-//! converts it to the reference's `Outcome` as the differential oracle does,
-//! `fast+compile` compiles each expression and then runs it once.
+//! evaluator's own compact result (`Compiled::run_prepared`) in each item's
+//! context **prepared beforehand** (`PreparedContext::new`, outside the
+//! timed loop: a debugger prepares a stop's context once and evaluates many
+//! expressions in it), `fast+outcome` converts that result to the
+//! reference's `Outcome` as the differential oracle does. `fast+compile` is
+//! the one-shot path, the expression and the raw `Context` in and the
+//! result out: compiling (`Compiled::recompile_unchecked`, the
+//! `compile_unchecked` of each expression into the buffers of the previous
+//! program, as the `Scratch` is reused) and one `Compiled::run` in the
+//! unprepared context (which loads only the locations the expression
+//! names: cheaper for a single evaluation than preparing the context).
 //!
 //!     cargo bench -p diopter-fast --bench eval -- --warm-up-time 1 --measurement-time 3
 //!
@@ -19,7 +27,7 @@ mod items;
 mod support;
 
 use criterion::{black_box, Criterion};
-use diopter_fast::{Compiled, Scratch};
+use diopter_fast::{Compiled, PreparedContext, Scratch};
 use items::{corpus_items, generated_items, Item};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -49,12 +57,14 @@ fn per_iter(name: &str) -> Duration {
 
 fn bench_set(c: &mut Criterion, set: &str, items: &[Item]) {
     let programs: Vec<Compiled> = items.iter().map(Item::compile).collect();
+    let prepared: Vec<PreparedContext> = items.iter().map(Item::prepare).collect();
     // The fast evaluator is exact: check that before timing it.
     let mut scratch = Scratch::new();
     let mut ok = 0;
-    for (item, p) in items.iter().zip(&programs) {
+    for ((item, p), pre) in items.iter().zip(&programs).zip(&prepared) {
         let r = item.reference();
         assert_eq!(p.eval(&item.ctx, &mut scratch), r);
+        assert_eq!(p.eval_prepared(pre, &mut scratch), r);
         ok += usize::from(r.is_ok());
     }
     eprintln!(
@@ -82,8 +92,8 @@ fn bench_set(c: &mut Criterion, set: &str, items: &[Item]) {
         b.iter_custom(|iters| {
             let t = Instant::now();
             for _ in 0..iters {
-                for (item, p) in items.iter().zip(&programs) {
-                    black_box(&p.run(&item.ctx, &mut scratch));
+                for (pre, p) in prepared.iter().zip(&programs) {
+                    black_box(&p.run_prepared(pre, &mut scratch));
                 }
             }
             let d = t.elapsed();
@@ -97,8 +107,8 @@ fn bench_set(c: &mut Criterion, set: &str, items: &[Item]) {
         b.iter_custom(|iters| {
             let t = Instant::now();
             for _ in 0..iters {
-                for (item, p) in items.iter().zip(&programs) {
-                    black_box(p.eval(&item.ctx, &mut scratch)).ok();
+                for (pre, p) in prepared.iter().zip(&programs) {
+                    black_box(p.eval_prepared(pre, &mut scratch)).ok();
                 }
             }
             let d = t.elapsed();
@@ -109,11 +119,13 @@ fn bench_set(c: &mut Criterion, set: &str, items: &[Item]) {
     let name = format!("{set}/fast+compile");
     g.bench_function("fast+compile", |b| {
         let mut scratch = Scratch::new();
+        // The buffers the first program grows are reused by the next.
+        let mut p = items[0].compile();
         b.iter_custom(|iters| {
             let t = Instant::now();
             for _ in 0..iters {
                 for item in items {
-                    let p = item.compile_once();
+                    item.compile_once(&mut p);
                     black_box(&p.run(&item.ctx, &mut scratch));
                 }
             }

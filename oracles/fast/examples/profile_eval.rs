@@ -6,7 +6,8 @@
 //!         target/release/examples/profile_eval generated fast 20
 //!
 //! `SET` is `corpus` or `generated`; `SIDE` is `reference`, `fast`,
-//! `fast+outcome` or `fast+compile` (the four benchmarks of a group). Building the inputs is
+//! `fast+outcome` or `fast+compile` (the four benchmarks of a group), or
+//! `fast-lazy` (`fast` in contexts not prepared beforehand). Building the inputs is
 //! outside the `run_*` functions, so `--toggle-collect` counts the workload
 //! alone. It prints the set's size and mean operation count, which turn the
 //! instruction counts into per-evaluation and per-operation figures.
@@ -16,7 +17,7 @@ mod items;
 #[path = "../tests/fast_support.rs"]
 mod support;
 
-use diopter_fast::{Compiled, Scratch};
+use diopter_fast::{Compiled, PreparedContext, Scratch};
 use items::{corpus_items, generated_items, Item};
 use std::hint::black_box;
 
@@ -30,7 +31,17 @@ fn run_reference(items: &[Item], n: usize) {
 }
 
 #[inline(never)]
-fn run_fast(items: &[Item], programs: &[Compiled], n: usize) {
+fn run_fast(prepared: &[PreparedContext], programs: &[Compiled], n: usize) {
+    let mut scratch = Scratch::new();
+    for _ in 0..n {
+        for (ctx, p) in prepared.iter().zip(programs) {
+            black_box(&p.run_prepared(ctx, &mut scratch));
+        }
+    }
+}
+
+#[inline(never)]
+fn run_fast_lazy(items: &[Item], programs: &[Compiled], n: usize) {
     let mut scratch = Scratch::new();
     for _ in 0..n {
         for (item, p) in items.iter().zip(programs) {
@@ -40,21 +51,21 @@ fn run_fast(items: &[Item], programs: &[Compiled], n: usize) {
 }
 
 #[inline(never)]
-fn run_fast_outcome(items: &[Item], programs: &[Compiled], n: usize) {
+fn run_fast_outcome(prepared: &[PreparedContext], programs: &[Compiled], n: usize) {
     let mut scratch = Scratch::new();
     for _ in 0..n {
-        for (item, p) in items.iter().zip(programs) {
-            black_box(p.eval(&item.ctx, &mut scratch)).ok();
+        for (ctx, p) in prepared.iter().zip(programs) {
+            black_box(p.eval_prepared(ctx, &mut scratch)).ok();
         }
     }
 }
 
 #[inline(never)]
-fn run_fast_compile(items: &[Item], n: usize) {
+fn run_fast_compile(items: &[Item], mut p: Compiled, n: usize) {
     let mut scratch = Scratch::new();
     for _ in 0..n {
         for item in items {
-            let p = item.compile_once();
+            item.compile_once(&mut p);
             black_box(&p.run(&item.ctx, &mut scratch));
         }
     }
@@ -62,7 +73,8 @@ fn run_fast_compile(items: &[Item], n: usize) {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: profile_eval corpus|generated reference|fast|fast+outcome|fast+compile N";
+    let usage =
+        "usage: profile_eval corpus|generated reference|fast|fast-lazy|fast+outcome|fast+compile N";
     let (set, side, n) = match args.as_slice() {
         [_, set, side, n] => (set.as_str(), side.as_str(), n.parse().expect(usage)),
         _ => panic!("{usage}"),
@@ -82,13 +94,19 @@ fn main() {
         "reference" => run_reference(&items, n),
         "fast" => {
             let programs: Vec<Compiled> = items.iter().map(Item::compile).collect();
-            run_fast(&items, &programs, n)
+            let prepared: Vec<PreparedContext> = items.iter().map(Item::prepare).collect();
+            run_fast(&prepared, &programs, n)
+        }
+        "fast-lazy" => {
+            let programs: Vec<Compiled> = items.iter().map(Item::compile).collect();
+            run_fast_lazy(&items, &programs, n)
         }
         "fast+outcome" => {
             let programs: Vec<Compiled> = items.iter().map(Item::compile).collect();
-            run_fast_outcome(&items, &programs, n)
+            let prepared: Vec<PreparedContext> = items.iter().map(Item::prepare).collect();
+            run_fast_outcome(&prepared, &programs, n)
         }
-        "fast+compile" => run_fast_compile(&items, n),
+        "fast+compile" => run_fast_compile(&items, items[0].compile(), n),
         _ => panic!("{usage}"),
     }
 }

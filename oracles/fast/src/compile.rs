@@ -84,8 +84,6 @@ pub(crate) enum Ins {
         from_w: u64,
         to_w: u64,
         conv: Conv,
-        from_ty: u32,
-        to_ty: u32,
     },
     /// `DIOpOffset`/`DIOpBitOffset`/`DIOpByteOffset`: `bw` is the offset's width.
     Offset {
@@ -134,7 +132,6 @@ pub(crate) enum Ins {
     },
     PushLane {
         w: u64,
-        ty: u32,
     },
     Fail {
         kind: ErrorKind,
@@ -185,20 +182,42 @@ pub(crate) struct Builder<'e, 'c> {
 }
 
 impl Compiled {
+    /// The program of no operations, for a machine that only loads
+    /// locations (`PreparedContext::new`).
+    pub(crate) const EMPTY: Compiled = Compiled {
+        code: Vec::new(),
+        skipped: Vec::new(),
+        types: Vec::new(),
+        msgs: Vec::new(),
+        consts: Vec::new(),
+        part_bits: Vec::new(),
+        words: Vec::new(),
+        result: None,
+        fragment: None,
+        max_depth: 0,
+    };
+
     /// An empty program for `e`, with room for its instructions.
     pub(crate) fn empty(e: &Expr) -> Compiled {
         Compiled {
             code: Vec::with_capacity(e.ops.len() + 1),
-            skipped: Vec::new(),
-            types: Vec::new(),
-            msgs: Vec::new(),
-            consts: Vec::new(),
-            part_bits: Vec::new(),
-            words: Vec::new(),
-            result: None,
-            fragment: None,
-            max_depth: 0,
+            ..Compiled::EMPTY
         }
+    }
+
+    /// Makes this an empty program for `e`, keeping the buffers.
+    pub(crate) fn reset(&mut self, e: &Expr) {
+        self.code.clear();
+        self.code.reserve(e.ops.len() + 1);
+        self.skipped.clear();
+        self.types.clear();
+        self.msgs.clear();
+        self.consts.clear();
+        self.part_bits.clear();
+        self.words.clear();
+        self.result = None;
+        self.fragment = None;
+        self.max_depth = 0;
     }
 }
 
@@ -239,10 +258,14 @@ impl<'e, 'c> Builder<'e, 'c> {
         (self.c.msgs.len() - 1) as u32
     }
     /// Appends the instruction of operation `i` (at most one per operation).
+    #[inline]
     pub(crate) fn emit(&mut self, i: usize, ins: Ins) {
         let i = i as u32;
         debug_assert!(i >= self.next_op, "two instructions for operation {i}");
-        self.c.skipped.extend(self.next_op..i);
+        // Nearly always none skipped: no range to extend the vector with.
+        if i > self.next_op {
+            self.c.skipped.extend(self.next_op..i);
+        }
         self.next_op = i + 1;
         self.c.code.push(ins);
     }
@@ -360,15 +383,7 @@ impl<'e, 'c> Builder<'e, 'c> {
                 // The reference sizes the result by `bitsizeof(to)`, which for
                 // int and float types is their width.
                 let to_w = self.size(to)?;
-                let from_ty = self.ty(from);
-                let to_ty = self.ty(to);
-                Ins::Convert {
-                    from_w,
-                    to_w,
-                    conv,
-                    from_ty,
-                    to_ty,
-                }
+                Ins::Convert { from_w, to_w, conv }
             }
             Op::Reinterpret(to) => {
                 let (a, b) = (self.size(&inputs[0])?, self.size(to)?);
@@ -531,10 +546,7 @@ impl<'e, 'c> Builder<'e, 'c> {
                 let Type::Int(w) = t else {
                     return Err(ill(format!("DIOpPushLane(`{t}`): not an integer type")));
                 };
-                Ins::PushLane {
-                    w: *w,
-                    ty: self.ty(t),
-                }
+                Ins::PushLane { w: *w }
             }
             Op::Fragment(..) => unreachable!("handled by the loop: no stack effect"),
         };
@@ -563,26 +575,9 @@ impl<'e, 'c> Builder<'e, 'c> {
             }
             Literal::Int(n) => {
                 let Type::Int(w) = t else { return None };
-                // `n` modulo 2^w in two's complement, as `Bits::from_bigint`:
-                // the magnitude's low words, negated for a negative `n`.
                 let at = self.c.words.len();
-                let nw = w.div_ceil(64) as usize;
-                self.c.words.resize(at + nw, 0);
-                let out = &mut self.c.words[at..];
-                for (slot, d) in out.iter_mut().zip(n.magnitude().iter_u64_digits()) {
-                    *slot = d;
-                }
-                if n.sign() == num_bigint::Sign::Minus {
-                    let mut carry = true;
-                    for x in out.iter_mut() {
-                        let (v, c) = (!*x).overflowing_add(u64::from(carry));
-                        *x = v;
-                        carry = c;
-                    }
-                }
-                if w % 64 != 0 {
-                    out[nw - 1] &= words::mask64(w % 64);
-                }
+                self.c.words.resize(at + w.div_ceil(64) as usize, 0);
+                put_int(&mut self.c.words[at..], 0, n, *w);
                 Some(Ins::ImmW {
                     at: at as u32,
                     w: *w,
@@ -618,33 +613,57 @@ impl<'e, 'c> Builder<'e, 'c> {
     /// chunk, so one implicit value (`None`: an element `scalar_literal`
     /// does not take, e.g. `undef`, which makes a composite).
     fn elements(&mut self, elems: &[(Type, Literal)], pad: u64) -> Option<Ins> {
-        let at = self.c.words.len();
+        // The elements go into a `u128` while they fit (the usual vector),
+        // and only a longer literal is written out to the words.
+        let mut acc: u128 = 0;
+        let mut wide: Option<usize> = None;
         let mut pos: u64 = 0;
         for (te, le) in elems {
-            let Some((x, w)) = self.scalar_literal(te, le) else {
-                // The general path writes its own words.
-                self.c.words.truncate(at);
-                return None;
+            // A scalar of at most 128 bits, or a wider integer.
+            let (x, big, w) = match (self.scalar_literal(te, le), te, le) {
+                (Some((x, w)), ..) => (x, None, w),
+                (None, Type::Int(w), Literal::Int(n)) if *w <= MAX_TYPE_BITS => (0, Some(n), *w),
+                _ => {
+                    // The general path writes its own words.
+                    if let Some(at) = wide {
+                        self.c.words.truncate(at);
+                    }
+                    return None;
+                }
             };
             let end = pos + w + pad;
+            if wide.is_none() && end <= 128 {
+                if w > 0 {
+                    acc |= x << pos;
+                }
+                pos = end;
+                continue;
+            }
+            let at = *wide.get_or_insert_with(|| {
+                let at = self.c.words.len();
+                self.c.words.resize(at + 2, 0);
+                words::put128(&mut self.c.words[at..], 0, acc, pos);
+                at
+            });
             let need = end.div_ceil(64) as usize;
             if self.c.words.len() < at + need {
                 self.c.words.resize(at + need, 0);
             }
-            words::put128(&mut self.c.words[at..], pos, x, w.min(128));
+            match big {
+                Some(n) => put_int(&mut self.c.words[at..], pos, n, w),
+                None => words::put128(&mut self.c.words[at..], pos, x, w.min(128)),
+            }
             pos = end;
         }
-        if pos <= 128 {
-            let x = words::get128(&self.c.words[at..], 0, pos);
-            self.c.words.truncate(at);
-            return Some(Ins::Imm {
-                v: x,
+        Some(match wide {
+            None => Ins::Imm {
+                v: acc,
                 w: pos as u32,
-            });
-        }
-        Some(Ins::ImmW {
-            at: at as u32,
-            w: pos,
+            },
+            Some(at) => Ins::ImmW {
+                at: at as u32,
+                w: pos,
+            },
         })
     }
 
@@ -677,10 +696,7 @@ impl<'e, 'c> Builder<'e, 'c> {
             Literal::Null | Literal::ZeroInitializer => Some((0, size)),
             Literal::Int(n) if t.is_int() && size <= 128 => {
                 // The literal modulo 2^w, as `Bits::from_bigint` reads it.
-                let x = match num_traits::ToPrimitive::to_i128(n) {
-                    Some(x) => x as u128,
-                    None => num_traits::ToPrimitive::to_u128(n)?,
-                };
+                let x = low128(n)?;
                 Some((x & words::mask128(size), size))
             }
             Literal::Float(b) if t.is_float() && b.width() == size => {
@@ -723,6 +739,44 @@ impl<'e, 'c> Builder<'e, 'c> {
         }
         self.c.consts.push(loc);
         Ok(Ins::Const((self.c.consts.len() - 1) as u32))
+    }
+}
+
+/// Writes `n` modulo 2^w (two's complement, as `Bits::from_bigint` reads
+/// it) at bit `pos` of `out` (zero there): the magnitude's low words,
+/// negated for a negative `n`.
+fn put_int(out: &mut [u64], pos: u64, n: &num_bigint::BigInt, w: u64) {
+    let negative = n.sign() == num_bigint::Sign::Minus;
+    let mut digits = n.magnitude().iter_u64_digits();
+    let mut carry = true;
+    let mut at = 0;
+    while at < w {
+        let mut d = digits.next().unwrap_or(0);
+        if negative {
+            let (v, c) = (!d).overflowing_add(u64::from(carry));
+            d = v;
+            carry = c;
+        }
+        words::put(out, pos + at, d, (w - at).min(64));
+        at += 64;
+    }
+}
+
+/// `n` as a `u128` when it lies in `-2^127..2^128` (two's complement for
+/// the negative ones), from its digits: the general conversions cost more
+/// than the rest of encoding a literal.
+fn low128(n: &num_bigint::BigInt) -> Option<u128> {
+    let mut digits = n.iter_u64_digits();
+    let lo = digits.next().unwrap_or(0);
+    let hi = digits.next().unwrap_or(0);
+    if digits.next().is_some() {
+        return None;
+    }
+    let mag = u128::from(lo) | u128::from(hi) << 64;
+    match n.sign() {
+        num_bigint::Sign::Minus if mag > 1 << 127 => None,
+        num_bigint::Sign::Minus => Some(mag.wrapping_neg()),
+        _ => Some(mag),
     }
 }
 
@@ -868,5 +922,58 @@ impl Compiled {
     }
     pub fn is_empty(&self) -> bool {
         self.code.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{low128, put_int};
+    use crate::words;
+    use diopter_semantics::value::Bits;
+    use num_bigint::BigInt;
+
+    #[test]
+    fn put_int_is_bits_from_bigint() {
+        let two = BigInt::from(2);
+        for w in [1u64, 63, 64, 65, 129, 200, 256] {
+            for v in [
+                BigInt::from(0),
+                BigInt::from(-1),
+                BigInt::from(-231),
+                two.pow(130) + 5,
+                -two.pow(128),
+                two.pow(300) - 1,
+            ] {
+                for pos in [0u64, 3, 64, 101] {
+                    let mut out = vec![0u64; (pos + w).div_ceil(64) as usize];
+                    put_int(&mut out, pos, &v, w);
+                    assert_eq!(
+                        words::to_bits(&out, pos, w),
+                        Bits::from_bigint(w, &v),
+                        "{v} in {w} bits at {pos}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn low128_is_the_general_conversion() {
+        let two = BigInt::from(2);
+        let mut values: Vec<BigInt> = vec![BigInt::from(0), BigInt::from(-1), BigInt::from(7)];
+        for e in [63u32, 64, 65, 126, 127, 128, 129, 200] {
+            let p = two.pow(e);
+            for d in [-1, 0, 1] {
+                values.push(&p + d);
+                values.push(-&p + d);
+            }
+        }
+        for v in values {
+            let general = match num_traits::ToPrimitive::to_i128(&v) {
+                Some(x) => Some(x as u128),
+                None => num_traits::ToPrimitive::to_u128(&v),
+            };
+            assert_eq!(low128(&v), general, "{v}");
+        }
     }
 }

@@ -16,7 +16,9 @@
 //! recycled through [`super::Scratch`], so a run allocates nothing once the
 //! scratch has grown to the program's needs, as long as values stay within
 //! 128 bits and nothing fails. A context location is loaded (converted to
-//! compact form) once per run, however often the expression names it.
+//! compact form) once per run, however often the expression names it, or
+//! once per context by a [`PreparedContext`](super::PreparedContext), whose
+//! arenas a run then starts from.
 //!
 //! Arena ranges are never modified after they are made (an offset operation
 //! on a multi-location makes a new range), so copies of a `Loc` (`DIOpExtend`
@@ -26,6 +28,7 @@ use super::arith::{self, BinOp};
 use super::compile::{Compiled, Conv, Fallback, Ins, Lane};
 use super::failure::Msg;
 use super::offset::Off;
+use super::prepared::PreparedContext;
 use super::words::{self, mask128, sext128};
 use diopter_semantics::context::{splitmix64, Context};
 use diopter_semantics::interp::{ErrorKind, EvalError, Located, Outcome};
@@ -107,6 +110,69 @@ fn check_loc_size(nodes: u64) -> R<()> {
     Ok(())
 }
 
+/// An arena of a run: the prepared context's part (borrowed, never written)
+/// followed by the run's own. Indices run on across the two, and a range is
+/// always inside one of them (it is made all at once), so a run in a
+/// prepared context finds the context's locations where the preparation
+/// put them without copying them.
+pub(crate) struct Arena<'a, T> {
+    pub pre: &'a [T],
+    pub own: Vec<T>,
+}
+
+impl<'a, T: Clone> Arena<'a, T> {
+    pub(crate) fn new() -> Self {
+        Arena {
+            pre: &[],
+            own: Vec::new(),
+        }
+    }
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.pre.len() + self.own.len()
+    }
+    #[inline]
+    pub(crate) fn push(&mut self, t: T) {
+        self.own.push(t);
+    }
+    #[inline]
+    pub(crate) fn extend(&mut self, it: impl IntoIterator<Item = T>) {
+        self.own.extend(it);
+    }
+}
+
+impl<T> std::ops::Index<usize> for Arena<'_, T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, i: usize) -> &T {
+        match i.checked_sub(self.pre.len()) {
+            None => &self.pre[i],
+            Some(j) => &self.own[j],
+        }
+    }
+}
+
+impl<T> std::ops::IndexMut<usize> for Arena<'_, T> {
+    /// Only the run's own part is written.
+    #[inline]
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        &mut self.own[i - self.pre.len()]
+    }
+}
+
+impl<T> std::ops::Index<std::ops::Range<usize>> for Arena<'_, T> {
+    type Output = [T];
+    #[inline]
+    fn index(&self, r: std::ops::Range<usize>) -> &[T] {
+        let n = self.pre.len();
+        if r.start < n {
+            &self.pre[r]
+        } else {
+            &self.own[r.start - n..r.end - n]
+        }
+    }
+}
+
 /// A value just read: at most 128 bits inline, else the first bit of a
 /// region of the words arena.
 #[derive(Clone, Copy, Debug)]
@@ -115,53 +181,112 @@ pub(crate) enum Val {
     W(u64),
 }
 
-/// The run-time state. Its vectors come from (and go back to) a `Scratch`.
-pub(crate) struct Machine<'a, O> {
+/// The run-time state. Its vectors come from (and go back to) a `Scratch`;
+/// what it learns of the context lives in the scratch too (`run`), so that
+/// the machine, which the result keeps and so is copied with it, stays
+/// small.
+pub(crate) struct Machine<'a, 'r, O> {
     pub prog: &'a Compiled,
     pub ctx: &'a Context,
     pub stack: Vec<Loc<'a, O>>,
-    pub singles: Vec<Sgl<'a, O>>,
-    pub parts: Vec<PartC<'a, O>>,
-    pub addrs: Vec<AddrC<'a, O>>,
+    pub singles: Arena<'a, Sgl<'a, O>>,
+    pub parts: Arena<'a, PartC<'a, O>>,
+    pub addrs: Arena<'a, AddrC<'a, O>>,
     pub words: Vec<u64>,
-    /// `splitmix64(seed)`: the first step of every seeded byte.
-    pub seed_hash: u64,
-    /// Pointer bits of address spaces 0..8 (0: not looked up yet).
-    pub ptr_bits: [u64; 8],
-    /// The context's locations already loaded in this run: `arg 0` to
-    /// `arg 7`, the referrer, the object, each as a range of the `singles`
-    /// arena (`NOT_LOADED`: not yet). Arena ranges are immutable, so a
-    /// loaded location can be pushed again. Kept as two words each: the
-    /// machine is moved into the result, and its size is copied each time.
-    pub loaded: [(u32, u32); 10],
-    /// For the address space of the last memory read, the lowest and
-    /// highest address the context gives a byte for (`None`: none), so
-    /// that reads elsewhere skip the search of the memory map.
-    pub given: Option<(u32, Option<(u128, u128)>)>,
+    pub run: &'r mut RunState,
+    /// The context prepared beforehand, if it was: its memory map's spans
+    /// and pages (`RunState::given` caches a span and the context's
+    /// `Memory` is searched otherwise).
+    pub pre: Option<&'a PreparedContext<'a>>,
     /// The storage a failed read was about (for `Msg::NotInContext` and
     /// `Msg::OutOfBounds`).
     pub fault: St<'a>,
 }
 
-const NOT_LOADED: u32 = u32::MAX;
-const REFERRER: usize = 8;
-const OBJECT: usize = 9;
+/// The per-context part of a machine, small and `Copy` so that a prepared
+/// context's is copied into each run as it is.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CtxInfo {
+    /// `splitmix64(seed)`: the first step of every seeded byte.
+    pub seed_hash: u64,
+    /// Pointer bits of address spaces 0..8 (0: not looked up yet).
+    pub ptr_bits: [u64; 8],
+    /// The context's locations already loaded: `arg 0` to `arg 7`, the
+    /// referrer, the object, each as a range of the `singles` arena
+    /// (`NOT_LOADED`: not yet). Arena ranges are immutable, so a loaded
+    /// location can be pushed again.
+    pub loaded: [(u32, u32); 10],
+}
 
-impl<'a, O: Off> Machine<'a, O> {
+impl CtxInfo {
+    /// Nothing known yet but the seed's hash.
     #[inline(always)]
-    pub(crate) fn new(prog: &'a Compiled, ctx: &'a Context) -> Self {
+    pub(crate) fn fresh(ctx: &Context) -> CtxInfo {
+        CtxInfo {
+            seed_hash: splitmix64(ctx.seed),
+            ptr_bits: [0; 8],
+            loaded: [(NOT_LOADED, 0); 10],
+        }
+    }
+}
+
+/// What a run learns of its context as it goes: kept in the `Scratch`
+/// (nothing in it borrows), lent to the machine for one run.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RunState {
+    pub info: CtxInfo,
+    /// For the address space of the last memory read, the lowest and
+    /// highest address the context gives a byte for (`None`: none), so
+    /// that reads elsewhere skip the search of the memory map.
+    pub given: Option<(u32, Option<(u128, u128)>)>,
+}
+
+impl Default for RunState {
+    fn default() -> Self {
+        RunState {
+            info: CtxInfo {
+                seed_hash: 0,
+                ptr_bits: [0; 8],
+                loaded: [(NOT_LOADED, 0); 10],
+            },
+            given: None,
+        }
+    }
+}
+
+const NOT_LOADED: u32 = u32::MAX;
+pub(crate) const REFERRER: usize = 8;
+pub(crate) const OBJECT: usize = 9;
+
+impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
+    /// A machine in `ctx` that has learnt nothing of it yet.
+    #[inline(always)]
+    pub(crate) fn new(prog: &'a Compiled, ctx: &'a Context, run: &'r mut RunState) -> Self {
+        run.info = CtxInfo::fresh(ctx);
+        Machine::with(prog, ctx, run, None)
+    }
+
+    /// A machine in a context prepared beforehand (`pre`; it reads the
+    /// prepared `CtxInfo` then, and `run` only caches), or in a context of
+    /// which `run` holds what is known.
+    #[inline(always)]
+    pub(crate) fn with(
+        prog: &'a Compiled,
+        ctx: &'a Context,
+        run: &'r mut RunState,
+        pre: Option<&'a PreparedContext<'a>>,
+    ) -> Self {
+        run.given = None;
         Machine {
             prog,
             ctx,
             stack: Vec::new(),
-            singles: Vec::new(),
-            parts: Vec::new(),
-            addrs: Vec::new(),
+            singles: Arena::new(),
+            parts: Arena::new(),
+            addrs: Arena::new(),
             words: Vec::new(),
-            seed_hash: splitmix64(ctx.seed),
-            ptr_bits: [0; 8],
-            loaded: [(NOT_LOADED, 0); 10],
-            given: None,
+            run,
+            pre,
             fault: St::Undef,
         }
     }
@@ -196,6 +321,11 @@ impl<'a, O: Off> Machine<'a, O> {
     fn step(&mut self, ins: &'a Ins) -> R<()> {
         let ctx = self.ctx;
         match *ins {
+            // A loaded slot says the context has the argument.
+            Ins::Arg(n) if n < 8 && self.info().loaded[n as usize].0 != NOT_LOADED => {
+                let loc = self.slot_loc(self.info().loaded[n as usize]);
+                self.stack.push(loc);
+            }
             Ins::Arg(n) => match ctx.args.get(&n) {
                 Some(l) => self.push_ctx((n < 8).then_some(n as usize), l)?,
                 None => return fail(ErrorKind::NoArgument, Msg::NoArg(n)),
@@ -241,16 +371,10 @@ impl<'a, O: Off> Machine<'a, O> {
                 let l = self.load(&self.prog.consts[i as usize])?;
                 self.stack.push(l);
             }
-            Ins::Convert {
-                from_w,
-                to_w,
-                conv,
-                from_ty,
-                to_ty,
-            } => {
+            Ins::Convert { from_w, to_w, conv } => {
                 let l = self.pop();
                 let v = self.read_val(&l, from_w)?;
-                let r = self.convert(v, from_w, to_w, conv, from_ty, to_ty)?;
+                let r = self.convert(v, from_w, to_w, conv)?;
                 self.push_val(r, to_w);
             }
             Ins::Offset { bw, bytes } => {
@@ -415,12 +539,12 @@ impl<'a, O: Off> Machine<'a, O> {
                 };
                 self.push_val(r, to);
             }
-            Ins::PushLane { w, ty } => {
+            Ins::PushLane { w } => {
                 let Some(lane) = ctx.lane else {
                     return fail(ErrorKind::NoLane, Msg::Text("the context gives no lane"));
                 };
                 if w < 64 && lane >> w != 0 {
-                    return fail(ErrorKind::ConvertOutOfRange, Msg::LaneRange { lane, ty });
+                    return fail(ErrorKind::ConvertOutOfRange, Msg::LaneRange { lane, w });
                 }
                 let v = if w <= 128 {
                     Val::S(u128::from(lane))
@@ -556,15 +680,7 @@ impl<'a, O: Off> Machine<'a, O> {
     }
 
     /// `DIOpConvert`'s value.
-    fn convert(
-        &mut self,
-        v: Val,
-        from_w: u64,
-        to_w: u64,
-        conv: Conv,
-        from_ty: u32,
-        to_ty: u32,
-    ) -> R<Val> {
+    fn convert(&mut self, v: Val, from_w: u64, to_w: u64, conv: Conv) -> R<Val> {
         match conv {
             Conv::Trunc => Ok(match v {
                 Val::S(x) if to_w <= 128 => Val::S(x & mask128(to_w)),
@@ -599,8 +715,8 @@ impl<'a, O: Off> Machine<'a, O> {
                 r.ok_or(Stop::Fail(
                     ErrorKind::ConvertOutOfRange,
                     Msg::ConvertRange {
-                        from_ty,
-                        to_ty,
+                        kind: k,
+                        w: to_w,
                         raw,
                         from_w,
                     },
@@ -819,9 +935,23 @@ impl<'a, O: Off> Machine<'a, O> {
 
     // --------------------------------------------------------------- memory
 
+    /// What the run knows of its context: a prepared context's, which a
+    /// run only reads (every slot loaded, every pointer size looked up), or
+    /// what this run has learnt.
+    #[inline(always)]
+    fn info(&self) -> &CtxInfo {
+        match self.pre {
+            Some(pre) => &pre.info,
+            None => &self.run.info,
+        }
+    }
+
     /// Pointer bits of an address space (cached: a datalayout lookup).
     pub(crate) fn pointer_bits(&mut self, a: u32) -> u64 {
-        match self.ptr_bits.get_mut(a as usize) {
+        if let Some(&p) = self.pre.and_then(|p| p.info.ptr_bits.get(a as usize)) {
+            return p;
+        }
+        match self.run.info.ptr_bits.get_mut(a as usize) {
             Some(p) => {
                 if *p == 0 {
                     *p = self.ctx.datalayout.pointer_bits(a);
@@ -834,39 +964,58 @@ impl<'a, O: Off> Machine<'a, O> {
 
     /// Pushes a location of the context, loading it once per run.
     fn push_ctx(&mut self, slot: Option<usize>, l: &'a LocDesc) -> R<()> {
-        if let Some((start, len)) = slot.map(|k| self.loaded[k]) {
-            if start != NOT_LOADED {
-                // A range of one is a `Loc::One` (a `Many` never has one).
-                let loc = if len == 1 {
-                    Loc::One(self.singles[start as usize].clone())
-                } else {
-                    Loc::Many(start, len)
-                };
-                self.stack.push(loc);
-                return Ok(());
-            }
-        }
-        let loc = self.load(l)?;
-        if let Some(k) = slot {
-            self.loaded[k] = match &loc {
-                Loc::One(s) => {
-                    self.singles.push(s.clone());
-                    ((self.singles.len() - 1) as u32, 1)
-                }
-                Loc::Many(start, len) => (*start, *len),
-            };
-        }
+        let loc = match slot {
+            Some(k) => match self.info().loaded[k] {
+                (NOT_LOADED, _) => self.load_slot(k, l)?,
+                range => self.slot_loc(range),
+            },
+            None => self.load(l)?,
+        };
         self.stack.push(loc);
         Ok(())
     }
 
-    /// Bytes `addr..addr+out.len()` of an address space (the caller checked
-    /// that the end does not overflow): given or written bytes from the
-    /// context, the others `seeded_byte`'s.
+    /// The location a loaded slot holds.
+    #[inline(always)]
+    fn slot_loc(&self, (start, len): (u32, u32)) -> Loc<'a, O> {
+        // A range of one is a `Loc::One` (a `Many` never has one).
+        if len == 1 {
+            Loc::One(self.singles[start as usize].clone())
+        } else {
+            Loc::Many(start, len)
+        }
+    }
+
+    /// Loads a location of the context into its slot.
+    #[inline(always)]
+    pub(crate) fn load_slot(&mut self, k: usize, l: &'a LocDesc) -> R<Loc<'a, O>> {
+        let loc = self.load(l)?;
+        self.run.info.loaded[k] = match &loc {
+            Loc::One(s) => {
+                self.singles.push(s.clone());
+                ((self.singles.len() - 1) as u32, 1)
+            }
+            Loc::Many(start, len) => (*start, *len),
+        };
+        Ok(loc)
+    }
+
+    /// Bytes `addr..addr+out.len()` (at most 64) of an address space (the
+    /// caller checked that the end does not overflow): given or written
+    /// bytes from the context, the others `seeded_byte`'s. The context's
+    /// bytes are looked up first, so that the hashing is done only for the
+    /// bytes it does not give (inputs placed in memory are given whole).
     pub(crate) fn fetch_bytes(&mut self, a: u32, addr: u128, out: &mut [u8]) {
-        let h = splitmix64(self.seed_hash ^ u64::from(a));
-        for (j, slot) in out.iter_mut().enumerate() {
-            let x = addr + j as u128;
+        let given = self.overlay(a, addr, out);
+        let mut seeded = !given & (u64::MAX >> (64 - out.len().max(1)));
+        if out.is_empty() || seeded == 0 {
+            return;
+        }
+        let h = splitmix64(self.info().seed_hash ^ u64::from(a));
+        while seeded != 0 {
+            let j = seeded.trailing_zeros();
+            seeded &= seeded - 1;
+            let x = addr + u128::from(j);
             let lo = x as u64;
             let hi = (x >> 64) as u64;
             // One limb per 64 bits of the address, least significant first;
@@ -875,28 +1024,36 @@ impl<'a, O: Off> Machine<'a, O> {
             if hi != 0 {
                 v = splitmix64(v ^ hi);
             }
-            *slot = v as u8;
+            out[j as usize] = v as u8;
+        }
+    }
+
+    /// The context's bytes among `addr..addr+out.len()` written into `out`;
+    /// which ones they are (bit `j`: `out[j]`).
+    fn overlay(&mut self, a: u32, addr: u128, out: &mut [u8]) -> u64 {
+        if let Some(pre) = self.pre {
+            return pre.overlay(a, addr, out);
         }
         let mem = &self.ctx.state.memory;
         if mem.is_empty() {
-            return;
+            return 0;
         }
-        let span = match self.given {
+        let span = match self.run.given {
             Some((space, span)) if space == a => span,
             _ => {
                 let span = mem.span_u128(a);
-                self.given = Some((a, span));
+                self.run.given = Some((a, span));
                 span
             }
         };
         // The highest address is u128::MAX when it is beyond u128: then the
         // map is always searched.
         match span {
-            None => return,
-            Some((first, last)) if last < addr || first >= addr + out.len() as u128 => return,
-            _ => {}
+            Some((first, last)) if last >= addr && first < addr + out.len() as u128 => {
+                mem.overlay_u128(a, addr, out)
+            }
+            _ => 0,
         }
-        mem.overlay_u128(a, addr, out);
     }
 }
 

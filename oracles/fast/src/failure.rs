@@ -2,6 +2,7 @@
 //! message is written only when asked (`msg.rs`), so a failing run in the
 //! fuzz loop formats nothing.
 
+use diopter_semantics::value::FloatKind;
 use num_bigint::BigInt;
 use num_traits::One;
 /// A storage's size in bits.
@@ -40,15 +41,17 @@ pub(crate) enum Msg {
     NoArg(u64),
     /// A location of this many single locations would be built.
     LocNodes(u64),
-    /// `DIOpPushLane`: the lane does not fit the type (`Compiled::types`).
+    /// `DIOpPushLane`: the lane does not fit the type, `iW`.
     LaneRange {
         lane: u64,
-        ty: u32,
+        w: u64,
     },
-    /// `DIOpConvert`: the float (raw bits of `from_w`) has no integer value.
+    /// `DIOpConvert`: the float of kind `kind` (raw bits of `from_w`) has
+    /// no `iW` value. The types are known from these, so the program keeps
+    /// no `Type` for them.
     ConvertRange {
-        from_ty: u32,
-        to_ty: u32,
+        kind: FloatKind,
+        w: u64,
         raw: u128,
         from_w: u64,
     },

@@ -33,6 +33,10 @@
 //!   (`offset`).
 //! * Floats: `float` and `double` on the hardware, NaN results and the other
 //!   kinds through `rustc_apfloat` (as the reference), on raw encodings.
+//! * A context can be prepared once ([`PreparedContext`]: its locations in
+//!   compact form, what runs look up in it) for many evaluations
+//!   ([`Compiled::run_prepared`]), as a debugger evaluates many expressions
+//!   at one stop; [`Compiled::run`] loads what an expression names, per run.
 //! * The result is the evaluator's own ([`Compiled::run`] gives an
 //!   [`Evaluation`]): the location as the machine left it, the type
 //!   borrowed from the program, an error's message kept as its arguments
@@ -46,7 +50,8 @@
 //! locations, the machine, the conversion to the reference's form), `result`
 //! (the compact result), `msg` (messages on demand), `read` (reading bits as
 //! `location::read` does), `arith` (lane operations and conversions),
-//! `words` (bit helpers), `offset`, `show` (locations in messages).
+//! `words` (bit helpers), `offset`, `show` (locations in messages),
+//! `prepared` (contexts prepared once).
 
 mod arith;
 mod compile;
@@ -54,6 +59,7 @@ mod exec;
 mod failure;
 mod msg;
 mod offset;
+mod prepared;
 mod read;
 mod result;
 mod show;
@@ -61,6 +67,7 @@ mod typing;
 mod words;
 
 pub use compile::{compile_checked_types, Compiled};
+pub use prepared::PreparedContext;
 pub use result::{EvalFailure, Evaluation, SingleRef, StorageRef, Value};
 pub use typing::{compile_typed, compile_unchecked};
 
@@ -69,7 +76,7 @@ use diopter_semantics::check::{self, Env};
 use diopter_semantics::context::Context;
 use diopter_semantics::diag::Diagnostic;
 use diopter_semantics::interp::Outcome;
-use exec::{AddrC, Loc, PartC, Sgl};
+use exec::{AddrC, Loc, PartC, RunState, Sgl};
 use std::fmt;
 
 /// The expression is not well-formed: the checker's diagnostics.
@@ -109,6 +116,15 @@ pub fn eval_once(e: &Expr, env: &Env, ctx: &Context) -> Outcome {
 /// to every evaluation, and evaluations stop allocating once it has grown.
 #[derive(Default)]
 pub struct Scratch {
+    bufs: Bufs,
+    /// What a run learns of its context (lent to the machine: the result
+    /// keeps the machine, which stays small without it).
+    run: RunState,
+}
+
+/// The machine's vectors, lent to each run and handed back by its result.
+#[derive(Default)]
+struct Bufs {
     stack: Vec<Loc<'static, i128>>,
     singles: Vec<Sgl<'static, i128>>,
     parts: Vec<PartC<'static, i128>>,
@@ -118,12 +134,13 @@ pub struct Scratch {
 
 impl fmt::Debug for Scratch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let b = &self.bufs;
         f.debug_struct("Scratch")
-            .field("stack", &self.stack.capacity())
-            .field("singles", &self.singles.capacity())
-            .field("parts", &self.parts.capacity())
-            .field("addrs", &self.addrs.capacity())
-            .field("words", &self.words.capacity())
+            .field("stack", &b.stack.capacity())
+            .field("singles", &b.singles.capacity())
+            .field("parts", &b.parts.capacity())
+            .field("addrs", &b.addrs.capacity())
+            .field("words", &b.words.capacity())
             .finish()
     }
 }
@@ -139,6 +156,11 @@ impl Compiled {
     /// compact result of [`Compiled::run`], converted).
     pub fn eval(&self, ctx: &Context, scratch: &mut Scratch) -> Outcome {
         self.run(ctx, scratch).to_outcome()
+    }
+
+    /// [`Compiled::eval`] in a prepared context: the same outcome.
+    pub fn eval_prepared(&self, ctx: &PreparedContext<'_>, scratch: &mut Scratch) -> Outcome {
+        self.run_prepared(ctx, scratch).to_outcome()
     }
 }
 

@@ -14,6 +14,7 @@ use super::exec::{Machine, St};
 use super::failure::{Msg, Size};
 use super::offset::Off;
 use diopter_semantics::location::{print_entity_name, MAX_LOC_NODES};
+use diopter_semantics::types::{FloatKindOrd, Type};
 use num_bigint::BigInt;
 use std::fmt::Write;
 
@@ -39,10 +40,9 @@ pub(crate) fn out_of_bounds(st: &St, from: &str, to: &str, size: Size) -> String
     )
 }
 
-impl<'a, O: Off> Machine<'a, O> {
+impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     /// The reference's text of the error `m` of this run.
     pub(crate) fn message(&self, m: &Msg) -> String {
-        let types = &self.prog.types;
         match m {
             Msg::Text(t) => (*t).to_string(),
             Msg::Prog(i) => self.prog.msgs[*i as usize].clone(),
@@ -51,19 +51,19 @@ impl<'a, O: Off> Machine<'a, O> {
             Msg::LocNodes(nodes) => format!(
                 "a location description of {nodes} single locations, over diopter's limit of {MAX_LOC_NODES}"
             ),
-            Msg::LaneRange { lane, ty } => {
-                format!("lane {lane} does not fit in `{}`", types[*ty as usize])
+            Msg::LaneRange { lane, w } => {
+                format!("lane {lane} does not fit in `{}`", Type::Int(*w))
             }
             Msg::ConvertRange {
-                from_ty,
-                to_ty,
+                kind,
+                w,
                 raw,
                 from_w,
             } => format!(
                 "`{}` {} is NaN, infinite or out of the range of `{}`",
-                types[*from_ty as usize],
+                Type::Float(FloatKindOrd(*kind)),
                 diopter_semantics::value::Bits::from_u128(*from_w, *raw).to_hex(),
-                types[*to_ty as usize]
+                Type::Int(*w)
             ),
             Msg::ReadUndef(n) => format!("reading {n} bits of undefined storage"),
             Msg::NotInContext => format!("{} is not in the context", describe(&self.fault)),

@@ -39,7 +39,7 @@ fn in_bounds<O: Off>(off: &O, n: u64, size: Size) -> bool {
     }
 }
 
-impl<'a, O: Off> Machine<'a, O> {
+impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     /// Reads `n` bits of `loc`: inline when `n <= 128`, else a fresh region.
     pub(crate) fn read_val(&mut self, loc: &Loc<'a, O>, n: u64) -> R<Val> {
         if n <= 128 {

@@ -19,7 +19,7 @@ use super::exec::{recycle, Loc, Machine, Sgl, St, Stop};
 use super::failure::Msg;
 use super::offset::Off;
 use super::words;
-use super::Scratch;
+use super::{Bufs, PreparedContext, Scratch};
 use diopter_semantics::context::Context;
 use diopter_semantics::interp::{ErrorKind, Located, Outcome};
 use diopter_semantics::location::LocDesc;
@@ -33,16 +33,19 @@ type Finished<'a, O> = Result<Loc<'a, O>, (usize, Stop)>;
 #[allow(clippy::large_enum_variant)]
 enum Inner<'a> {
     /// The usual run, with `i128` offsets and the scratch's buffers.
-    Small(Machine<'a, i128>, Finished<'a, i128>),
+    Small(Machine<'a, 'a, i128>, Finished<'a, i128>),
     /// An offset outgrew `i128`: the run repeated with `BigInt` offsets.
-    Big(Box<(Machine<'a, BigInt>, Finished<'a, BigInt>)>),
+    Big(Box<(Machine<'a, 'a, BigInt>, Finished<'a, BigInt>)>),
+    /// Between the two (never seen outside `Compiled::run`).
+    Gone,
 }
 
 /// One evaluation's result, borrowing the program, the context and the
 /// scratch (see the module documentation).
 pub struct Evaluation<'a> {
     inner: Inner<'a>,
-    scratch: &'a mut Scratch,
+    /// Where the machine's vectors go back.
+    home: &'a mut Bufs,
 }
 
 /// Runs `f` on the machine and its result, whichever offsets it used.
@@ -54,6 +57,7 @@ macro_rules! on_machine {
                 let ($m, $r) = (&b.0, &b.1);
                 $body
             }
+            Inner::Gone => unreachable!("a finished run"),
         }
     };
 }
@@ -62,32 +66,73 @@ impl Compiled {
     /// Evaluates the expression in `ctx`, with the buffers of `scratch`:
     /// the compact result. [`Compiled::eval`] gives the reference's
     /// `Outcome` instead.
+    #[inline]
     pub fn run<'a>(&'a self, ctx: &'a Context, scratch: &'a mut Scratch) -> Evaluation<'a> {
+        self.start(ctx, None, scratch)
+    }
+
+    /// [`Compiled::run`] in a prepared context: the same result, without
+    /// loading the context's locations or looking up what it knows.
+    #[inline]
+    pub fn run_prepared<'a>(
+        &'a self,
+        pre: &'a PreparedContext<'_>,
+        scratch: &'a mut Scratch,
+    ) -> Evaluation<'a> {
+        if pre.lazy {
+            return self.run(pre.ctx, scratch);
+        }
+        self.start(pre.ctx, Some(pre), scratch)
+    }
+
+    #[inline(always)]
+    fn start<'a>(
+        &'a self,
+        ctx: &'a Context,
+        pre: Option<&'a PreparedContext<'a>>,
+        scratch: &'a mut Scratch,
+    ) -> Evaluation<'a> {
         // The machine is made and run where the result keeps it: moving it
         // into the result afterwards was one more copy of a few hundred
         // bytes per run.
+        let Scratch { bufs: home, run } = scratch;
         let mut ev = Evaluation {
-            inner: Inner::Small(Machine::new(self, ctx), Err((0, Stop::Bail))),
-            scratch,
+            inner: Inner::Small(
+                match pre {
+                    Some(pre) => Machine::with(self, ctx, run, Some(pre)),
+                    None => Machine::new(self, ctx, run),
+                },
+                Err((0, Stop::Bail)),
+            ),
+            home,
         };
         let Evaluation {
             inner: Inner::Small(m, r),
-            scratch,
+            home,
         } = &mut ev
         else {
             unreachable!("made small")
         };
-        m.stack = recycle(std::mem::take(&mut scratch.stack));
-        m.singles = recycle(std::mem::take(&mut scratch.singles));
-        m.parts = recycle(std::mem::take(&mut scratch.parts));
-        m.addrs = recycle(std::mem::take(&mut scratch.addrs));
-        m.words = std::mem::take(&mut scratch.words);
+        m.stack = recycle(std::mem::take(&mut home.stack));
+        m.singles.own = recycle(std::mem::take(&mut home.singles));
+        m.parts.own = recycle(std::mem::take(&mut home.parts));
+        m.addrs.own = recycle(std::mem::take(&mut home.addrs));
+        m.words = std::mem::take(&mut home.words);
         m.words.clear();
+        if let Some(pre) = pre {
+            m.singles.pre = &pre.singles;
+            m.parts.pre = &pre.parts;
+            m.addrs.pre = &pre.addrs;
+            m.words.extend_from_slice(&pre.words);
+        }
         m.stack.reserve(self.max_depth);
         *r = m.run();
         if let Err((_, Stop::Bail)) = r {
-            give_back(scratch, m);
-            let mut big: Machine<'a, BigInt> = Machine::new(self, ctx);
+            give_back(home, m);
+            let Inner::Small(m, _) = std::mem::replace(&mut ev.inner, Inner::Gone) else {
+                unreachable!("made small")
+            };
+            let mut big: Machine<'a, 'a, BigInt> = Machine::new(self, ctx, m.run);
             let r = big.run();
             assert!(
                 !matches!(r, Err((_, Stop::Bail))),
@@ -100,22 +145,18 @@ impl Compiled {
 }
 
 /// The machine's buffers back into the scratch.
-fn give_back(scratch: &mut Scratch, m: &mut Machine<'_, i128>) {
-    scratch.stack = recycle(std::mem::take(&mut m.stack));
-    scratch.singles = recycle(std::mem::take(&mut m.singles));
-    scratch.parts = recycle(std::mem::take(&mut m.parts));
-    scratch.addrs = recycle(std::mem::take(&mut m.addrs));
-    scratch.words = std::mem::take(&mut m.words);
+fn give_back(home: &mut Bufs, m: &mut Machine<'_, '_, i128>) {
+    home.stack = recycle(std::mem::take(&mut m.stack));
+    home.singles = recycle(std::mem::take(&mut m.singles.own));
+    home.parts = recycle(std::mem::take(&mut m.parts.own));
+    home.addrs = recycle(std::mem::take(&mut m.addrs.own));
+    home.words = std::mem::take(&mut m.words);
 }
 
 impl Drop for Evaluation<'_> {
     fn drop(&mut self) {
         if let Inner::Small(m, _) = &mut self.inner {
-            self.scratch.stack = recycle(std::mem::take(&mut m.stack));
-            self.scratch.singles = recycle(std::mem::take(&mut m.singles));
-            self.scratch.parts = recycle(std::mem::take(&mut m.parts));
-            self.scratch.addrs = recycle(std::mem::take(&mut m.addrs));
-            self.scratch.words = std::mem::take(&mut m.words);
+            give_back(self.home, m);
         }
     }
 }
@@ -129,8 +170,8 @@ pub struct EvalFailure<'v> {
 
 /// Whatever writes the message: the machine that failed and its `Msg`.
 enum Text<'v> {
-    Small(&'v Machine<'v, i128>, &'v Msg),
-    Big(&'v Machine<'v, BigInt>, &'v Msg),
+    Small(&'v Machine<'v, 'v, i128>, &'v Msg),
+    Big(&'v Machine<'v, 'v, BigInt>, &'v Msg),
 }
 
 impl EvalFailure<'_> {
@@ -225,7 +266,7 @@ pub struct SingleRef<'v> {
     pub bit_offset: Option<i128>,
 }
 
-fn single_ref<'v, O: Off>(m: &'v Machine<'_, O>, s: &'v Sgl<'_, O>) -> SingleRef<'v> {
+fn single_ref<'v, O: Off>(m: &'v Machine<'_, '_, O>, s: &'v Sgl<'_, O>) -> SingleRef<'v> {
     let value = |start: u32, bits: u64| Value::Words {
         words: &m.words[start as usize..start as usize + bits.div_ceil(64) as usize],
         bits,

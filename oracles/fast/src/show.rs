@@ -35,7 +35,7 @@ pub(crate) fn hex(w: &[u64], pos: u64, n: u64) -> String {
     digits
 }
 
-impl<'a, O: Off> Machine<'a, O> {
+impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     /// A location description as the reference's `Display` for `LocDesc`.
     pub(crate) fn show_loc(&self, loc: &Loc<'a, O>, out: &mut String) {
         let singles = self.singles_of(loc);

@@ -161,6 +161,7 @@ struct Sizes<'v> {
 }
 
 impl Sizes<'_> {
+    #[inline]
     fn scalar(&mut self, s: Scalar) -> u64 {
         match s {
             Scalar::Int(w) => w,
@@ -176,6 +177,7 @@ impl Sizes<'_> {
             },
         }
     }
+    #[inline]
     fn of(&mut self, t: Ty) -> Option<u64> {
         let bits = match t {
             Ty::S(s) => self.scalar(s),
@@ -186,9 +188,15 @@ impl Sizes<'_> {
                 }
                 len.checked_mul(e)?
             }
-            Ty::Other(t) => return self.env.dl.bitsizeof(t, self.env.types).ok(),
+            Ty::Other(t) => return self.aggregate(t),
         };
         (bits <= MAX_TYPE_BITS).then_some(bits)
+    }
+    /// The data layout's size of an aggregate (kept out of line: `of` is
+    /// inlined where scalars are sized).
+    #[inline(never)]
+    fn aggregate(&self, t: &Type) -> Option<u64> {
+        self.env.dl.bitsizeof(t, self.env.types).ok()
     }
 }
 
@@ -315,18 +323,7 @@ fn typed<'e>(
                 };
                 let to_w = sz.of(ty)?;
                 let from_w = inbits(0);
-                let from_ty = b.ty_owned(from.to_type(&made));
-                let to_ty = b.ty(to);
-                b.emit(
-                    i,
-                    Ins::Convert {
-                        from_w,
-                        to_w,
-                        conv,
-                        from_ty,
-                        to_ty,
-                    },
-                );
+                b.emit(i, Ins::Convert { from_w, to_w, conv });
                 (ty, to_w)
             }
             Op::Reinterpret(to) => {
@@ -545,9 +542,25 @@ fn typed<'e>(
 /// with the checker's own engine and so gives the checker's messages.
 pub fn compile_unchecked(e: &Expr, env: &Env) -> Compiled {
     let mut c = Compiled::empty(e);
-    if !compile_typed_into(e, env, &mut c) {
-        c = Compiled::empty(e);
-        checked_types_into(e, env, &mut c);
-    }
+    compile_unchecked_into(e, env, &mut c);
     c
+}
+
+impl Compiled {
+    /// `*self = compile_unchecked(e, env)`, in this program's buffers: they
+    /// are cleared and reused, so that a caller compiling one expression
+    /// after another (a debugger at a stop, a fuzz loop) neither allocates
+    /// a program nor drops one per expression once the buffers have grown.
+    pub fn recompile_unchecked(&mut self, e: &Expr, env: &Env) {
+        self.reset(e);
+        compile_unchecked_into(e, env, self);
+    }
+}
+
+/// [`compile_unchecked`] into `c`, an empty program for `e`.
+fn compile_unchecked_into(e: &Expr, env: &Env, c: &mut Compiled) {
+    if !compile_typed_into(e, env, c) {
+        c.reset(e);
+        checked_types_into(e, env, c);
+    }
 }

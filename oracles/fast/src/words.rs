@@ -146,13 +146,11 @@ pub(crate) fn to_bigint_signed(words: &[u64], pos: u64, n: u64) -> BigInt {
 
 /// Writes the bits of `b` at `pos` (zero bits there before).
 pub(crate) fn put_bits(words: &mut [u64], pos: u64, b: &Bits) {
-    let bytes = b.to_le_bytes();
     let n = b.width();
-    for (i, chunk) in bytes.chunks(8).enumerate() {
-        let mut w = [0u8; 8];
-        w[..chunk.len()].copy_from_slice(chunk);
+    // The digits above the value's highest are zero, as the bits there are.
+    for (i, d) in b.iter_u64_digits().enumerate() {
         let at = i as u64 * 64;
-        put(words, pos + at, u64::from_le_bytes(w), (n - at).min(64));
+        put(words, pos + at, d, (n - at).min(64));
     }
 }
 
@@ -173,12 +171,8 @@ pub(crate) fn put_bits_slice(words: &mut [u64], pos: u64, b: &Bits, lo: u64, n: 
 /// word's index.
 pub(crate) fn push_bits(words: &mut Vec<u64>, b: &Bits) -> usize {
     let start = words.len();
-    let bytes = b.to_le_bytes();
-    words.extend(bytes.chunks(8).map(|c| {
-        let mut w = [0u8; 8];
-        w[..c.len()].copy_from_slice(c);
-        u64::from_le_bytes(w)
-    }));
+    words.extend(b.iter_u64_digits());
+    words.resize(start + b.width().div_ceil(64) as usize, 0);
     start
 }
 

@@ -71,13 +71,27 @@ fn allocations(line: &str, ctx: &str) -> usize {
 }
 
 /// Allocations of the second compact evaluation of `line` in `ctx`, and
-/// then of writing its message (0 when it succeeds).
-fn compact_allocations(line: &str, ctx: &str) -> (usize, usize, bool) {
+/// then of writing its message (0 when it succeeds); `prepared`: in the
+/// context prepared beforehand (preparing it allocates, running does not).
+fn compact_allocations(line: &str, ctx: &str, prepared: bool) -> (usize, usize, bool) {
     let (p, ctx) = program(line, ctx);
+    let pre = fast::PreparedContext::new(&ctx);
     let mut scratch = Scratch::new();
-    drop(p.run(&ctx, &mut scratch));
+    fn run<'a>(
+        p: &'a fast::Compiled,
+        ctx: &'a Context,
+        pre: Option<&'a fast::PreparedContext<'_>>,
+        scratch: &'a mut Scratch,
+    ) -> fast::Evaluation<'a> {
+        match pre {
+            Some(pre) => p.run_prepared(pre, scratch),
+            None => p.run(ctx, scratch),
+        }
+    }
+    let pre = prepared.then_some(&pre);
+    drop(run(&p, &ctx, pre, &mut scratch));
     let before = allocated();
-    let run = p.run(&ctx, &mut scratch);
+    let run = run(&p, &ctx, pre, &mut scratch);
     let ok = run.is_ok() && run.single_count() == 1;
     let n = allocated() - before;
     let before = allocated();
@@ -95,18 +109,21 @@ fn the_compact_result_allocates_nothing() {
     let ok = "[ptr addrspace(1), i32, i32] DIOpArg(0, ptr addrspace(1)), DIOpDeref(i32), DIOpArg(2, i32), \
               DIOpAdd(), DIOpPushLane(i32), DIOpMul(), DIOpArg(2, i32), DIOpExtend(2), DIOpReinterpret(i64), \
               DIOpConvert(i32), DIOpSub()";
-    assert_eq!(compact_allocations(ok, ctx), (0, 0, true));
-    // Failures: arg 1's two single locations disagree; a read past the end
-    // of an entity; division by zero. The message is written on demand.
-    for failing in [
-        "[ptr addrspace(1), i32, i32] DIOpArg(1, i32), DIOpConstant(i32 1), DIOpAdd()",
-        "[ptr addrspace(1), i32, i32] DIOpArg(1, i32), DIOpConstant(i32 8), DIOpBitOffset(i64), DIOpRead()",
-        "[ptr addrspace(1), i32, i32] DIOpConstant(i32 1), DIOpConstant(i32 0), DIOpDiv()",
-    ] {
-        let (n, m, ok) = compact_allocations(failing, ctx);
-        assert!(!ok, "{failing} should fail");
-        assert_eq!(n, 0, "{failing}: the failing run allocated");
-        assert!(m >= 1, "{failing}: the message was not written");
+    for prepared in [false, true] {
+        assert_eq!(compact_allocations(ok, ctx, prepared), (0, 0, true));
+        // Failures: arg 1's two single locations disagree; a read past the
+        // end of an entity; division by zero. The message is written on
+        // demand.
+        for failing in [
+            "[ptr addrspace(1), i32, i32] DIOpArg(1, i32), DIOpConstant(i32 1), DIOpAdd()",
+            "[ptr addrspace(1), i32, i32] DIOpArg(1, i32), DIOpConstant(i32 8), DIOpBitOffset(i64), DIOpRead()",
+            "[ptr addrspace(1), i32, i32] DIOpConstant(i32 1), DIOpConstant(i32 0), DIOpDiv()",
+        ] {
+            let (n, m, ok) = compact_allocations(failing, ctx, prepared);
+            assert!(!ok, "{failing} should fail");
+            assert_eq!(n, 0, "{failing}: the failing run allocated");
+            assert!(m >= 1, "{failing}: the message was not written");
+        }
     }
 }
 

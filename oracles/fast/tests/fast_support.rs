@@ -33,7 +33,8 @@ pub fn files(dir: &std::path::Path, ext: &str, out: &mut Vec<std::path::PathBuf>
 }
 
 /// The reference's outcome and the fast evaluator's (compiled once, run
-/// twice with one scratch: the second run sees recycled buffers).
+/// twice with one scratch: the second run sees recycled buffers; then
+/// twice more in the context prepared beforehand, which must agree).
 pub fn both(
     b: &Bare,
     types: &TypeTable,
@@ -51,6 +52,15 @@ pub fn both(
     let second = run.to_outcome();
     drop(run);
     assert_eq!(first, second, "two runs of one program differ");
+    // The same program in the context prepared beforehand, twice (the
+    // second run starts from the buffers the first handed back).
+    let prepared = fast::PreparedContext::new(ctx);
+    let run = compiled.run_prepared(&prepared, scratch);
+    compact_matches(&run, &reference);
+    let third = run.to_outcome();
+    drop(run);
+    assert_eq!(first, third, "the run in the prepared context differs");
+    assert_eq!(first, compiled.eval_prepared(&prepared, scratch));
     (reference, first)
 }
 

@@ -25,6 +25,24 @@ fn same_program(b: &Bare, dl: &DataLayout, types: &TypeTable) -> bool {
     let inputs = BareInputs::of(b, dl, types);
     let env = inputs.env(b.expr.dialect, dl, types);
     let checked = fast::compile_checked_types(&b.expr, &env);
+    // Compiling into the buffers of the previous expression's program gives
+    // the program `compile_unchecked` gives.
+    thread_local! {
+        static LAST: std::cell::RefCell<Option<fast::Compiled>> = const { std::cell::RefCell::new(None) };
+    }
+    let fresh = fast::compile_unchecked(&b.expr, &env);
+    let reused = LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        let p = last.get_or_insert_with(|| fresh.clone());
+        p.recompile_unchecked(&b.expr, &env);
+        format!("{p:?}")
+    });
+    assert_eq!(
+        reused,
+        format!("{fresh:?}"),
+        "\nexpression: {}",
+        print_bare(b)
+    );
     match fast::compile_typed(&b.expr, &env) {
         Some(typed) => {
             assert_eq!(

@@ -11,17 +11,20 @@ pub mod dwarf;
 pub use dwarf::{Dwarf, DwarfExt};
 
 use diopter_diff::Oracle;
-use diopter_fast::{compile_unchecked, Scratch};
+use diopter_fast::{compile_unchecked, Compiled, Scratch};
 use diopter_semantics::case::Case;
 use diopter_semantics::check::BareInputs;
 use diopter_semantics::interp::Outcome;
 use std::cell::RefCell;
 
 /// The fast evaluator (`compile_unchecked` then `Compiled::eval`), with the
-/// environment the reference builds for a one-line expression.
+/// environment the reference builds for a one-line expression. Each case's
+/// program is compiled into the previous case's buffers
+/// (`Compiled::recompile_unchecked`), as the scratch is reused.
 #[derive(Default)]
 pub struct Fast {
     scratch: RefCell<Scratch>,
+    program: RefCell<Option<Compiled>>,
 }
 
 impl Oracle for Fast {
@@ -31,7 +34,14 @@ impl Oracle for Fast {
     fn eval(&self, case: &Case) -> Outcome {
         let inputs = BareInputs::of(&case.bare, &case.ctx.datalayout, &case.types);
         let env = inputs.env(case.bare.expr.dialect, &case.ctx.datalayout, &case.types);
-        let compiled = compile_unchecked(&case.bare.expr, &env);
+        let mut program = self.program.borrow_mut();
+        let compiled = match &mut *program {
+            Some(p) => {
+                p.recompile_unchecked(&case.bare.expr, &env);
+                p
+            }
+            None => program.insert(compile_unchecked(&case.bare.expr, &env)),
+        };
         compiled.eval(&case.ctx, &mut self.scratch.borrow_mut())
     }
 }

@@ -486,15 +486,15 @@ const RATIOS: [RatioGoal; 6] = [
         fast: "generated/fast",
         goal: 20.0,
         anchor: "generated-expressions-fast-vs-reference",
-        why: "a run is about 4,870 instructions per evaluation in callgrind against the \
-              reference's 50,600 (10.4×; the time ratio is higher because the \
-              reference also stalls more: in callgrind's cache and branch simulation it has \
-              about 545 mispredicted branches and 560 instruction-cache misses per evaluation, \
-              the fast run 68 and 63); the run is flat: reading values is 36% of it (seeded \
-              memory bytes, the memory map, composite and multi-location reads through the \
-              general reader), loading the context's locations 10%, the instruction loop's \
-              own dispatch about a quarter, so 20× needs a different machine (the context \
-              prepared once per context rather than once per evaluation), not a local fix",
+        why: "in a context prepared beforehand (`PreparedContext`: a debugger \
+              prepares a stop's context once for the expressions it evaluates there; the \
+              bench's `fast` row runs so, the preparation outside the timed loop) a run is \
+              about 3,960 instructions per evaluation in callgrind against the reference's \
+              50,500 (12.7×; on the raw context, which `Compiled::run` still takes, 4,490, and \
+              it was 4,870 and 10.4× before the prepared context); the time ratio has run \
+              about 1.6× above the instruction ratio (the reference stalls more in callgrind's \
+              cache and branch simulation); what is left is flat: reading values is 39% of \
+              the run, the instruction loop's own dispatch most of the rest",
     },
     RatioGoal {
         what: "fast evaluator vs reference, corpus expressions",
@@ -502,17 +502,15 @@ const RATIOS: [RatioGoal; 6] = [
         fast: "corpus/fast",
         goal: 20.0,
         anchor: "corpus-expressions-fast-vs-reference",
-        why: "a run of a corpus expression (2.75 operations on average) is about 1,470 \
-              instructions, the reference about 9,940 (6.8×; the time ratio is higher because \
-              the reference mispredicts and misses the instruction cache more, about 83 and \
-              143 times per evaluation against 13 and 1); the run is mostly fixed per \
-              evaluation: loading the context's locations is 22% of it, reading 36% (the mixed \
-              contexts' composites and multi-locations go through the general reader), the \
-              memory map's span 6%, setting up the machine, moving it into the result and \
-              handing the buffers back about a fifth: 20× needs about 700 instructions, i.e. \
-              each context prepared once (its locations in compact form, its memory map's \
-              span) and a machine set-up that costs nothing, an API change (a prepared \
-              context) not made here",
+        why: "in a context prepared beforehand a run of a corpus expression (2.75 \
+              operations on average) is about 930 instructions, the reference about 9,910 \
+              (10.6×; on the raw context 1,470, and it was 6.8× before): the context's \
+              locations, pointer sizes and memory pages are prepared once and borrowed by each \
+              run; what is left is reading (the mixed contexts' composites and \
+              multi-locations, 42% of the run) and the fixed cost of lending the scratch's \
+              vectors to the machine and moving the result to the caller (about 190): 20× \
+              needs about 800, i.e. arenas whose entries borrow nothing, so that a run borrows \
+              the scratch's vectors instead of moving them",
     },
     RatioGoal {
         what: "fast evaluator with compilation vs reference, generated expressions",
@@ -520,23 +518,17 @@ const RATIOS: [RatioGoal; 6] = [
         fast: "generated/fast+compile",
         goal: 5.0,
         anchor: "compilation-fast-compile-vs-reference",
-        why: "the compiler now types well-formed operations on small type codes of its own \
-              (`typing.rs`, falling back on the checker's typing for anything it does not \
-              vouch for, so that ill-formed expressions keep the checker's messages) and \
-              encodes the usual literals without `literal_location`: compiling a 14-operation \
-              expression went from about 39,200 to 7,400 instructions, compile and run from \
-              45,150 to 13,250, 3.8× fewer than the reference. Time does not follow: in \
-              callgrind's simulation compile and run have about 197 mispredicted branches and \
-              287 instruction-cache misses per evaluation (the reference 545 and 560), a third \
-              of the reference's stalls for a quarter of its instructions, and on the shared \
-              machine the time ratio moves with the load: three runs within 15 minutes of \
-              nearly the same code (the last after a change worth 2% of the corpus \
-              expressions' instructions) gave 3.5×, 2.3× and 4.1× (this run). What compiling \
-              still spends: constants (2,030 in `Builder::leaf`, of which 480 in \
-              `literal_location` for the literals the quick encoder leaves to it), sizing \
-              aggregate types with the data layout (1,230, the reference's own `bitsizeof`), \
-              dropping the program (660); 5× needs fewer mispredictions and a smaller code \
-              footprint, not only fewer instructions",
+        why: "compiling each expression into the previous program's buffers \
+              (`Compiled::recompile_unchecked`, as a debugger or a fuzz loop reuses a \
+              `Scratch`; the bench's `fast+compile` does so) and running it once on the raw \
+              context is about 10,680 instructions per 14-operation expression (13,250 \
+              before), 4.7× fewer than the reference: compiling 5,890 (constants 1,380, sizing \
+              types 1,230 of which the data layout's `bitsizeof` of aggregates about 680, \
+              which the reference computes too, the rest the compiler's per-operation \
+              dispatch), the run about 4,600. In an earlier simulation compile and run had a \
+              third of the reference's mispredictions for a quarter of its instructions: 5× \
+              in time needs a smaller code footprint and fewer mispredictions as well as \
+              fewer instructions",
     },
     RatioGoal {
         what: "fast evaluator with compilation vs reference, corpus expressions",
@@ -544,15 +536,13 @@ const RATIOS: [RatioGoal; 6] = [
         fast: "corpus/fast+compile",
         goal: 5.0,
         anchor: "compilation-fast-compile-vs-reference",
-        why: "compiling a corpus expression is now about 1,320 instructions (1,150 of them \
-              the typing compiler) and dropping the program 260, against the reference's 9,940 \
-              for the whole evaluation; with the run (1,340) and the environment both sides \
-              build (120), compile and run is about 3,220 instructions, 3.1× fewer; in time \
-              three runs within 15 minutes of nearly the same code gave 2.9×, 4.6× and 3.4× \
-              (this run, the load average between 4 and 5): the ratio moves with the shared \
-              machine's load more than with the last few percent of instructions; 5× needs the run's fixed costs (see the corpus expressions) and the \
-              compiler's (building, copying and dropping the program's vectors and result \
-              type) both smaller",
+        why: "compiling into the previous program's buffers and running once on \
+              the raw context is about 2,740 instructions (3,220 before), 3.6× fewer than the \
+              reference's 9,910: compiling 1,110 (about 620 of it the typing compiler's \
+              per-operation dispatch and moves), the run 1,470 (loading the context locations \
+              the expression names 381, reading 547), the environment both sides build 116; \
+              5× needs the run's fixed costs (see the corpus expressions) and the compiler's \
+              per-operation dispatch both smaller",
     },
     RatioGoal {
         what: "fast evaluator vs gimli, the same lowered DWARF",
@@ -765,9 +755,12 @@ fn benchmark_report_from(root: &Path, dir: &Path, b: Vec<(String, f64, f64)>) ->
         md.push_str(
             "\n## Criterion estimates\n\nMean with standard error. Reproduce with \
              `cargo bench -p diopter-fast --bench eval` and `cargo bench -p diopter-dwarf --bench dwarf`. \
-             `fast` is the evaluator's own compact result (`Compiled::run`), `fast+outcome` that \
-             result converted to the reference's `Outcome` (what the differential oracle \
-             compares), `fast+compile` `compile_unchecked` and one evaluation.\n\n\
+             `fast` is the evaluator's own compact result in a context prepared beforehand \
+             (`PreparedContext`, outside the timed loop; `Compiled::run_prepared`), \
+             `fast+outcome` that result converted to the reference's `Outcome` (what the \
+             differential oracle compares), `fast+compile` the one-shot path on the raw \
+             context: `compile_unchecked` into the previous program's buffers \
+             (`Compiled::recompile_unchecked`) and one `Compiled::run`.\n\n\
              | benchmark | mean | ± |\n|---|---:|---:|\n",
         );
         for (id, m, se) in &b {

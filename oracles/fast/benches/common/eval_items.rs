@@ -3,7 +3,7 @@
 //! this file (and `tests/fast_support.rs` as `support`) with `#[path]`.
 
 use crate::support::{context_for, files, input_bits, Placement, Rng};
-use diopter_fast::{self as fast, Compiled};
+use diopter_fast::{self as fast, Compiled, PreparedContext};
 use diopter_gen::Generate;
 use diopter_gen::{Case, GenConfig};
 use diopter_semantics::ast::Bare;
@@ -43,11 +43,20 @@ impl Item {
     /// debugger at a stop take it: `compile_unchecked` (it gives the
     /// reference's outcome for any expression, so it does not run the
     /// checker first).
-    pub fn compile_once(&self) -> Compiled {
+    ///
+    /// Into `p`, the previous expression's program: a caller compiling one
+    /// expression after another reuses the program's buffers as it reuses
+    /// a `Scratch` (`Compiled::recompile_unchecked`).
+    pub fn compile_once(&self, p: &mut Compiled) {
         let env = self
             .inputs
             .env(self.bare.expr.dialect, &self.ctx.datalayout, &self.types);
-        fast::compile_unchecked(&self.bare.expr, &env)
+        p.recompile_unchecked(&self.bare.expr, &env);
+    }
+    /// The context prepared once, as a debugger prepares a stop's context
+    /// for the expressions it evaluates there.
+    pub fn prepare(&self) -> PreparedContext<'_> {
+        PreparedContext::new(&self.ctx)
     }
     pub fn compile(&self) -> Compiled {
         let env = self

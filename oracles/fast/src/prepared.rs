@@ -1,0 +1,146 @@
+//! A context prepared once for many evaluations.
+//!
+//! A debugger stops, and evaluates many expressions in the context of that
+//! stop; a fuzz loop or a benchmark evaluates many expressions in one
+//! context. [`Compiled::run`] converts the context's locations to compact
+//! form as an expression names them, looks up pointer sizes and searches the
+//! memory map, once per run: for a short expression that is a quarter of the
+//! run. A [`PreparedContext`] does all of that once: every location of the
+//! context (`arg 0` to `arg 7`, the referrer, the object) in compact form in
+//! arenas of its own, the seed's hash, the pointer sizes of address spaces 0
+//! to 7, and the memory map's pages in a sorted vector. [`Compiled::run_prepared`] then runs on those arenas,
+//! borrowed: the run's own entries follow them (`exec::Arena`), so that the
+//! context's locations are found where the lazy path would have put them.
+//!
+//! The run is the same code as [`Compiled::run`]'s, on the same compact
+//! forms: only where the context's data comes from differs. A context with
+//! an offset beyond `i128` (which the lazy path meets only if the
+//! expression names that location) is not prepared: its runs take the lazy
+//! path, which handles it.
+
+use super::compile::Compiled;
+use super::exec::{AddrC, CtxInfo, Machine, PartC, RunState, Sgl, Stop};
+use diopter_semantics::context::Context;
+use diopter_semantics::memory::overlay_page;
+use std::fmt;
+
+/// A context with its locations in compact form (see the module
+/// documentation); borrow it for as many [`Compiled::run_prepared`] as
+/// the context stays unchanged.
+pub struct PreparedContext<'c> {
+    pub(crate) ctx: &'c Context,
+    /// The per-context state a run starts from: the loaded locations'
+    /// ranges (all of them loaded), the seed's hash, the pointer sizes.
+    pub(crate) info: CtxInfo,
+    /// The memory map's pages whose addresses fit in 128 bits, in order of
+    /// address space and address: a binary search finds the first a read
+    /// needs (the map's own search compares big page numbers).
+    pages: Vec<Page<'c>>,
+    pub(crate) singles: Vec<Sgl<'c, i128>>,
+    pub(crate) parts: Vec<PartC<'c, i128>>,
+    pub(crate) addrs: Vec<AddrC<'c, i128>>,
+    pub(crate) words: Vec<u64>,
+    /// An offset of the context does not fit an `i128`: runs take the lazy
+    /// path.
+    pub(crate) lazy: bool,
+}
+
+/// A page of the context's memory map.
+struct Page<'c> {
+    space: u32,
+    base: u128,
+    /// Which of its bytes are set.
+    set: u64,
+    bytes: &'c [u8; 64],
+}
+
+/// The program a context is loaded with: loading reads nothing of it.
+static NO_PROGRAM: Compiled = Compiled::EMPTY;
+
+impl<'c> PreparedContext<'c> {
+    /// Loads every location of `ctx` and looks up what runs look up.
+    pub fn new(ctx: &'c Context) -> PreparedContext<'c> {
+        let mut run = RunState::default();
+        let mut m: Machine<'c, '_, i128> = Machine::new(&NO_PROGRAM, ctx, &mut run);
+        let lazy = m.load_all().is_err();
+        for a in 0..8 {
+            m.pointer_bits(a);
+        }
+        let (singles, parts, addrs, words) = (m.singles.own, m.parts.own, m.addrs.own, m.words);
+        let pages = ctx
+            .state
+            .memory
+            .pages_u128()
+            .map(|(space, base, set, bytes)| Page {
+                space,
+                base,
+                set,
+                bytes,
+            })
+            .collect();
+        PreparedContext {
+            ctx,
+            info: run.info,
+            pages,
+            singles,
+            parts,
+            addrs,
+            words,
+            lazy,
+        }
+    }
+
+    /// [`Memory::overlay_u128`](diopter_semantics::memory::Memory::overlay_u128)
+    /// on the prepared pages.
+    #[inline]
+    pub(crate) fn overlay(&self, a: u32, addr: u128, out: &mut [u8]) -> u64 {
+        // The first page of the space that ends after `addr`.
+        let first = self
+            .pages
+            .partition_point(|p| (p.space, p.base + 63) < (a, addr));
+        let end = addr + out.len() as u128;
+        let mut given = 0;
+        for p in self.pages[first..]
+            .iter()
+            .take_while(|p| p.space == a && p.base < end)
+        {
+            given |= overlay_page(p.base, p.set, p.bytes, addr, out);
+        }
+        given
+    }
+
+    /// The context it was prepared from.
+    pub fn context(&self) -> &'c Context {
+        self.ctx
+    }
+}
+
+impl fmt::Debug for PreparedContext<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PreparedContext")
+            .field("singles", &self.singles.len())
+            .field("parts", &self.parts.len())
+            .field("addrs", &self.addrs.len())
+            .field("words", &self.words.len())
+            .field("pages", &self.pages.len())
+            .field("lazy", &self.lazy)
+            .finish()
+    }
+}
+
+impl Machine<'_, '_, i128> {
+    /// Loads the locations of the context that have a slot.
+    fn load_all(&mut self) -> Result<(), Stop> {
+        let ctx = self.ctx;
+        for (&n, l) in ctx.args.range(..8) {
+            self.load_slot(n as usize, l)?;
+        }
+        if let Some(l) = &ctx.referrer {
+            self.load_slot(super::exec::REFERRER, l)?;
+        }
+        if let Some(l) = &ctx.object {
+            self.load_slot(super::exec::OBJECT, l)?;
+        }
+        Ok(())
+    }
+}

@@ -28,7 +28,6 @@ use super::arith::{self, BinOp};
 use super::compile::{Compiled, Conv, Fallback, Ins, Lane};
 use super::failure::Msg;
 use super::offset::Off;
-use super::prepared::PreparedContext;
 use super::words::{self, mask128, sext128};
 use diopter_semantics::context::{splitmix64, Context};
 use diopter_semantics::interp::{ErrorKind, EvalError, Located, Outcome};
@@ -1078,4 +1077,34 @@ pub(crate) fn recycle<T, U>(mut v: Vec<T>) -> Vec<U> {
     v.into_iter()
         .map(|_| unreachable!("the vector is empty"))
         .collect()
+}
+
+/// A context with its locations in compact form (see the module
+/// documentation of `prepared`); borrow it for as many [`Compiled::run_prepared`] as
+/// the context stays unchanged.
+pub struct PreparedContext<'c> {
+    pub(crate) ctx: &'c Context,
+    /// The per-context state a run starts from: the loaded locations'
+    /// ranges (all of them loaded), the seed's hash, the pointer sizes.
+    pub(crate) info: CtxInfo,
+    /// The memory map's pages whose addresses fit in 128 bits, in order of
+    /// address space and address: a binary search finds the first a read
+    /// needs (the map's own search compares big page numbers).
+    pub(crate) pages: Vec<Page<'c>>,
+    pub(crate) singles: Vec<Sgl<'c, i128>>,
+    pub(crate) parts: Vec<PartC<'c, i128>>,
+    pub(crate) addrs: Vec<AddrC<'c, i128>>,
+    pub(crate) words: Vec<u64>,
+    /// An offset of the context does not fit an `i128`: runs take the lazy
+    /// path.
+    pub(crate) lazy: bool,
+}
+
+/// A page of the context's memory map.
+pub(crate) struct Page<'c> {
+    pub space: u32,
+    pub base: u128,
+    /// Which of its bytes are set.
+    pub set: u64,
+    pub bytes: &'c [u8; 64],
 }

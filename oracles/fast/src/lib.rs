@@ -67,7 +67,7 @@ mod typing;
 mod words;
 
 pub use compile::{compile_checked_types, Compiled};
-pub use prepared::PreparedContext;
+pub use exec::PreparedContext;
 pub use result::{EvalFailure, Evaluation, SingleRef, StorageRef, Value};
 pub use typing::{compile_typed, compile_unchecked};
 

@@ -17,42 +17,15 @@
 //! an offset beyond `i128` (which the lazy path meets only if the
 //! expression names that location) is not prepared: its runs take the lazy
 //! path, which handles it.
+//!
+//! The type itself is defined beside the machine (`exec`), which reads it;
+//! this module builds it and answers its memory reads.
 
 use super::compile::Compiled;
-use super::exec::{AddrC, CtxInfo, Machine, PartC, RunState, Sgl, Stop};
+use super::exec::{Machine, Page, PreparedContext, RunState, Stop};
 use diopter_semantics::context::Context;
 use diopter_semantics::memory::overlay_page;
 use std::fmt;
-
-/// A context with its locations in compact form (see the module
-/// documentation); borrow it for as many [`Compiled::run_prepared`] as
-/// the context stays unchanged.
-pub struct PreparedContext<'c> {
-    pub(crate) ctx: &'c Context,
-    /// The per-context state a run starts from: the loaded locations'
-    /// ranges (all of them loaded), the seed's hash, the pointer sizes.
-    pub(crate) info: CtxInfo,
-    /// The memory map's pages whose addresses fit in 128 bits, in order of
-    /// address space and address: a binary search finds the first a read
-    /// needs (the map's own search compares big page numbers).
-    pages: Vec<Page<'c>>,
-    pub(crate) singles: Vec<Sgl<'c, i128>>,
-    pub(crate) parts: Vec<PartC<'c, i128>>,
-    pub(crate) addrs: Vec<AddrC<'c, i128>>,
-    pub(crate) words: Vec<u64>,
-    /// An offset of the context does not fit an `i128`: runs take the lazy
-    /// path.
-    pub(crate) lazy: bool,
-}
-
-/// A page of the context's memory map.
-struct Page<'c> {
-    space: u32,
-    base: u128,
-    /// Which of its bytes are set.
-    set: u64,
-    bytes: &'c [u8; 64],
-}
 
 /// The program a context is loaded with: loading reads nothing of it.
 static NO_PROGRAM: Compiled = Compiled::EMPTY;

@@ -811,7 +811,7 @@ fn an_assumption_before_a_record_is_a_fact() {
 }
 
 /// `libcall-fold.ll`: instsimplify gives `atanf(-0.0)`'s users the constant
-/// -0.0 and keeps the call. diopter does not model library functions, so
+/// -0.0 and keeps the call; the record's own operand was the call. diopter does not model library functions, so
 /// the difference (the call's value taken as any float, 0.0 among them)
 /// rests on an unknown relation: inconclusive, never a finding.
 #[test]
@@ -826,4 +826,12 @@ fn a_call_whose_uses_the_pass_replaced_is_an_unknown_relation() {
     let p = pair_of(&doc, "%call");
     assert_eq!(p["verdict"], "refuted", "{p:#}");
     assert_eq!(p["assumes_unknown_operand"], true, "{p:#}");
+    // A call reached through an instruction the pass rewrote in place
+    // (BDCE zeroing `%c` in `and i32 %c, 4`) stays a free value: that
+    // refutation is a finding.
+    let f = data("bdce-dead-call-operand.ll");
+    let (_, doc) = validate_json(&["--passes", "bdce", "--debugify", f.to_str().unwrap()]);
+    let p = pair_of(&doc, "%a");
+    assert_eq!(p["verdict"], "refuted", "{p:#}");
+    assert_eq!(p["assumes_unknown_operand"], false, "{p:#}");
 }

@@ -695,6 +695,9 @@ struct Ctx<'a> {
     before_uses: BTreeSet<usize>,
     /// Roots the after side's resolutions use.
     after_uses: BTreeSet<usize>,
+    /// Roots that are themselves an operand of the before-record (not
+    /// reached through a derivation).
+    before_direct: BTreeSet<usize>,
     side_now: Which,
     /// Where the derived values of both sides are not poison (`poison`).
     pre: Vec<diopter_rules::instance::Term>,
@@ -844,7 +847,14 @@ impl<'a> Ctx<'a> {
         let mut map = Vec::new();
         for (k, (t, o)) in ops.iter().enumerate() {
             let (rhs, how, detail) = match self.resolve(w, t, &o.value, 0) {
-                Ok((ops, how, d)) => (MapRhs::Expr(expr(ops)), how, d),
+                Ok((ops, how, d)) => {
+                    if let (Which::Before, "same value", [one]) = (w, how, &ops[..]) {
+                        if let Op::Arg(k, _) = one.op {
+                            self.before_direct.insert(k as usize);
+                        }
+                    }
+                    (MapRhs::Expr(expr(ops)), how, d)
+                }
                 Err((how, d)) => (MapRhs::Undefined, how, d),
             };
             if w == Which::Before && how == "undefined" {
@@ -1608,6 +1618,7 @@ fn build(
         shared: BTreeMap::new(),
         before_uses: BTreeSet::new(),
         after_uses: BTreeSet::new(),
+        before_direct: BTreeSet::new(),
         side_now: Which::After,
         pre: Vec::new(),
         shared_budget: SHARED_BUDGET,
@@ -1696,12 +1707,15 @@ fn build(
     if cx.opaque.values().any(|[b, a]| b != a) {
         cx.assumes_unknown = true;
     }
-    // A load or call both files keep, whose value the before-record reads
-    // and the after-record no longer does: the pass replaced its uses by
-    // what it knows of the callee or the memory (a library function's
-    // value at constant arguments, a stored value), which diopter does not
-    // model, so a difference rests on an unknown relation.
-    if cx.before_uses.difference(&cx.after_uses).any(|&k| {
+    // A load or call both files keep, which is itself an operand of the
+    // before-record and which the after-record no longer reads: the pass
+    // replaced the value's uses by what it knows of the callee or the
+    // memory (a library function's value at constant arguments, a stored
+    // value), which diopter does not model, so a difference rests on an
+    // unknown relation. (A call reached through a rewritten instruction
+    // stays a free value: BDCE's `and i32 %call, 4` -> `and i32 0, 4` is
+    // a rewrite diopter judges.)
+    if cx.before_direct.difference(&cx.after_uses).any(|&k| {
         cx.roots[k]
             .key
             .strip_prefix('%')
@@ -1806,6 +1820,7 @@ fn operand_roots(
         shared: BTreeMap::new(),
         before_uses: BTreeSet::new(),
         after_uses: BTreeSet::new(),
+        before_direct: BTreeSet::new(),
         side_now: Which::After,
         pre: Vec::new(),
         shared_budget: 0,

@@ -20,8 +20,11 @@
 //! `call void @llvm.assume(i1 %c)` is a fact of the same kind: the program
 //! is undefined when `%c` is false there (LangRef), so every path that goes
 //! on past the call has `%c` true. The assumptions counted are those before
-//! the record in its own block and those anywhere in the blocks of the
-//! chain (each of them runs whole before the edge out of it is taken).
+//! the record in its own block, those after it that nothing between can keep
+//! from running (no other call, no terminator: an execution that reaches
+//! `assume(false)` is undefined as a whole, so InstCombine may fold a value
+//! recorded just before its assumption), and those anywhere in the blocks of
+//! the chain (each of them runs whole before the edge out of it is taken).
 
 use diopter_semantics::ir::{Function, InstKind};
 
@@ -61,12 +64,17 @@ pub fn facts_at(f: &Function, at: usize) -> Vec<Fact> {
             }
         }
     }
-    let mut out: Vec<Fact> = f.blocks[here]
-        .insts
-        .iter()
-        .filter(|i| i.span.0.start <= at)
-        .filter_map(|i| assumed(&i.text))
-        .collect();
+    let mut out: Vec<Fact> = Vec::new();
+    for i in &f.blocks[here].insts {
+        // Past the record, an assumption still holds where the record is
+        // seen if nothing between can keep it from being reached: an
+        // execution that reaches `assume(false)` is undefined as a whole.
+        // Any other call (it may not return) or the terminator ends that.
+        if i.span.0.start > at && !i.text.contains("@llvm.assume(") && may_stop(&i.text) {
+            break;
+        }
+        out.extend(assumed(&i.text));
+    }
     let mut seen = vec![false; f.blocks.len()];
     seen[here] = true;
     while let [p] = preds[here][..] {
@@ -191,6 +199,33 @@ fn assumed(text: &str) -> Option<Fact> {
     })
 }
 
+/// Whether an instruction may keep the ones after it from running: a call
+/// (other than the assumption intrinsic) may not return, an `invoke` or a
+/// terminator leaves the block.
+fn may_stop(text: &str) -> bool {
+    let t = text.trim_start();
+    let body = t.split_once(" = ").map_or(t, |(_, r)| r).trim_start();
+    let op = body
+        .split_whitespace()
+        .find(|w| !matches!(*w, "tail" | "musttail" | "notail"))
+        .unwrap_or("");
+    matches!(
+        op,
+        "call"
+            | "invoke"
+            | "callbr"
+            | "ret"
+            | "br"
+            | "switch"
+            | "indirectbr"
+            | "resume"
+            | "unreachable"
+            | "catchswitch"
+            | "catchret"
+            | "cleanupret"
+    )
+}
+
 /// `%name` as a name; `None` for a constant.
 fn local(v: &str) -> Option<String> {
     let n = v.trim().strip_prefix('%')?;
@@ -262,14 +297,21 @@ mod tests {
     #[test]
     fn an_assumption_before_the_record_or_up_the_chain_is_a_fact() {
         let text = "define i8 @f(i8 %x, i8 %y, i1 %c) {\nentry:\n  %a = icmp sle i8 %x, 0\n  call void @llvm.assume(i1 %a)\n  br i1 %c, label %t, label %e\nt:\n  %q = sdiv i8 %x, %y ; Q\n  %b = icmp sge i8 %y, 0\n  tail call void @llvm.assume(i1 %b) [ \"nonnull\"(ptr null) ]\n  call void @llvm.assume(i1 true)\n  ret i8 %q ; R\ne:\n  ret i8 0\n}\n";
-        // Before %b's assumption only %a's (up the chain) and the edge hold.
+        // %b's assumption comes later in the block with nothing between
+        // that could stop the run: it holds at %q too, as %a's (up the
+        // chain) and the edge do.
         assert_eq!(
             facts(text, "; Q"),
             vec![
+                ("b".into(), "true".into(), true),
                 ("a".into(), "true".into(), true),
                 ("c".into(), "true".into(), true)
             ]
         );
+        // An assumption after the record counts while nothing between can
+        // stop the run; a call between ends that.
+        let later = "define i1 @g(i32 %b) {\nentry:\n  %c = icmp eq i32 %b, 0 ; C\n  %d = add i32 %b, 1\n  call void @llvm.assume(i1 %c)\n  call void @h()\n  %e = icmp ne i32 %b, 7\n  call void @llvm.assume(i1 %e)\n  ret i1 %c\n}\n";
+        assert_eq!(facts(later, "; C"), vec![("c".into(), "true".into(), true)]);
         // After it, %b too; an assumption of a constant says nothing.
         assert_eq!(
             facts(text, "; R"),

@@ -835,3 +835,25 @@ fn a_call_whose_uses_the_pass_replaced_is_an_unknown_relation() {
     assert_eq!(p["verdict"], "refuted", "{p:#}");
     assert_eq!(p["assumes_unknown_operand"], false, "{p:#}");
 }
+
+/// `icmp-i1-true.ll` (triage class 12): the salvage of `icmp ne i1 %c,
+/// true` pushes `true` as 0xffffffffffffffff, so at c = 1 the record shows
+/// true where the source's value is false. Refuted on a plain value (no
+/// reading of upper bits needed: the register holds 0 or 1).
+#[test]
+fn an_i1_compared_with_true_salvaged_with_all_ones_is_refuted() {
+    let f = data("icmp-i1-true.ll");
+    let (code, doc) = validate_json(&["--passes", "dce", "--debugify", f.to_str().unwrap()]);
+    assert_eq!(code, 1, "{doc:#}");
+    let pairs = doc["pairs"].as_array().expect("pairs");
+    assert_eq!(pairs.len(), 1, "{doc:#}");
+    let p = &pairs[0];
+    let after = p["after_record"]["text"].as_str().unwrap();
+    assert!(
+        after.contains("DW_OP_constu, 18446744073709551615, DW_OP_ne"),
+        "{after}"
+    );
+    assert_eq!(p["verdict"], "refuted", "{p:#}");
+    assert_eq!(p["assumes_unknown_operand"], false, "{p:#}");
+    assert!(p["refuted_only_under"].is_null(), "{p:#}");
+}

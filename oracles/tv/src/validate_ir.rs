@@ -757,11 +757,16 @@ impl<'a> Ctx<'a> {
                 self.roots.len() - 1
             }
         };
+        self.note_use(k);
+        vec![node(Op::Arg(k as u64, ty.clone()))]
+    }
+
+    /// Records that the side being resolved reads root `k`.
+    fn note_use(&mut self, k: usize) {
         match self.side_now {
             Which::Before => self.before_uses.insert(k),
             Which::After => self.after_uses.insert(k),
         };
-        vec![node(Op::Arg(k as u64, ty.clone()))]
     }
 
     /// Whether `%name` (of type `ty`) is the same value in both files.
@@ -1024,10 +1029,7 @@ impl<'a> Ctx<'a> {
             let (ops, detail) = m?;
             for o in &ops {
                 if let Op::Arg(k, _) = o.op {
-                    match self.side_now {
-                        Which::Before => self.before_uses.insert(k as usize),
-                        Which::After => self.after_uses.insert(k as usize),
-                    };
+                    self.note_use(k as usize);
                 }
             }
             return Some((ops, "same value", detail));

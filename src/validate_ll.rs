@@ -102,8 +102,13 @@ fn matched_json(
     cfg: &ProveConfig,
     types: &diopter_semantics::types::TypeTable,
 ) -> Value {
+    let mut reading = None;
     let mut v = match validate_ir::validate_matched(m, cfg, types) {
-        Ok(o) => pair_json(&bsrc.name, m.pair.as_ref().expect("validated"), &o),
+        Ok(o) => {
+            let (o, r) = diopter_tv::reading::settle(m, o, cfg, types);
+            reading = r;
+            pair_json(&bsrc.name, m.pair.as_ref().expect("validated"), &o)
+        }
         Err(why) => json!({
             "file": bsrc.name,
             "pair": format!("@{} {}", m.function, m.variable),
@@ -140,8 +145,7 @@ fn matched_json(
     // Which open convention of the classic translation the refutation
     // needs (`null`: wrong under every reading).
     if v["verdict"] == "refuted" {
-        v["refuted_only_under"] =
-            json!(diopter_tv::reading::refutation_reading(m, cfg, types).map(|r| r.label()));
+        v["refuted_only_under"] = json!(reading.map(|r| r.label()));
     }
     v
 }

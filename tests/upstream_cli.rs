@@ -584,12 +584,7 @@ fn a_parameter_range_attribute_is_a_fact() {
         strip("param-range.after.ll"),
     );
     let (_, doc) = validate_json(&[b.to_str().unwrap(), a.to_str().unwrap()]);
-    let h = doc["pairs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["function"] == "h")
-        .unwrap();
+    let h = pair_in(&doc, "h");
     assert_eq!(h["verdict"], "refuted", "{h:#}");
 }
 
@@ -684,6 +679,16 @@ fn instcombine_replacing_a_value_by_its_demanded_bits_under_a_record_is_refuted(
     let (before, after) = (shown("before_location"), shown("after_location"));
     assert!(after < 16, "{p:#}");
     assert_eq!(before, (after + (1 << 32) - 16) % (1 << 32), "{p:#}");
+}
+
+/// The first pair of `function` in a `validate --format json` document.
+fn pair_in<'a>(doc: &'a Value, function: &str) -> &'a Value {
+    doc["pairs"]
+        .as_array()
+        .expect("pairs")
+        .iter()
+        .find(|p| p["function"] == function)
+        .unwrap_or_else(|| panic!("no pair in {function}: {doc:#}"))
 }
 
 /// The variable's name in a pair of `validate --format json`.
@@ -856,4 +861,54 @@ fn an_i1_compared_with_true_salvaged_with_all_ones_is_refuted() {
     assert_eq!(p["verdict"], "refuted", "{p:#}");
     assert_eq!(p["assumes_unknown_operand"], false, "{p:#}");
     assert!(p["refuted_only_under"].is_null(), "{p:#}");
+}
+
+/// `ptr-compare.{before,after}.ll` (run8's instcombine-adcece94, by hand):
+/// a compare of pointers is derived through its definition (the pointers
+/// as 64-bit addresses), so the compare InstCombine sinks and salvages as
+/// `%a, null, DW_OP_ne` relates to the record's i1. What still differs is
+/// the before-record's register bits above the i1, which LLVM leaves open:
+/// with them zero the records agree, whatever the after-record's operands
+/// hold, so the salvage is a refinement. `DW_OP_eq` in its place is wrong
+/// under every reading (at a = null the source shows 0, the salvage 1).
+#[test]
+fn a_sunk_pointer_compare_salvaged_over_its_operands_is_a_refinement() {
+    let (b, a) = (data("ptr-compare.before.ll"), data("ptr-compare.after.ll"));
+    let (code, doc) = validate_json(&[b.to_str().unwrap(), a.to_str().unwrap()]);
+    assert_eq!(code, 1, "{doc:#}");
+    let p = pair_in(&doc, "sunk");
+    assert_eq!(p["verdict"], "refinement", "{p:#}");
+    let detail = p["detail"].as_str().unwrap();
+    assert!(detail.contains("upper register bits"), "{detail}");
+    let before_op = p["operands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["side"] == "before")
+        .unwrap();
+    assert!(
+        before_op["detail"]
+            .as_str()
+            .unwrap()
+            .contains("derived: DIOpArg(0, ptr), DIOpReinterpret(i64)"),
+        "{before_op:#}"
+    );
+    let w = pair_in(&doc, "wrong");
+    assert_eq!(w["verdict"], "refuted", "{w:#}");
+    assert!(w["refuted_only_under"].is_null(), "{w:#}");
+    assert_eq!(shown_value(w, "before_location"), 0, "{w:#}");
+    assert_eq!(shown_value(w, "after_location"), 1, "{w:#}");
+    // The same through opt-19 itself.
+    let f = data("sunk-ptr-compare.ll");
+    let (_, doc) = validate_json(&["--passes", "instcombine", "--debugify", f.to_str().unwrap()]);
+    let pairs = doc["pairs"].as_array().expect("pairs");
+    assert_eq!(pairs.len(), 1, "{doc:#}");
+    assert!(
+        pairs[0]["after_record"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("DW_OP_ne"),
+        "{doc:#}"
+    );
+    assert_eq!(pairs[0]["verdict"], "refinement", "{doc:#}");
 }

@@ -50,6 +50,9 @@ pub struct Conventions {
     pub upper: Upper,
     /// The generic type's signedness (1 signed, 0 unsigned); `None`: free.
     pub signedness: Option<u64>,
+    /// `upper` fixes the before-record's holes only; the after-record's
+    /// stay free roots of their own.
+    pub before_only: bool,
 }
 
 /// The fixings tried, in order, each with the reading it reveals: the
@@ -57,7 +60,11 @@ pub struct Conventions {
 /// then both. Registers hold narrow values either way on real targets.
 pub const VARIANTS: [(Reading, Conventions); 8] = {
     const fn c(upper: Upper, signedness: Option<u64>) -> Conventions {
-        Conventions { upper, signedness }
+        Conventions {
+            upper,
+            signedness,
+            before_only: false,
+        }
     }
     [
         (Reading::UpperBits, c(Upper::Zero, None)),
@@ -76,3 +83,23 @@ pub const VARIANTS: [(Reading, Conventions); 8] = {
         ),
     ]
 };
+
+/// Witnesses that an after-record refines its before-record although they
+/// differ: the before-record's narrow operands' upper register bits fixed
+/// (as zeros, then as sign copies), the after-record's left free. LLVM
+/// leaves those bits unspecified, so a before-record shows *some* value
+/// for every choice of them; when one fixed choice makes the two records
+/// agree on every input and every after-side choice, every value the
+/// after-record shows is one the before-record could have shown.
+pub const REFINEMENT_WITNESSES: [Conventions; 2] = [
+    Conventions {
+        upper: Upper::Zero,
+        signedness: None,
+        before_only: true,
+    },
+    Conventions {
+        upper: Upper::SignCopies,
+        signedness: None,
+        before_only: true,
+    },
+];

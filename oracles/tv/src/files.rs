@@ -242,12 +242,16 @@ pub fn validate_modules(
             Some(o) => Ok(o),
             None => validate_ir::validate_matched(m, cfg, &before.1.types),
         };
-        let (verdict, detail, counterexample, millis) = verdict_of(outcome);
-        let reading = if verdict == Kind::Refuted {
-            reading::refutation_reading(m, cfg, &before.1.types)
-        } else {
-            None
+        let (outcome, reading) = match outcome {
+            Ok(o) => {
+                let (o, r) = reading::settle(m, o, cfg, &before.1.types);
+                (Ok(o), r)
+            }
+            Err(e) => (Err(e), None),
         };
+        let (verdict, detail, counterexample, millis) = verdict_of(outcome);
+        // A write-only difference is no wrong value: no reading to name.
+        let reading = reading.filter(|_| verdict == Kind::Refuted);
         let (before_expr, after_expr) = match &m.pair {
             Ok(p) => (
                 diopter_semantics::syntax::print_bare(&p.before),

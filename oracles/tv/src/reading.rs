@@ -14,8 +14,8 @@
 //! deduplicates the first kind into one cause per pass and keeps the second
 //! kind apart.
 
-pub use crate::conventions::{Conventions, Reading, Upper, VARIANTS};
-use crate::validate;
+pub use crate::conventions::{Conventions, Reading, Upper, REFINEMENT_WITNESSES, VARIANTS};
+use crate::validate::{self, Outcome, Verdict};
 use crate::validate_ir::Matched;
 use diopter_empirical as empirical;
 use diopter_rules::instance::Relation;
@@ -57,4 +57,60 @@ pub fn refutation_reading(m: &Matched, cfg: &ProveConfig, types: &TypeTable) -> 
             _ => tested.then_some(*reading),
         }
     })
+}
+
+/// A matched pair's outcome settled with the readings, as `diopter
+/// validate` and the campaign both judge a record: a refutation gets the
+/// reading it rests on ([`refutation_reading`]); one that rests only on the
+/// upper bits and that a [`refinement_witness`] proves becomes a
+/// refinement (with no reading).
+pub fn settle(
+    m: &Matched,
+    mut o: Outcome,
+    cfg: &ProveConfig,
+    types: &TypeTable,
+) -> (Outcome, Option<Reading>) {
+    if !matches!(
+        o.verdict,
+        Verdict::Refuted(_) | Verdict::RefutedInTrial { .. }
+    ) {
+        return (o, None);
+    }
+    let reading = refutation_reading(m, cfg, types);
+    if reading == Some(Reading::UpperBits) {
+        if let Some(why) = refinement_witness(m, cfg, types) {
+            o.verdict = Verdict::Refinement(why);
+            return (o, None);
+        }
+    }
+    (o, reading)
+}
+
+/// For a pair refuted only under the reading of the upper bits: whether
+/// fixing just the before-record's upper bits ([`REFINEMENT_WITNESSES`])
+/// makes it hold for every input and every value of the after-record's own
+/// upper bits, which makes the after-record a refinement (every value it
+/// shows is one the before-record could show). Only Z3's proof counts: a
+/// refinement is a claim that the pass is right. The text says which
+/// witness held.
+pub fn refinement_witness(m: &Matched, cfg: &ProveConfig, types: &TypeTable) -> Option<String> {
+    m.witnesses
+        .iter()
+        .zip(REFINEMENT_WITNESSES)
+        .find_map(|(p, c)| {
+            let inst = validate::instance(p, types, Relation::Lossy)?;
+            match prove_instance_in(&inst, cfg, &p.dl).verdict {
+                PVerdict::Proved | PVerdict::ProvedExhaustive(_) => Some(format!(
+                "the records differ only in the before-record's narrow operand's upper register \
+                 bits, which LLVM leaves unspecified: with them {} the records agree for every \
+                 input (and any upper bits of the after-record's operands), so every value the \
+                 after-record shows is one the before-record could show",
+                match c.upper {
+                    Upper::SignCopies => "copies of the sign bit",
+                    _ => "zero",
+                }
+            )),
+                _ => None,
+            }
+        })
 }

@@ -40,7 +40,7 @@
 //! the first remaining after-record. Records left over are reported; a
 //! variable with records before and none after is a coverage loss.
 
-use crate::conventions::{Conventions, Reading, Upper, VARIANTS};
+use crate::conventions::{Conventions, Reading, Upper, REFINEMENT_WITNESSES, VARIANTS};
 use crate::paths::{self, Fact};
 use crate::poison;
 use crate::validate::{self, MapRhs, Outcome, Pair};
@@ -116,7 +116,10 @@ WHOLE IR FILES
   unsigned or signed. One that then holds says so (text: `[only under the
   sound reading of ...]`; JSON: `refuted_only_under`): a value a debugger
   can show, but one mistake of that kind, not a record wrong under every
-  reading (`null`).
+  reading (`null`). One that holds with only the before-record's upper bits
+  fixed (the after-record's left free) is a refinement instead: LLVM leaves
+  those register bits unspecified, so every value the after-record shows is
+  one the before-record could show (an i1 compare salvaged to a 0/1 value).
 
   Exit status as above; also 2 for an IR file that does not parse.
 ";
@@ -296,6 +299,9 @@ pub struct Matched {
     /// fixed, each with the reading it tests (`reading::VARIANTS`); empty
     /// when the pair has none.
     pub variants: Vec<(Reading, Pair)>,
+    /// The pair built again with only the before-record's upper bits fixed
+    /// (`conventions::REFINEMENT_WITNESSES`); empty when it has none.
+    pub witnesses: Vec<Pair>,
 }
 
 /// A record no record of the other file was paired with.
@@ -1070,7 +1076,12 @@ impl<'a> Ctx<'a> {
                         _ => None,
                     };
                     let width = of.as_deref().and_then(poison::term).map(|(_, w)| w);
-                    match (self.conventions.upper, of, width) {
+                    let upper = if self.conventions.before_only && self.side_now != Which::Before {
+                        Upper::Free
+                    } else {
+                        self.conventions.upper
+                    };
+                    match (upper, of, width) {
                         // A boolean's register holds 0 or 1 (LLVM's
                         // ZeroOrOneBooleanContent), never sign copies.
                         (Upper::Zero, _, _) | (Upper::SignCopies, _, Some(1)) => {
@@ -1158,7 +1169,7 @@ impl<'a> Ctx<'a> {
         Some((t, a, b))
     }
 
-    /// `icmp PRED iN a, b` (every predicate) as an `i1`.
+    /// `icmp PRED iN a, b` or `icmp PRED ptr a, b` (every predicate) as an `i1`.
     fn derive_icmp(
         &mut self,
         w: Which,
@@ -1172,11 +1183,24 @@ impl<'a> Ctx<'a> {
             _ => return None,
         };
         p.bump();
-        let (t, a, b) = self.two(w, p, def, depth)?;
-        let wd = t.int_width()?;
+        let (t, mut a, mut b) = self.two(w, p, def, depth)?;
         if *ty != Type::Int(1) {
             return None;
         }
+        // Pointers compare as their addresses, integers of the address
+        // space's pointer width (as the classic translation reads a pointer
+        // operand), so that a compare a pass sinks or salvages over the
+        // same pointers relates to them (`icmp ne ptr %p, null`).
+        let wd = match t.int_width() {
+            Some(wd) => wd,
+            None if t.is_ptr() => {
+                let wd = self.dl.bitsizeof(&t, self.types).ok()?;
+                a.push(node(Op::Reinterpret(Type::Int(wd))));
+                b.push(node(Op::Reinterpret(Type::Int(wd))));
+                wd
+            }
+            None => return None,
+        };
         use classic::{flip, less_than, not_equal};
         let v = match pred.as_str() {
             "eq" => flip(not_equal(&a, &b, wd), wd),
@@ -1974,13 +1998,20 @@ pub fn compare(
                 };
                 let (pair, operands, roots, assumes_unknown, diagnostic) =
                     one(Conventions::default());
-                let open = roots
-                    .iter()
-                    .any(|r| r.key.starts_with(UPPER) || r.key == SIGNEDNESS);
+                let upper = roots.iter().any(|r| r.key.starts_with(UPPER));
+                let open = upper || roots.iter().any(|r| r.key == SIGNEDNESS);
                 let variants = if open && pair.is_ok() {
                     VARIANTS
                         .iter()
                         .filter_map(|(r, c)| Some((*r, one(*c).0.ok()?)))
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                let witnesses = if upper && pair.is_ok() {
+                    REFINEMENT_WITNESSES
+                        .iter()
+                        .filter_map(|c| one(*c).0.ok())
                         .collect()
                 } else {
                     Vec::new()
@@ -1999,6 +2030,7 @@ pub fn compare(
                     assumes_unknown,
                     diagnostic,
                     variants,
+                    witnesses,
                 });
             }
         }

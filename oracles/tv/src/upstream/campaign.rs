@@ -313,8 +313,10 @@ fn comparison_class(op: &str) -> &str {
 /// Whether a refutation says nothing about the pass: it rests on an
 /// operand with no known relation, or only on what a register holds above a
 /// value narrower than the variable (debugify's `i1` in an 8-bit variable,
-/// read from two different registers) with no operation of the record
-/// computing on those bits.
+/// read from a register on one side and from another register or a
+/// constant on the other) with no operation of the after-record computing
+/// on those bits. (When only the before-record has such bits, a salvage
+/// that agrees with them fixed is a refinement, `reading::settle`.)
 pub fn inconclusive(r: &RecordVerdict) -> bool {
     r.assumes_unknown
         || (r.reading == Some(Reading::UpperBits) && sensitive_ops(&r.after.text).is_empty())
@@ -723,6 +725,11 @@ mod tests {
         );
         v.reading = Some(Reading::UpperBits);
         assert!(inconclusive(&v));
+        // A register against a constant (InstCombine folding an assumed
+        // compare to `true`, run8's 9a5656ef): the same.
+        let mut k = v.clone();
+        k.after.text = "#dbg_value(i1 true, !7, !DIExpression(), !9)".into();
+        assert!(inconclusive(&k));
         // The same reading through a DW_OP_shr is a salvage's mistake.
         v.after.text =
             "#dbg_value(i32 %c, !7, !DIExpression(DW_OP_constu, 3, DW_OP_shr, DW_OP_stack_value), !9)"

@@ -59,14 +59,21 @@ CAMPAIGN
   far (marked in the report). A reduced.ll per finding beside its src.ll.
 
 REDUCE
-  diopter upstream reduce RUN_DIR [--again | --unfinished] [--reduce-jobs N] [--reduce-limit S]
+  diopter upstream reduce RUN_DIR [--again | --unfinished] [--recheck] [--reduce-jobs N] [--reduce-limit S]
 
   Resumes a run's reductions from its report alone (RUN_DIR/upstream.json,
   written at every checkpoint): each distinct cause not yet reduced (with
   --again, every one; with --unfinished, also those the limit cut short)
   is reduced as above, and the report rewritten after each, naming the
   resuming command. For a campaign killed or cut short while reducing, or
-  reduced with a smaller limit. Exit status: 0 every
+  reduced with a smaller limit. With --recheck, every finding's input is
+  first run through its pass and validated again by this diopter: a
+  finding it no longer refutes is marked `no longer refuted` (a diopter
+  false positive fixed since the run; listed apart, never reduced), a cause
+  whose first finding is gone passes to its first finding still refuted,
+  and a reduction that no longer reproduces its cause is made again (a
+  reduction guided by the older test may keep only what it wrongly
+  refuted). Exit status: 0 every
   distinct cause reduced, 1 some not, 2 not a run directory or a tool
   missing.
 

@@ -6,6 +6,7 @@
 use crate::{outln, Format};
 use diopter_tv::upstream::campaign;
 use diopter_tv::upstream::opt_loop::Opt;
+use diopter_tv::upstream::recheck;
 use diopter_tv::upstream::reduce::{self, Reducer, Reduction};
 use diopter_tv::upstream::report;
 use diopter_tv::upstream::tools::{self, Limits, Tool};
@@ -39,6 +40,16 @@ pub struct ReduceArgs {
     pub llvm_reduce: Option<PathBuf>,
     #[arg(long = "llvm-extract", value_name = "PATH")]
     pub llvm_extract: Option<PathBuf>,
+    /// First judge every finding's input again with this diopter: a finding
+    /// it no longer refutes is marked so (a false positive fixed since the
+    /// run) and is no cause; a cause whose first finding is gone passes to
+    /// its first finding still refuted; a kept reduction that no longer
+    /// reproduces its cause is made again.
+    #[arg(long)]
+    pub recheck: bool,
+    /// Findings rechecked at once (1 to 64).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub jobs: u64,
     /// Also write reports/upstream.{md,json}.
     #[arg(long)]
     pub report: bool,
@@ -58,7 +69,7 @@ pub(crate) fn reduce_findings(
 ) -> Vec<Reduction> {
     let todo = (0..outcome.findings.len())
         .filter(|&i| {
-            prior.get(i).is_none_or(|p| p.is_none()) && outcome.findings[i].same_as.is_none()
+            prior.get(i).is_none_or(|p| p.is_none()) && reduce::leads(&outcome.findings[i])
         })
         .count();
     if todo > 0 {
@@ -75,7 +86,7 @@ pub(crate) fn reduce_findings(
     );
     let one = |f: &campaign::Finding| {
         let red = r.reduce_finding(f, header.dir);
-        if f.same_as.is_none() {
+        if reduce::leads(f) {
             bar.inc(1);
         }
         red
@@ -94,8 +105,8 @@ pub(crate) fn run_reduce(
     e: &mut dyn std::io::Write,
 ) -> u8 {
     let report::ReadRun {
-        outcome,
-        prior,
+        mut outcome,
+        mut prior,
         command,
         opt_version,
     } = match report::read_run(
@@ -128,6 +139,46 @@ pub(crate) fn run_reduce(
         tool: opt_tool,
         limits: Limits::default(),
     };
+    if a.recheck {
+        let cfg = diopter_smt::prove::ProveConfig {
+            timeout_ms: a.timeout,
+            ..Default::default()
+        };
+        outln!(
+            e,
+            "rechecking {} findings, {} at a time ...",
+            outcome.findings.len(),
+            a.jobs
+        );
+        let bar = indicatif::ProgressBar::new(outcome.findings.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:30}] {pos}/{len} rechecked",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        let got = recheck::recheck(
+            &mut outcome.findings,
+            &mut prior,
+            &opt,
+            &cfg,
+            a.jobs as usize,
+            &|| bar.inc(1),
+        );
+        bar.finish_and_clear();
+        outln!(
+            e,
+            "rechecked {}: {} no longer refuted, {} causes passed to another finding, {} reductions to make again, {} could not be checked",
+            got.findings,
+            got.gone.len(),
+            got.moved.len(),
+            got.dropped.len(),
+            got.errors.len()
+        );
+        for (id, why) in &got.errors {
+            outln!(e, "  {id}: {why}");
+        }
+    }
     let r = Reducer::new(reduce_tool, extract, opt, a.reduce_limit, a.timeout);
     let known = report::parse_known(KNOWN_ISSUES);
     let reduce_command = format!(

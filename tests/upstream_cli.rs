@@ -912,3 +912,104 @@ fn a_sunk_pointer_compare_salvaged_over_its_operands_is_a_refinement() {
     );
     assert_eq!(pairs[0]["verdict"], "refinement", "{doc:#}");
 }
+
+/// `upstream reduce --recheck` judges a finished run again with this
+/// diopter. A campaign over `icmp-i1-true.ll` (dce) gives one live
+/// finding; a lead of the same cause is then written in front of it whose
+/// input this diopter does not refute (`sunk-ptr-compare.ll` debugified: a
+/// refinement now, run8's adcece94), and the live finding is given a
+/// reduction that does not reproduce. The recheck must mark the first no
+/// longer refuted, pass the cause to the live finding and reduce that one
+/// again (its stale reduction dropped).
+#[test]
+fn a_recheck_marks_fixed_false_positives_and_passes_their_cause_on() {
+    let dir = scratch("recheck");
+    let inputs = dir.join("in");
+    std::fs::create_dir_all(&inputs).unwrap();
+    std::fs::copy(data("icmp-i1-true.ll"), inputs.join("icmp-i1-true.ll")).unwrap();
+    let run = dir.join("run");
+    let st = diopter()
+        .args(["upstream", "campaign", "--modules", "1", "--pass", "dce"])
+        .arg("--inputs")
+        .arg(&inputs)
+        .args(["--no-stress", "--no-irgen", "--no-reduce", "--out"])
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert_eq!(st.status.code(), Some(1), "{st:?}");
+    let path = run.join("upstream.json");
+    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let live = doc["findings"][0].clone();
+    let live_id = live["id"].as_str().unwrap().to_string();
+    let cause = live["cause"].as_str().unwrap().to_string();
+    let (_, passless) = cause.split_once(" | ").unwrap();
+    // The stale lead: another pass, the same cause without its pass.
+    let debugified = dir.join("sunk.ll");
+    let out = Command::new("opt-19")
+        .args(["-S", "-passes=debugify"])
+        .arg(data("sunk-ptr-compare.ll"))
+        .arg("-o")
+        .arg(&debugified)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let mut stale = live.clone();
+    stale["id"] = "instcombine-stale".into();
+    stale["pass"] = "instcombine".into();
+    stale["cause"] = format!("instcombine | {passless}").into();
+    stale["input"] = debugified.display().to_string().into();
+    let mut member = live.clone();
+    member["same_as"] = "instcombine-stale".into();
+    member["reduced"] = serde_json::json!({"reduction": {"path": "r.ll", "lines_before": 9,
+        "lines_after": 1, "millis": 1, "complete": true, "steps": []}, "text": "; nothing\n"});
+    doc["findings"] = serde_json::json!([stale, member]);
+    std::fs::write(&path, doc.to_string()).unwrap();
+    let out = diopter()
+        .args(["upstream", "reduce", "--recheck", "--reduce-limit", "60"])
+        .arg(&run)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("1 no longer refuted, 1 causes passed to another finding"),
+        "{err}"
+    );
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let f = doc["findings"].as_array().unwrap();
+    assert_eq!(f[0]["no_longer_refuted"], true, "{doc:#}");
+    assert_eq!(f[1]["id"], live_id.as_str());
+    assert_eq!(f[1]["no_longer_refuted"], false, "{doc:#}");
+    assert!(f[1]["same_as"].is_null(), "{doc:#}");
+    let text = f[1]["reduced"]["text"].as_str().unwrap_or("");
+    assert!(text.contains("icmp ne i1"), "{doc:#}");
+    let md = std::fs::read_to_string(run.join("upstream.md")).unwrap();
+    assert!(md.contains("### No longer refuted"), "{md}");
+    assert!(md.contains("| instcombine-stale |"), "{md}");
+    // Rechecked again: nothing left to change, and the live reduction kept.
+    let recheck = || {
+        let out = diopter()
+            .args(["upstream", "reduce", "--recheck"])
+            .arg(&run)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let err = recheck();
+    assert!(
+        err.contains(
+            "1 no longer refuted, 0 causes passed to another finding, 0 reductions to make again"
+        ),
+        "{err}"
+    );
+    // A lead's reduction that no longer reproduces is made again.
+    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    doc["findings"][1]["reduced"]["text"] = "; nothing\n".into();
+    std::fs::write(&path, doc.to_string()).unwrap();
+    let err = recheck();
+    assert!(err.contains(", 1 reductions to make again"), "{err}");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let text = doc["findings"][1]["reduced"]["text"].as_str().unwrap_or("");
+    assert!(text.contains("icmp ne i1"), "{doc:#}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

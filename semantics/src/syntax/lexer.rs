@@ -235,6 +235,16 @@ pub fn lex(text: &str, start: usize, end: usize) -> Vec<Token> {
                 while e < end && is_ident_char(b[e]) {
                     e += 1;
                 }
+                // A block label may hold `-` (`for.cond-split:`), as LLVM's
+                // lexer reads a label before a keyword: a word of name
+                // characters right before `:` is one token.
+                let mut l = e;
+                while l < end && is_name_char(b[l]) {
+                    l += 1;
+                }
+                if l > e && l < end && b[l] == b':' {
+                    e = l;
+                }
                 push(&mut out, Tok::Ident(text[i..e].to_string()), e);
                 i = e;
             }
@@ -375,6 +385,16 @@ mod tests {
 
     fn toks(s: &str) -> Vec<Tok> {
         lex(s, 0, s.len()).into_iter().map(|t| t.tok).collect()
+    }
+
+    #[test]
+    fn a_label_may_hold_a_dash_and_words_elsewhere_stop_at_it() {
+        assert_eq!(
+            toks("for.cond2thread-pre-split:"),
+            vec![Tok::Ident("for.cond2thread-pre-split".into()), Tok::Colon]
+        );
+        // Not before a colon: the dash is its own token, as before.
+        assert_eq!(toks("a-b")[0], Tok::Ident("a".into()));
     }
 
     #[test]

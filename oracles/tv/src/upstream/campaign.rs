@@ -156,6 +156,11 @@ pub struct Finding {
     /// (`salvageDebugInfo`), so that one is reduced and checked, and this
     /// one points to it.
     pub same_as: Option<String>,
+    /// Set by a recheck (`recheck`): the diopter that rechecked the run no
+    /// longer gives this refutation on the finding's input, a diopter false
+    /// positive fixed since the run. Not a cause, never reduced.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_longer_refuted: bool,
 }
 
 /// A cause without its pass.
@@ -512,6 +517,7 @@ fn record_pass(
                             record: r,
                             input: dir.join("src.ll").display().to_string(),
                             occurrences: 1,
+                            no_longer_refuted: false,
                         });
                     }
                 }

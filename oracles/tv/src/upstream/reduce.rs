@@ -117,6 +117,10 @@ pub struct Reducer {
     pub timeout_ms: u32,
 }
 
+/// Why a finding a recheck marked is not reduced.
+pub const NO_LONGER: &str =
+    "no longer refuted by the diopter that rechecked the run: a diopter false positive fixed since";
+
 /// A reduction's result.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Reduced {
@@ -314,6 +318,9 @@ impl Reducer {
                 "the same cause as {first} (another pass), which is reduced instead"
             ));
         }
+        if f.no_longer_refuted {
+            return Err(NO_LONGER.to_string());
+        }
         let dir = out_dir.join("findings").join(&f.id);
         let out = dir.join("reduced.ll");
         let cid = cause_id(&f.cause);
@@ -384,11 +391,17 @@ pub fn reduce_all(
 /// `(reduced, distinct)`: how many distinct causes (findings not the same
 /// as another) have a reduction.
 pub fn reduced_causes(findings: &[Finding], reduced: &[Reduction]) -> (usize, usize) {
-    let firsts = findings.iter().filter(|f| f.same_as.is_none()).count();
+    let firsts = findings.iter().filter(|f| leads(f)).count();
     let ok = findings
         .iter()
         .zip(reduced)
-        .filter(|(f, r)| f.same_as.is_none() && r.is_ok())
+        .filter(|(f, r)| leads(f) && r.is_ok())
         .count();
     (ok, firsts)
+}
+
+/// Whether `f` leads a cause still refuted: the finding that is reduced
+/// and reported in full.
+pub fn leads(f: &Finding) -> bool {
+    f.same_as.is_none() && !f.no_longer_refuted
 }

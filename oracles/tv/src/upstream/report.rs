@@ -5,7 +5,7 @@
 //! issue where one is known).
 
 use super::campaign::{Finding, Outcome};
-use super::reduce::{Reduced, Reduction};
+use super::reduce::{leads, Reduced, Reduction};
 use crate::files::Kind;
 use serde_json::{json, Value};
 use std::fmt::Write as _;
@@ -72,6 +72,7 @@ pub fn json(r: &ReportInput) -> Value {
                 "origin": f.origin,
                 "occurrences": f.occurrences,
                 "same_as": f.same_as,
+                "no_longer_refuted": f.no_longer_refuted,
                 "record": f.record,
                 "input": f.input,
                 "reduced": red.as_ref().ok().map(|(rd, text)| json!({"reduction": rd, "text": text})),
@@ -165,20 +166,29 @@ pub fn markdown(r: &ReportInput) -> String {
     if o.findings.is_empty() {
         let _ = writeln!(m, "None.");
     }
-    let firsts = o.findings.iter().filter(|f| f.same_as.is_none()).count();
-    if firsts < o.findings.len() {
+    let firsts = o.findings.iter().filter(|f| leads(f)).count();
+    let gone = o.findings.iter().filter(|f| f.no_longer_refuted).count();
+    if gone > 0 {
         let _ = writeln!(
             m,
-            "{firsts} distinct causes, each in full below; the other {} findings are the same \
-             cause in another pass (listed after them).\n",
-            o.findings.len() - firsts
+            "{gone} findings are no longer refuted by the diopter that rechecked the run \
+             (`diopter upstream reduce --recheck`): diopter false positives fixed since. They \
+             are listed at the end and are not causes.\n"
+        );
+    }
+    let same = o.findings.len() - firsts - gone;
+    if same > 0 {
+        let _ = writeln!(
+            m,
+            "{firsts} distinct causes, each in full below; the other {same} findings are the same \
+             cause in another pass (listed after them).\n"
         );
     }
     for (f, red) in o
         .findings
         .iter()
         .zip(r.reduced.iter())
-        .filter(|(f, _)| f.same_as.is_none())
+        .filter(|(f, _)| leads(f))
     {
         let _ = writeln!(
             m,
@@ -262,14 +272,18 @@ pub fn markdown(r: &ReportInput) -> String {
             }
         }
     }
-    if firsts < o.findings.len() {
+    if same > 0 {
         let _ = writeln!(m, "### The same causes in other passes\n");
         let _ = writeln!(
             m,
             "| finding | pass | same cause as | occurrences | first in |"
         );
         let _ = writeln!(m, "|---|---|---|--:|---|");
-        for f in o.findings.iter().filter(|f| f.same_as.is_some()) {
+        for f in o
+            .findings
+            .iter()
+            .filter(|f| f.same_as.is_some() && !f.no_longer_refuted)
+        {
             let _ = writeln!(
                 m,
                 "| {} | `{}` | {} | {} | {} |",
@@ -278,6 +292,27 @@ pub fn markdown(r: &ReportInput) -> String {
                 f.same_as.as_deref().unwrap_or(""),
                 f.occurrences,
                 f.origin.label()
+            );
+        }
+        let _ = writeln!(m);
+    }
+    if gone > 0 {
+        let _ = writeln!(m, "### No longer refuted\n");
+        let _ = writeln!(
+            m,
+            "Refuted by the diopter that ran the campaign, not by the one that rechecked it \
+             (each finding's `src.ll` through its pass and validated again).\n"
+        );
+        let _ = writeln!(m, "| finding | pass | occurrences | cause |");
+        let _ = writeln!(m, "|---|---|--:|---|");
+        for f in o.findings.iter().filter(|f| f.no_longer_refuted) {
+            let _ = writeln!(
+                m,
+                "| {} | `{}` | {} | `{}` |",
+                f.id,
+                f.pass,
+                f.occurrences,
+                f.cause.replace('|', "\\|")
             );
         }
         let _ = writeln!(m);

@@ -186,11 +186,21 @@ pub struct RunOutput {
 impl RunOutput {
     /// The last lines of stderr, for a one-line error.
     pub fn stderr_tail(&self) -> String {
-        let lines: Vec<&str> = self
+        let mut lines: Vec<&str> = self
             .stderr
             .lines()
             .filter(|l| !l.trim().is_empty())
             .collect();
+        // A crash prints its cause (`LLVM ERROR: ...`, a failed assertion)
+        // before the bug-report banner and the stack dump: the tail of the
+        // dump names only frames.
+        if let Some(k) = lines.iter().position(|l| {
+            l.starts_with("PLEASE submit a bug report") || l.starts_with("Stack dump:")
+        }) {
+            if k > 0 {
+                lines.truncate(k);
+            }
+        }
         let from = lines.len().saturating_sub(3);
         let t = lines[from..].join(" | ");
         if t.is_empty() {
@@ -328,4 +338,38 @@ pub fn run(cmd: &mut Command, input: Option<&[u8]>, limits: Limits) -> Result<Ru
         stderr,
         elapsed: start.elapsed(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_crash_is_told_by_its_cause_not_by_its_stack_frames() {
+        let out = |stderr: &str| RunOutput {
+            status_ok: false,
+            code: None,
+            stdout: String::new(),
+            stderr: stderr.into(),
+            elapsed: Duration::ZERO,
+        };
+        let crash = out("LLVM ERROR: Invalid size request on a scalable vector.\n\
+             PLEASE submit a bug report to https://github.com/llvm/llvm-project/issues/\n\
+             Stack dump:\n0.\tProgram arguments: opt-19 -passes=debugify\n \
+             #0 0x00007f llvm::sys::PrintStackTrace\n #1 0x00007e SignalHandler\n");
+        assert_eq!(
+            crash.stderr_tail(),
+            "LLVM ERROR: Invalid size request on a scalable vector."
+        );
+        // No banner: the last lines, as before.
+        let plain = out("a\nb\nopt-19: x.ll:3:1: error: expected instruction\n");
+        assert_eq!(
+            plain.stderr_tail(),
+            "a | b | opt-19: x.ll:3:1: error: expected instruction"
+        );
+        assert_eq!(
+            out("").stderr_tail(),
+            "killed by a signal, nothing on stderr"
+        );
+    }
 }

@@ -13,9 +13,9 @@
 
 use super::campaign::{cause_id, passless, Finding};
 use super::opt_loop::Opt;
-use super::reduce::{matching, Reduction};
+use super::reduce::{findings_of, matching, Reduction};
 use diopter_smt::prove::ProveConfig;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -43,6 +43,17 @@ fn still(opt: &Opt, f: &Finding, text: &str, cfg: &ProveConfig) -> Result<bool, 
         .map_err(|e| e.to_string())
 }
 
+/// The causes a pass gives on a module. Judged once per module and pass: a
+/// module that gave several causes in one pass was kept once per cause,
+/// and each copy would otherwise go through `opt` and validation again.
+type Judged = Result<BTreeSet<String>, String>;
+
+fn causes_of(opt: &Opt, pass: &str, text: &str, cfg: &ProveConfig) -> Judged {
+    findings_of(opt, text, pass, cfg)
+        .map(|v| v.into_iter().map(|(id, _)| id).collect())
+        .map_err(|e| e.to_string())
+}
+
 /// Judges every finding again (`jobs` at a time, `tick` after each one) and
 /// updates `findings` (their marks and which one leads each cause) and
 /// `prior` (the reductions kept) to match.
@@ -58,35 +69,56 @@ pub fn recheck(
         findings: findings.len(),
         ..Rechecked::default()
     };
-    // Each finding's input, then each kept reduction of a cause's first
-    // finding: is the cause still there?
-    let inputs: Vec<Result<bool, String>> = {
-        let fs: &[Finding] = findings;
-        let next = AtomicUsize::new(0);
-        let slots: Vec<Mutex<Option<Result<bool, String>>>> =
-            fs.iter().map(|_| Mutex::new(None)).collect();
-        std::thread::scope(|s| {
-            for _ in 0..jobs.max(1) {
-                s.spawn(|| loop {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(f) = fs.get(k) else { break };
-                    let r = std::fs::read_to_string(&f.input)
-                        .map_err(|e| format!("{}: {e}", f.input))
-                        .and_then(|t| still(opt, f, &t, cfg));
-                    *slots[k].lock().unwrap_or_else(|p| p.into_inner()) = Some(r);
+    // Each finding's input, judged once per distinct module and pass, then
+    // each kept reduction of a cause's first finding: is the cause still
+    // there?
+    let texts: Vec<Result<String, String>> = findings
+        .iter()
+        .map(|f| std::fs::read_to_string(&f.input).map_err(|e| format!("{}: {e}", f.input)))
+        .collect();
+    let mut jobs_of: BTreeMap<(&str, &str), Vec<usize>> = BTreeMap::new();
+    for (i, (f, t)) in findings.iter().zip(&texts).enumerate() {
+        if let Ok(t) = t {
+            jobs_of
+                .entry((f.pass.as_str(), t.as_str()))
+                .or_default()
+                .push(i);
+        }
+    }
+    let work: Vec<(&(&str, &str), &Vec<usize>)> = jobs_of.iter().collect();
+    let judged: Vec<Mutex<Option<Judged>>> = work.iter().map(|_| Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..jobs.max(1) {
+            s.spawn(|| loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(((pass, text), members)) = work.get(k) else {
+                    break;
+                };
+                let r = causes_of(opt, pass, text, cfg);
+                *judged[k].lock().unwrap_or_else(|p| p.into_inner()) = Some(r);
+                for _ in members.iter() {
                     tick();
-                });
-            }
-        });
-        slots
-            .into_iter()
-            .map(|m| {
-                m.into_inner()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .unwrap_or_else(|| Err("not checked".into()))
-            })
-            .collect()
-    };
+                }
+            });
+        }
+    });
+    let mut inputs: Vec<Result<bool, String>> = texts
+        .iter()
+        .map(|t| t.clone().and(Err("not checked".to_string())))
+        .collect();
+    for ((_, members), j) in work.iter().zip(judged) {
+        let j = j
+            .into_inner()
+            .unwrap_or_else(|p| p.into_inner())
+            .unwrap_or_else(|| Err("not checked".into()));
+        for &i in members.iter() {
+            inputs[i] = j
+                .as_ref()
+                .map(|ids| ids.contains(&cause_id(&findings[i].cause)))
+                .map_err(Clone::clone);
+        }
+    }
     for (f, r) in findings.iter_mut().zip(&inputs) {
         match r {
             Ok(live) => {

@@ -63,6 +63,21 @@ pub fn matching(
     want: &str,
     cfg: &ProveConfig,
 ) -> Result<Vec<RecordVerdict>, ReduceError> {
+    Ok(findings_of(opt, text, pass, cfg)?
+        .into_iter()
+        .filter(|(id, _)| id == want)
+        .map(|(_, r)| r)
+        .collect())
+}
+
+/// Every refutation `pass` gives on `text` that is a finding (not
+/// inconclusive), with its cause id.
+pub fn findings_of(
+    opt: &Opt,
+    text: &str,
+    pass: &str,
+    cfg: &ProveConfig,
+) -> Result<Vec<(String, RecordVerdict)>, ReduceError> {
     let after = opt.passes(text, pass)?;
     let b = Source::new("candidate (before)", text.to_string());
     let a = Source::new("candidate (after)", after);
@@ -73,9 +88,8 @@ pub fn matching(
     };
     Ok(v.records
         .into_iter()
-        .filter(|r| {
-            r.verdict == Kind::Refuted && !inconclusive(r) && cause_id(&cause(pass, r)) == want
-        })
+        .filter(|r| r.verdict == Kind::Refuted && !inconclusive(r))
+        .map(|r| (cause_id(&cause(pass, &r)), r))
         .collect())
 }
 

@@ -18,29 +18,31 @@ use diopter_semantics::types::{FloatKindOrd, Type};
 use num_bigint::BigInt;
 use std::fmt::Write;
 
-/// `describe` of the reference's read errors: the storage, in words.
-pub(crate) fn describe(st: &St) -> String {
-    match st {
-        St::Mem(a) => format!("the memory of address space {a}"),
-        St::Ent(name, _) | St::EntW(name, ..) => format!("entity {}", print_entity_name(name)),
-        St::Imp(_, w) => format!("an implicit value of {w} bits"),
-        St::ImpW(_, w) => format!("an implicit value of {w} bits"),
-        St::Addr(_) => "an implicit address".to_string(),
-        St::Undef => "undefined storage".to_string(),
-        St::Comp(_, len) => format!("a composite of {len} parts"),
-    }
-}
-
-/// The out-of-bounds message for bits `from..to` (decimal text).
-pub(crate) fn out_of_bounds(st: &St, from: &str, to: &str, size: Size) -> String {
-    format!(
-        "reading bits {from}..{to} of {}, which has {} bits",
-        describe(st),
-        size.decimal()
-    )
-}
-
 impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
+    /// `describe` of the reference's read errors: the storage, in words.
+    pub(crate) fn describe(&self, st: &St) -> String {
+        match *st {
+            St::Mem(a) => format!("the memory of address space {a}"),
+            St::Ent(r) | St::EntS(r, ..) | St::EntW(r, ..) => {
+                format!("entity {}", print_entity_name(self.entity(r).0))
+            }
+            St::Imp(_, w) => format!("an implicit value of {w} bits"),
+            St::ImpW(_, w) => format!("an implicit value of {w} bits"),
+            St::Addr(_) => "an implicit address".to_string(),
+            St::Undef => "undefined storage".to_string(),
+            St::Comp(_, len) => format!("a composite of {len} parts"),
+        }
+    }
+
+    /// The out-of-bounds message for bits `from..to` (decimal text).
+    pub(crate) fn out_of_bounds(&self, st: &St, from: &str, to: &str, size: Size) -> String {
+        format!(
+            "reading bits {from}..{to} of {}, which has {} bits",
+            self.describe(st),
+            size.decimal()
+        )
+    }
+
     /// The reference's text of the error `m` of this run.
     pub(crate) fn message(&self, m: &Msg) -> String {
         match m {
@@ -66,14 +68,14 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 Type::Int(*w)
             ),
             Msg::ReadUndef(n) => format!("reading {n} bits of undefined storage"),
-            Msg::NotInContext => format!("{} is not in the context", describe(&self.fault)),
+            Msg::NotInContext => format!("{} is not in the context", self.describe(&self.fault)),
             Msg::OutOfBounds { off, n, size } => {
                 let end = i128::checked_add(*off, i128::from(*n));
                 let (from, to) = match end {
                     Some(e) => (off.to_string(), e.to_string()),
                     None => (off.to_string(), (BigInt::from(*off) + *n).to_string()),
                 };
-                out_of_bounds(&self.fault, &from, &to, *size)
+                self.out_of_bounds(&self.fault, &from, &to, *size)
             }
             Msg::Inconsistent {
                 first,

@@ -16,7 +16,6 @@
 
 use super::exec::{fail, Loc, Machine, Sgl, St, Stop, Val, R};
 use super::failure::{Msg, Size};
-use super::msg::out_of_bounds;
 use super::offset::Off;
 use super::show;
 use super::words::{self, mask128};
@@ -41,7 +40,7 @@ fn in_bounds<O: Off>(off: &O, n: u64, size: Size) -> bool {
 
 impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     /// Reads `n` bits of `loc`: inline when `n <= 128`, else a fresh region.
-    pub(crate) fn read_val(&mut self, loc: &Loc<'a, O>, n: u64) -> R<Val> {
+    pub(crate) fn read_val(&mut self, loc: &Loc<O>, n: u64) -> R<Val> {
         if n <= 128 {
             return Ok(Val::S(self.read_small(loc, n)?));
         }
@@ -61,7 +60,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
         Ok(Val::W(d))
     }
 
-    fn read_small(&mut self, loc: &Loc<'a, O>, n: u64) -> R<u128> {
+    fn read_small(&mut self, loc: &Loc<O>, n: u64) -> R<u128> {
         if let Loc::One(s) = loc {
             if let Some(v) = self.fast_read(s, n) {
                 return Ok(v);
@@ -70,7 +69,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
         let mark = self.words.len();
         let d = self.alloc(n);
         let r = self.read_into(loc, 0, n, d);
-        let v = words::get128(&self.words, d, n);
+        let v = words::get128(self.words, d, n);
         self.words.truncate(mark);
         r.map(|()| v)
     }
@@ -78,16 +77,16 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     /// One single location of memory, an entity or an implicit value, read
     /// in bounds; `None` sends the read down the general path.
     #[inline]
-    fn fast_read(&mut self, s: &Sgl<'a, O>, n: u64) -> Option<u128> {
+    fn fast_read(&mut self, s: &Sgl<O>, n: u64) -> Option<u128> {
         if n == 0 {
             return Some(0);
         }
         let off = s.off.to_u128()?;
         let end = off.checked_add(u128::from(n))?;
         match s.st {
-            St::Imp(v, w) => (end <= u128::from(w)).then(|| (v >> off) & mask128(n)),
-            St::Ent(_, Some(b)) if b.width() <= 128 => (end <= u128::from(b.width()))
-                .then(|| (b.to_u128().unwrap_or(0) >> off) & mask128(n)),
+            St::Imp(v, w) | St::EntS(_, w, v) => {
+                (end <= u128::from(w)).then(|| (v >> off) & mask128(n))
+            }
             St::Mem(a) => {
                 let p = self.pointer_bits(a);
                 if p + 3 < 128 && end > 1u128 << (p + 3) {
@@ -112,7 +111,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
 
     /// Reads `n` bits at `extra` bits past every single location of `loc`
     /// into bit `dst` of the words arena (zero there).
-    pub(crate) fn read_into(&mut self, loc: &Loc<'a, O>, extra: u64, n: u64, dst: u64) -> R<()> {
+    pub(crate) fn read_into(&mut self, loc: &Loc<O>, extra: u64, n: u64, dst: u64) -> R<()> {
         let (start, len) = match loc {
             Loc::One(s) => return self.read_single_into(&s.clone(), extra, n, dst),
             Loc::Many(start, len) => (*start as usize, *len as usize),
@@ -146,12 +145,12 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                     first: start as u32,
                     other: (start + j) as u32,
                     j: j as u32,
-                    a: words::get128(&self.words, region(0), n),
-                    b: words::get128(&self.words, region(j), n),
+                    a: words::get128(self.words, region(0), n),
+                    b: words::get128(self.words, region(j), n),
                 }
             } else {
                 // Wider values would need the words region kept: written now.
-                let hex = |j: usize| show::hex(&self.words, region(j), n);
+                let hex = |j: usize| show::hex(self.words, region(j), n);
                 let mut message = String::from("the single locations disagree: #0 (");
                 self.show_single(&self.singles[start], &mut message);
                 let _ = write!(message, ") reads 0x{}, #{j} (", hex(0));
@@ -162,12 +161,12 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
             self.words.truncate(mark);
             return fail(ErrorKind::Inconsistent, m);
         }
-        words::copy(&mut self.words, (mark * 64) as u64, dst, n);
+        words::copy(self.words, (mark * 64) as u64, dst, n);
         self.words.truncate(mark);
         Ok(())
     }
 
-    fn read_single_into(&mut self, s: &Sgl<'a, O>, extra: u64, n: u64, dst: u64) -> R<()> {
+    fn read_single_into(&mut self, s: &Sgl<O>, extra: u64, n: u64, dst: u64) -> R<()> {
         // Reading no bits reads no bit of any storage.
         if n == 0 {
             return Ok(());
@@ -180,7 +179,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                     Msg::Text("reading the bits of an implicit address (made by DIOpAddrOf; only DIOpDeref may consume it)"),
                 )
             }
-            St::Ent(_, None) => {
+            St::Ent(r) if self.entity(r).1.is_none() => {
                 self.fault = s.st;
                 return fail(ErrorKind::ReadUndefined, Msg::NotInContext);
             }
@@ -198,7 +197,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                     // Decimal offsets, as `BigInt`'s `Display` writes them.
                     let o = off.to_bigint();
                     let (from, to) = (o.to_string(), (&o + BigInt::from(n)).to_string());
-                    Msg::Owned(out_of_bounds(&s.st, &from, &to, size))
+                    Msg::Owned(self.out_of_bounds(&s.st, &from, &to, size))
                 }
             };
             return fail(ErrorKind::OutOfBounds, m);
@@ -207,42 +206,33 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
         let small = || off.to_u128().unwrap_or(0);
         match s.st {
             St::Mem(a) => self.mem_into(a, &off, n, dst),
-            St::Ent(_, Some(b)) => {
-                words::put_bits_slice(&mut self.words, dst, b, small() as u64, n);
+            St::Ent(r) => {
+                let b = self.entity(r).1.expect("not in the context: handled above");
+                words::put_bits_slice(self.words, dst, b, small() as u64, n);
                 Ok(())
             }
             St::EntW(_, start, _) => {
-                words::copy(
-                    &mut self.words,
-                    u64::from(start) * 64 + small() as u64,
-                    dst,
-                    n,
-                );
+                words::copy(self.words, u64::from(start) * 64 + small() as u64, dst, n);
                 Ok(())
             }
-            St::Imp(v, _) => {
-                words::put128(&mut self.words, dst, v >> small(), n);
+            St::Imp(v, _) | St::EntS(_, _, v) => {
+                words::put128(self.words, dst, v >> small(), n);
                 Ok(())
             }
             St::ImpW(start, _) => {
-                words::copy(
-                    &mut self.words,
-                    u64::from(start) * 64 + small() as u64,
-                    dst,
-                    n,
-                );
+                words::copy(self.words, u64::from(start) * 64 + small() as u64, dst, n);
                 Ok(())
             }
             St::Comp(start, len) => self.composite_into(start, len, small(), n, dst),
-            St::Undef | St::Addr(_) | St::Ent(_, None) => unreachable!("handled above"),
+            St::Undef | St::Addr(_) => unreachable!("handled above"),
         }
     }
 
     fn size_of(&mut self, st: &St) -> Size {
         match *st {
             St::Mem(a) => Size::Mem(self.pointer_bits(a)),
-            St::Ent(_, Some(b)) => Size::Bits(u128::from(b.width())),
-            St::EntW(_, _, w) => Size::Bits(u128::from(w)),
+            St::Ent(r) => Size::Bits(self.entity(r).1.map_or(0, |b| u128::from(b.width()))),
+            St::EntS(_, w, _) | St::EntW(_, _, w) => Size::Bits(u128::from(w)),
             St::Imp(_, w) => Size::Bits(u128::from(w)),
             St::ImpW(_, w) => Size::Bits(u128::from(w)),
             St::Comp(start, len) => Size::Bits(
@@ -251,7 +241,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                     .map(|p| u128::from(p.bits))
                     .sum(),
             ),
-            St::Undef | St::Addr(_) | St::Ent(_, None) => Size::Bits(0),
+            St::Undef | St::Addr(_) => Size::Bits(0),
         }
     }
 
@@ -298,7 +288,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                     for (i, b) in buf[..c].iter().enumerate() {
                         let from = if k == 0 && i == 0 { shift } else { 0 };
                         let take = (8 - from).min(n - pos);
-                        words::put(&mut self.words, dst + pos, u64::from(*b >> from), take);
+                        words::put(self.words, dst + pos, u64::from(*b >> from), take);
                         pos += take;
                     }
                     k += c as u64;
@@ -316,7 +306,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
             let b = self.ctx.byte(a, &(&first + BigUint::from(g)));
             let from = if g == 0 { shift } else { 0 };
             let take = (8 - from).min(n - pos);
-            words::put(&mut self.words, dst + pos, u64::from(b >> from), take);
+            words::put(self.words, dst + pos, u64::from(b >> from), take);
             pos += take;
         }
         Ok(())

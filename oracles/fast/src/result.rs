@@ -12,14 +12,15 @@
 //! reference's `Outcome` ([`Evaluation::to_outcome`]) on its own side, so
 //! the evaluation itself never pays for the reference's types.
 //!
-//! Dropping the `Evaluation` hands the buffers back to the `Scratch`.
+//! The run's arenas are the `Scratch`'s, borrowed; dropping the `Evaluation`
+//! hands back the one vector a run may have taken (its `refs`).
 
 use super::compile::Compiled;
-use super::exec::{recycle, Loc, Machine, Sgl, St, Stop};
+use super::exec::{Loc, Machine, Sgl, St, Stop};
 use super::failure::Msg;
 use super::offset::Off;
 use super::words;
-use super::{Bufs, PreparedContext, Scratch};
+use super::{PreparedContext, Scratch};
 use diopter_semantics::context::Context;
 use diopter_semantics::interp::{ErrorKind, Located, Outcome};
 use diopter_semantics::location::LocDesc;
@@ -27,7 +28,7 @@ use diopter_semantics::types::Type;
 use num_bigint::BigInt;
 use std::fmt;
 
-type Finished<'a, O> = Result<Loc<'a, O>, (usize, Stop)>;
+type Finished<'a, O> = Result<Loc<O>, (usize, Stop)>;
 
 // The usual variant stays inline: boxing it would allocate at every evaluation.
 #[allow(clippy::large_enum_variant)]
@@ -44,8 +45,6 @@ enum Inner<'a> {
 /// scratch (see the module documentation).
 pub struct Evaluation<'a> {
     inner: Inner<'a>,
-    /// Where the machine's vectors go back.
-    home: &'a mut Bufs,
 }
 
 /// Runs `f` on the machine and its result, whichever offsets it used.
@@ -93,46 +92,38 @@ impl Compiled {
         scratch: &'a mut Scratch,
     ) -> Evaluation<'a> {
         // The machine is made and run where the result keeps it: moving it
-        // into the result afterwards was one more copy of a few hundred
-        // bytes per run.
-        let Scratch { bufs: home, run } = scratch;
+        // into the result afterwards was one more copy per run.
+        let Scratch {
+            bufs,
+            big,
+            refs,
+            run,
+        } = scratch;
         let mut ev = Evaluation {
             inner: Inner::Small(
-                match pre {
-                    Some(pre) => Machine::with(self, ctx, run, Some(pre)),
-                    None => Machine::new(self, ctx, run),
-                },
+                Machine::new(self, ctx, bufs, refs, run, pre),
                 Err((0, Stop::Bail)),
             ),
-            home,
         };
-        let Evaluation {
-            inner: Inner::Small(m, r),
-            home,
-        } = &mut ev
-        else {
+        let Inner::Small(m, r) = &mut ev.inner else {
             unreachable!("made small")
         };
-        m.stack = recycle(std::mem::take(&mut home.stack));
-        m.singles.own = recycle(std::mem::take(&mut home.singles));
-        m.parts.own = recycle(std::mem::take(&mut home.parts));
-        m.addrs.own = recycle(std::mem::take(&mut home.addrs));
-        m.words = std::mem::take(&mut home.words);
-        m.words.clear();
         if let Some(pre) = pre {
             m.singles.pre = &pre.singles;
             m.parts.pre = &pre.parts;
             m.addrs.pre = &pre.addrs;
+            m.refs.pre = &pre.refs;
             m.words.extend_from_slice(&pre.words);
         }
         m.stack.reserve(self.max_depth);
         *r = m.run();
         if let Err((_, Stop::Bail)) = r {
-            give_back(home, m);
-            let Inner::Small(m, _) = std::mem::replace(&mut ev.inner, Inner::Gone) else {
+            let Inner::Small(mut m, _) = std::mem::replace(&mut ev.inner, Inner::Gone) else {
                 unreachable!("made small")
             };
-            let mut big: Machine<'a, 'a, BigInt> = Machine::new(self, ctx, m.run);
+            m.give_back_refs();
+            let mut big: Machine<'a, 'a, BigInt> =
+                Machine::new(self, ctx, big, m.refs_home, m.run, None);
             let r = big.run();
             assert!(
                 !matches!(r, Err((_, Stop::Bail))),
@@ -144,19 +135,12 @@ impl Compiled {
     }
 }
 
-/// The machine's buffers back into the scratch.
-fn give_back(home: &mut Bufs, m: &mut Machine<'_, '_, i128>) {
-    home.stack = recycle(std::mem::take(&mut m.stack));
-    home.singles = recycle(std::mem::take(&mut m.singles.own));
-    home.parts = recycle(std::mem::take(&mut m.parts.own));
-    home.addrs = recycle(std::mem::take(&mut m.addrs.own));
-    home.words = std::mem::take(&mut m.words);
-}
-
 impl Drop for Evaluation<'_> {
     fn drop(&mut self) {
-        if let Inner::Small(m, _) = &mut self.inner {
-            give_back(self.home, m);
+        match &mut self.inner {
+            Inner::Small(m, _) => m.give_back_refs(),
+            Inner::Big(b) => b.0.give_back_refs(),
+            Inner::Gone => {}
         }
     }
 }
@@ -266,14 +250,16 @@ pub struct SingleRef<'v> {
     pub bit_offset: Option<i128>,
 }
 
-fn single_ref<'v, O: Off>(m: &'v Machine<'_, '_, O>, s: &'v Sgl<'_, O>) -> SingleRef<'v> {
+fn single_ref<'v, O: Off>(m: &'v Machine<'_, '_, O>, s: &'v Sgl<O>) -> SingleRef<'v> {
     let value = |start: u32, bits: u64| Value::Words {
         words: &m.words[start as usize..start as usize + bits.div_ceil(64) as usize],
         bits,
     };
     let storage = match s.st {
         St::Mem(addrspace) => StorageRef::Memory { addrspace },
-        St::Ent(name, _) | St::EntW(name, ..) => StorageRef::Entity { name },
+        St::Ent(r) | St::EntS(r, ..) | St::EntW(r, ..) => StorageRef::Entity {
+            name: m.entity(r).0,
+        },
         St::Imp(value, bits) => StorageRef::Implicit(Value::Small { value, bits }),
         St::ImpW(start, bits) => StorageRef::Implicit(value(start, bits)),
         St::Undef => StorageRef::Undefined,

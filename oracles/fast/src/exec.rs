@@ -105,6 +105,17 @@ pub(crate) enum Ref<'a> {
     Ty(&'a Type),
 }
 
+impl<'a> Ref<'a> {
+    /// An entity's name and value.
+    #[inline]
+    pub(crate) fn entity(self) -> (&'a str, Option<&'a Bits>) {
+        match self {
+            Ref::Ent(name, b) => (name, b),
+            Ref::Ty(_) => unreachable!("an entity's index"),
+        }
+    }
+}
+
 /// A type of an `AddrC`: `PROG_TY | i` is the program's type `i` (what
 /// `DIOpAddrOf` makes), anything else an index of the run's `refs`.
 pub(crate) const PROG_TY: u32 = 1 << 31;
@@ -195,6 +206,28 @@ impl<T, V: AsRef<Vec<T>>> std::ops::Index<std::ops::Range<usize>> for Arena<'_, 
     }
 }
 
+impl<'v, T> Arena<'v, T, &'v Vec<T>> {
+    /// A range, borrowed for as long as the arena's parts are.
+    #[inline]
+    pub(crate) fn range(&self, r: std::ops::Range<usize>) -> &'v [T] {
+        let (pre, own): (&'v [T], &'v Vec<T>) = (self.pre, self.own);
+        let n = pre.len();
+        if r.start < n {
+            &pre[r]
+        } else {
+            &own[r.start - n..r.end - n]
+        }
+    }
+}
+
+/// A read-only arena of the same parts.
+fn lend<'v, T, V: AsRef<Vec<T>>>(a: &'v Arena<'_, T, V>) -> Arena<'v, T, &'v Vec<T>> {
+    Arena {
+        pre: a.pre,
+        own: a.own.as_ref(),
+    }
+}
+
 /// The vectors of a run's compact locations, kept in the [`super::Scratch`]
 /// (one set for `i128` offsets, one for `BigInt`) and borrowed by each run:
 /// nothing in them borrows, so they outlive the run without being moved.
@@ -204,7 +237,14 @@ pub(crate) struct Bufs<O> {
     pub parts: Vec<PartC<O>>,
     pub addrs: Vec<AddrC<O>>,
     pub words: Vec<u64>,
+    /// The last run's result, and the storage a failed read was about.
+    pub done: Finished<O>,
+    pub fault: St,
 }
+
+/// How a run ended: the location left on the stack, or the error and the
+/// index of the instruction that stopped it.
+pub(crate) type Finished<O> = Result<Loc<O>, (usize, Stop)>;
 
 impl<O> Default for Bufs<O> {
     fn default() -> Self {
@@ -214,6 +254,8 @@ impl<O> Default for Bufs<O> {
             parts: Vec::new(),
             addrs: Vec::new(),
             words: Vec::new(),
+            done: Err((0, Stop::Bail)),
+            fault: St::Undef,
         }
     }
 }
@@ -251,6 +293,21 @@ pub(crate) struct Machine<'a, 'r, O> {
     pub pre: Option<&'a PreparedContext<'a>>,
     /// The storage a failed read was about (for `Msg::NotInContext` and
     /// `Msg::OutOfBounds`).
+    pub fault: St,
+}
+
+/// The arenas of a run, read-only: what a finished run's result is read
+/// from (the result keeps the scratch and builds one when asked, rather
+/// than keeping the machine), and what the machine's own reading of
+/// locations (sizes, messages) goes through.
+pub(crate) struct View<'v, O> {
+    pub prog: &'v Compiled,
+    pub singles: Arena<'v, Sgl<O>, &'v Vec<Sgl<O>>>,
+    pub parts: Arena<'v, PartC<O>, &'v Vec<PartC<O>>>,
+    pub addrs: Arena<'v, AddrC<O>, &'v Vec<AddrC<O>>>,
+    pub words: &'v [u64],
+    pub refs: Arena<'v, Ref<'v>, &'v Vec<Ref<'v>>>,
+    /// The storage a failed read was about.
     pub fault: St,
 }
 
@@ -332,6 +389,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
             parts,
             addrs,
             words,
+            ..
         } = bufs;
         stack.clear();
         singles.clear();
@@ -376,36 +434,29 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
         (self.refs.len() - 1) as u32
     }
 
-    /// Hands the `refs` vector back to the scratch, if the run took it.
-    pub(crate) fn give_back_refs(&mut self) {
-        if self.refs.own.capacity() != 0 {
-            *self.refs_home = recycle(std::mem::take(&mut self.refs.own));
-        }
-    }
-
     /// The name and value of the entity of `refs` index `r`.
     pub(crate) fn entity(&self, r: u32) -> (&'a str, Option<&'a Bits>) {
-        match self.refs[r as usize] {
-            Ref::Ent(name, b) => (name, b),
-            Ref::Ty(_) => unreachable!("an entity's index"),
-        }
+        self.refs[r as usize].entity()
     }
 
-    /// The type an `AddrC` names (see [`PROG_TY`]).
-    pub(crate) fn addr_ty(&self, t: u32) -> &'a Type {
-        if t & PROG_TY != 0 {
-            return &self.prog.types[(t & !PROG_TY) as usize];
-        }
-        match self.refs[t as usize] {
-            Ref::Ty(ty) => ty,
-            Ref::Ent(..) => unreachable!("a type's index"),
+    /// The machine's arenas, read-only.
+    #[inline]
+    pub(crate) fn view(&self) -> View<'_, O> {
+        View {
+            prog: self.prog,
+            singles: lend(&self.singles),
+            parts: lend(&self.parts),
+            addrs: lend(&self.addrs),
+            words: self.words,
+            refs: lend(&self.refs),
+            fault: self.fault,
         }
     }
 
     // ------------------------------------------------------------ the loop
 
     /// Runs the program; on failure, the error and the instruction index.
-    pub(crate) fn run(&mut self) -> Result<Loc<O>, (usize, Stop)> {
+    pub(crate) fn run(&mut self) -> Finished<O> {
         let prog = self.prog;
         for (k, ins) in prog.code.iter().enumerate() {
             if let Err(s) = self.step(ins) {
@@ -514,7 +565,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 for j in 0..n {
                     let loc = self.stack[base + j].clone();
                     let bits = self.prog.part_bits[at as usize + j];
-                    let nodes = self.loc_nodes(&loc);
+                    let nodes = self.view().loc_nodes(&loc);
                     total = total.saturating_add(nodes);
                     self.parts.push(PartC { loc, bits, nodes });
                 }
@@ -524,7 +575,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
             }
             Ins::Extend { n, w } => {
                 let l = self.pop();
-                let nodes = self.loc_nodes(&l);
+                let nodes = self.view().loc_nodes(&l);
                 check_loc_size(nodes.saturating_mul(u64::from(n)).saturating_add(1))?;
                 let start = self.parts.len() as u32;
                 self.parts.extend(std::iter::repeat_n(
@@ -546,7 +597,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                     Val::S(v) => (v >> i) & 1 == 1,
                     Val::W(p) => words::get(words, p + i, 1) == 1,
                 };
-                let (n1, n0) = (self.loc_nodes(&l1), self.loc_nodes(&l0));
+                let (n1, n0) = (self.view().loc_nodes(&l1), self.view().loc_nodes(&l0));
                 let total = (0..u64::from(n)).fold(1u64, |acc, i| {
                     acc.saturating_add(if bit(self.words, i) { n1 } else { n0 })
                 });
@@ -939,7 +990,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 ));
                 for (j, p) in parts.iter().enumerate() {
                     let loc = self.load(&p.loc)?;
-                    let nodes = self.loc_nodes(&loc);
+                    let nodes = self.view().loc_nodes(&loc);
                     self.parts[start + j] = PartC {
                         loc,
                         bits: p.bits,
@@ -950,106 +1001,6 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
             }
         };
         Ok(Sgl { st, off })
-    }
-
-    /// `LocDesc::node_count` of the location `loc` converts to.
-    fn loc_nodes(&self, loc: &Loc<O>) -> u64 {
-        self.singles_of(loc).iter().fold(0u64, |acc, s| {
-            let inner = match s.st {
-                St::Comp(start, len) => self.parts[start as usize..(start + len) as usize]
-                    .iter()
-                    .fold(0u64, |a, p| a.saturating_add(p.nodes)),
-                St::Addr(k) => self.loc_nodes(&self.addrs[k as usize].target),
-                _ => 0,
-            };
-            acc.saturating_add(1).saturating_add(inner)
-        })
-    }
-
-    /// The singles of a location, as a slice of the arena or of one.
-    pub(crate) fn singles_of<'s>(&'s self, loc: &'s Loc<O>) -> &'s [Sgl<O>] {
-        match loc {
-            Loc::One(s) => std::slice::from_ref(s),
-            Loc::Many(start, len) => &self.singles[*start as usize..(*start + *len) as usize],
-        }
-    }
-
-    /// The reference's form of a compact location (allocates).
-    pub(crate) fn to_locdesc(&self, loc: &Loc<O>) -> LocDesc {
-        LocDesc {
-            singles: self
-                .singles_of(loc)
-                .iter()
-                .map(|s| self.to_single(s))
-                .collect(),
-        }
-    }
-
-    pub(crate) fn to_single(&self, s: &Sgl<O>) -> Single {
-        let storage = match s.st {
-            St::Mem(addrspace) => Storage::Memory { addrspace },
-            St::Ent(r) | St::EntS(r, ..) | St::EntW(r, ..) => Storage::Entity {
-                name: self.entity(r).0.to_string(),
-            },
-            St::Imp(v, w) => Storage::Implicit {
-                // `From<u64>` for `BigUint` is cheaper than `From<u128>`.
-                value: match u64::try_from(v) {
-                    Ok(small) => Bits::from_u64(u64::from(w), small),
-                    Err(_) => Bits::from_u128(u64::from(w), v),
-                },
-            },
-            St::ImpW(start, w) => Storage::Implicit {
-                value: words::to_bits(self.words, u64::from(start) * 64, w),
-            },
-            St::Undef => Storage::Undefined,
-            St::Addr(k) => {
-                let a = &self.addrs[k as usize];
-                Storage::ImplicitAddress {
-                    target: Box::new(self.to_locdesc(&a.target)),
-                    target_ty: self.addr_ty(a.target_ty).clone(),
-                    ptr_ty: self.addr_ty(a.ptr_ty).clone(),
-                    bits: a.bits,
-                }
-            }
-            St::Comp(start, len) => Storage::Composite {
-                parts: self.parts[start as usize..(start + len) as usize]
-                    .iter()
-                    .map(|p| Part {
-                        loc: self.to_locdesc(&p.loc),
-                        bits: p.bits,
-                    })
-                    .collect(),
-            },
-        };
-        Single {
-            storage,
-            offset: s.off.to_bigint(),
-        }
-    }
-
-    /// The outcome of a finished run (`None`: bailed out).
-    pub(crate) fn outcome(&self, r: &Result<Loc<O>, (usize, Stop)>) -> Option<Outcome> {
-        match r {
-            Ok(loc) => {
-                let (ty, bits) = self
-                    .prog
-                    .result
-                    .clone()
-                    .expect("a program without a result ends in Fail");
-                Some(Ok(Located {
-                    loc: self.to_locdesc(loc),
-                    ty,
-                    bits,
-                    fragment: self.prog.fragment,
-                }))
-            }
-            Err((_, Stop::Bail)) => None,
-            Err((k, Stop::Fail(kind, m))) => Some(Err(EvalError {
-                kind: *kind,
-                op_index: self.prog.op_index(*k),
-                message: self.message(m),
-            })),
-        }
     }
 
     // --------------------------------------------------------------- memory
@@ -1172,6 +1123,129 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 mem.overlay_u128(a, addr, out)
             }
             _ => 0,
+        }
+    }
+}
+
+impl<'v, O: Off> View<'v, O> {
+    /// The name and value of the entity of `refs` index `r`.
+    pub(crate) fn entity(&self, r: u32) -> (&'v str, Option<&'v Bits>) {
+        self.refs[r as usize].entity()
+    }
+
+    /// The type an `AddrC` names (see [`PROG_TY`]).
+    pub(crate) fn addr_ty(&self, t: u32) -> &'v Type {
+        if t & PROG_TY != 0 {
+            return &self.prog.types[(t & !PROG_TY) as usize];
+        }
+        match self.refs[t as usize] {
+            Ref::Ty(ty) => ty,
+            Ref::Ent(..) => unreachable!("a type's index"),
+        }
+    }
+
+    /// `LocDesc::node_count` of the location `loc` converts to.
+    pub(crate) fn loc_nodes(&self, loc: &Loc<O>) -> u64 {
+        self.singles_of(loc).iter().fold(0u64, |acc, s| {
+            let inner = match s.st {
+                St::Comp(start, len) => self.parts[start as usize..(start + len) as usize]
+                    .iter()
+                    .fold(0u64, |a, p| a.saturating_add(p.nodes)),
+                St::Addr(k) => self.loc_nodes(&self.addrs[k as usize].target),
+                _ => 0,
+            };
+            acc.saturating_add(1).saturating_add(inner)
+        })
+    }
+
+    /// The singles of a location, as a slice of the arena or of one.
+    pub(crate) fn singles_of<'s>(&self, loc: &'s Loc<O>) -> &'s [Sgl<O>]
+    where
+        'v: 's,
+    {
+        match loc {
+            Loc::One(s) => std::slice::from_ref(s),
+            Loc::Many(start, len) => self
+                .singles
+                .range(*start as usize..(*start + *len) as usize),
+        }
+    }
+
+    /// The reference's form of a compact location (allocates).
+    pub(crate) fn to_locdesc(&self, loc: &Loc<O>) -> LocDesc {
+        LocDesc {
+            singles: self
+                .singles_of(loc)
+                .iter()
+                .map(|s| self.to_single(s))
+                .collect(),
+        }
+    }
+
+    pub(crate) fn to_single(&self, s: &Sgl<O>) -> Single {
+        let storage = match s.st {
+            St::Mem(addrspace) => Storage::Memory { addrspace },
+            St::Ent(r) | St::EntS(r, ..) | St::EntW(r, ..) => Storage::Entity {
+                name: self.entity(r).0.to_string(),
+            },
+            St::Imp(v, w) => Storage::Implicit {
+                // `From<u64>` for `BigUint` is cheaper than `From<u128>`.
+                value: match u64::try_from(v) {
+                    Ok(small) => Bits::from_u64(u64::from(w), small),
+                    Err(_) => Bits::from_u128(u64::from(w), v),
+                },
+            },
+            St::ImpW(start, w) => Storage::Implicit {
+                value: words::to_bits(self.words, u64::from(start) * 64, w),
+            },
+            St::Undef => Storage::Undefined,
+            St::Addr(k) => {
+                let a = &self.addrs[k as usize];
+                Storage::ImplicitAddress {
+                    target: Box::new(self.to_locdesc(&a.target)),
+                    target_ty: self.addr_ty(a.target_ty).clone(),
+                    ptr_ty: self.addr_ty(a.ptr_ty).clone(),
+                    bits: a.bits,
+                }
+            }
+            St::Comp(start, len) => Storage::Composite {
+                parts: self.parts[start as usize..(start + len) as usize]
+                    .iter()
+                    .map(|p| Part {
+                        loc: self.to_locdesc(&p.loc),
+                        bits: p.bits,
+                    })
+                    .collect(),
+            },
+        };
+        Single {
+            storage,
+            offset: s.off.to_bigint(),
+        }
+    }
+
+    /// The outcome of a finished run (`None`: bailed out).
+    pub(crate) fn outcome(&self, r: &Finished<O>) -> Option<Outcome> {
+        match r {
+            Ok(loc) => {
+                let (ty, bits) = self
+                    .prog
+                    .result
+                    .clone()
+                    .expect("a program without a result ends in Fail");
+                Some(Ok(Located {
+                    loc: self.to_locdesc(loc),
+                    ty,
+                    bits,
+                    fragment: self.prog.fragment,
+                }))
+            }
+            Err((_, Stop::Bail)) => None,
+            Err((k, Stop::Fail(kind, m))) => Some(Err(EvalError {
+                kind: *kind,
+                op_index: self.prog.op_index(*k),
+                message: self.message(m),
+            })),
         }
     }
 }

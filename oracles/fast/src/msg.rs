@@ -10,7 +10,7 @@
 //! beyond `i128`, values wider than 128 bits) format at once, as
 //! [`Msg::Owned`].
 
-use super::exec::{Machine, St};
+use super::exec::{St, View};
 use super::failure::{Msg, Size};
 use super::offset::Off;
 use diopter_semantics::location::{print_entity_name, MAX_LOC_NODES};
@@ -18,7 +18,7 @@ use diopter_semantics::types::{FloatKindOrd, Type};
 use num_bigint::BigInt;
 use std::fmt::Write;
 
-impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
+impl<O: Off> View<'_, O> {
     /// `describe` of the reference's read errors: the storage, in words.
     pub(crate) fn describe(&self, st: &St) -> String {
         match *st {

@@ -152,9 +152,10 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 // Wider values would need the words region kept: written now.
                 let hex = |j: usize| show::hex(self.words, region(j), n);
                 let mut message = String::from("the single locations disagree: #0 (");
-                self.show_single(&self.singles[start], &mut message);
+                self.view().show_single(&self.singles[start], &mut message);
                 let _ = write!(message, ") reads 0x{}, #{j} (", hex(0));
-                self.show_single(&self.singles[start + j], &mut message);
+                self.view()
+                    .show_single(&self.singles[start + j], &mut message);
                 let _ = write!(message, ") reads 0x{}", hex(j));
                 Msg::Owned(message)
             };
@@ -197,7 +198,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                     // Decimal offsets, as `BigInt`'s `Display` writes them.
                     let o = off.to_bigint();
                     let (from, to) = (o.to_string(), (&o + BigInt::from(n)).to_string());
-                    Msg::Owned(self.out_of_bounds(&s.st, &from, &to, size))
+                    Msg::Owned(self.view().out_of_bounds(&s.st, &from, &to, size))
                 }
             };
             return fail(ErrorKind::OutOfBounds, m);

@@ -7,7 +7,7 @@
 //! implicit values bit by bit), so this writes the same text directly; the
 //! differential tests compare whole messages.
 
-use super::exec::{Loc, Machine, Sgl, St};
+use super::exec::{Loc, Sgl, St, View};
 use super::offset::Off;
 use super::words;
 use diopter_semantics::location::print_entity_name;
@@ -35,7 +35,7 @@ pub(crate) fn hex(w: &[u64], pos: u64, n: u64) -> String {
     digits
 }
 
-impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
+impl<O: Off> View<'_, O> {
     /// A location description as the reference's `Display` for `LocDesc`.
     pub(crate) fn show_loc(&self, loc: &Loc<O>, out: &mut String) {
         let singles = self.singles_of(loc);

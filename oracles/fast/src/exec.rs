@@ -548,8 +548,11 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                         O::small(v as i128)
                     }
                     Val::S(v) => O::small(sext128(v, bw)),
-                    Val::W(p) => O::from_bigint(&words::to_bigint_signed(self.words, p, bw))
-                        .ok_or(Stop::Bail)?,
+                    Val::W(p) => match words::to_i128_signed(self.words, p, bw) {
+                        Some(v) => O::small(v),
+                        None => O::from_bigint(&words::to_bigint_signed(self.words, p, bw))
+                            .ok_or(Stop::Bail)?,
+                    },
                 };
                 if bytes {
                     delta = delta.times8().ok_or(Stop::Bail)?;

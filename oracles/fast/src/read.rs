@@ -286,11 +286,21 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 while k < nbytes {
                     let c = (nbytes - k).min(64) as usize;
                     self.fetch_bytes(a, first + u128::from(k), &mut buf[..c]);
-                    for (i, b) in buf[..c].iter().enumerate() {
-                        let from = if k == 0 && i == 0 { shift } else { 0 };
-                        let take = (8 - from).min(n - pos);
-                        words::put(self.words, dst + pos, u64::from(*b >> from), take);
-                        pos += take;
+                    // The bytes as little-endian words, copied up to 64 bits
+                    // at a time rather than a byte at a time.
+                    let mut bits = [0u64; 8];
+                    for (w, ch) in bits.iter_mut().zip(buf[..c].chunks(8)) {
+                        let mut b8 = [0u8; 8];
+                        b8[..ch.len()].copy_from_slice(ch);
+                        *w = u64::from_le_bytes(b8);
+                    }
+                    let mut q = if k == 0 { shift } else { 0 };
+                    let end = pos + (c as u64 * 8 - q).min(n - pos);
+                    while pos < end {
+                        let t = (end - pos).min(64);
+                        words::put(self.words, dst + pos, words::get(&bits, q, t), t);
+                        q += t;
+                        pos += t;
                     }
                     k += c as u64;
                 }

@@ -239,14 +239,14 @@ pub(crate) struct Bufs<O> {
     pub words: Vec<u64>,
     /// The last run's result, and the storage a failed read was about.
     pub done: Finished<O>,
-    pub fault: St,
+    pub fault: Sgl<O>,
 }
 
 /// How a run ended: the location left on the stack, or the error and the
 /// index of the instruction that stopped it.
 pub(crate) type Finished<O> = Result<Loc<O>, (usize, Stop)>;
 
-impl<O> Default for Bufs<O> {
+impl<O: Off> Default for Bufs<O> {
     fn default() -> Self {
         Bufs {
             stack: Vec::new(),
@@ -255,7 +255,10 @@ impl<O> Default for Bufs<O> {
             addrs: Vec::new(),
             words: Vec::new(),
             done: Err((0, Stop::Bail)),
-            fault: St::Undef,
+            fault: Sgl {
+                st: St::Undef,
+                off: O::zero(),
+            },
         }
     }
 }
@@ -291,9 +294,9 @@ pub(crate) struct Machine<'a, 'r, O> {
     /// and pages (`RunState::given` caches a span and the context's
     /// `Memory` is searched otherwise).
     pub pre: Option<&'a PreparedContext<'a>>,
-    /// The storage a failed read was about (for `Msg::NotInContext` and
-    /// `Msg::OutOfBounds`).
-    pub fault: St,
+    /// The storage a failed read was about, at the offset it read (for
+    /// `Msg::NotInContext` and `Msg::OutOfBounds`).
+    pub fault: Sgl<O>,
 }
 
 /// The arenas of a run, read-only: what a finished run's result is read
@@ -307,8 +310,8 @@ pub(crate) struct View<'v, O> {
     pub addrs: Arena<'v, AddrC<O>, &'v Vec<AddrC<O>>>,
     pub words: &'v [u64],
     pub refs: Arena<'v, Ref<'v>, &'v Vec<Ref<'v>>>,
-    /// The storage a failed read was about.
-    pub fault: St,
+    /// The storage a failed read was about, at the offset it read.
+    pub fault: &'v Sgl<O>,
 }
 
 /// The per-context part of a machine, small and `Copy` so that a prepared
@@ -420,7 +423,10 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
             refs_home,
             run,
             pre,
-            fault: St::Undef,
+            fault: Sgl {
+                st: St::Undef,
+                off: O::zero(),
+            },
         }
     }
 
@@ -449,7 +455,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
             addrs: lend(&self.addrs),
             words: self.words,
             refs: lend(&self.refs),
-            fault: self.fault,
+            fault: &self.fault,
         }
     }
 

@@ -4,15 +4,15 @@
 //! fuzz loop that compares error classes, rarely needs the text. So a
 //! failing run records a [`Msg`] (a few machine words: the numbers, table
 //! indices and arena positions the message is made of) and
-//! [`Machine::message`] writes the reference's exact text from it later,
-//! while the run's arenas are still alive (the compact result borrows
-//! them). Paths that are rare and would need owned data to describe (offsets
-//! beyond `i128`, values wider than 128 bits) format at once, as
-//! [`Msg::Owned`].
+//! [`View::message`] writes the reference's exact text from it later, from
+//! the run's arenas, which stay in the scratch until the next run (the
+//! compact result borrows them): values wider than 128 bits are left in the
+//! words arena, and an offset beyond `i128` is kept as a `BigInt`.
 
 use super::exec::{St, View};
 use super::failure::{Msg, Size};
 use super::offset::Off;
+use super::show::hex;
 use diopter_semantics::location::{print_entity_name, MAX_LOC_NODES};
 use diopter_semantics::types::{FloatKindOrd, Type};
 use num_bigint::BigInt;
@@ -34,6 +34,24 @@ impl<O: Off> View<'_, O> {
         }
     }
 
+    /// The message of single locations `first` and #`j`, `other`, that
+    /// read `a` and `b` (hexadecimal digits).
+    fn disagree(
+        &self,
+        first: u32,
+        other: u32,
+        j: u32,
+        a: std::fmt::Arguments,
+        b: std::fmt::Arguments,
+    ) -> String {
+        let mut message = String::from("the single locations disagree: #0 (");
+        self.show_single(&self.singles[first as usize], &mut message);
+        let _ = write!(message, ") reads 0x{a}, #{j} (");
+        self.show_single(&self.singles[other as usize], &mut message);
+        let _ = write!(message, ") reads 0x{b}");
+        message
+    }
+
     /// The out-of-bounds message for bits `from..to` (decimal text).
     pub(crate) fn out_of_bounds(&self, st: &St, from: &str, to: &str, size: Size) -> String {
         format!(
@@ -48,7 +66,6 @@ impl<O: Off> View<'_, O> {
         match m {
             Msg::Text(t) => (*t).to_string(),
             Msg::Prog(i) => self.prog.msgs[*i as usize].clone(),
-            Msg::Owned(s) => s.clone(),
             Msg::NoArg(n) => format!("the context gives no arg {n}"),
             Msg::LocNodes(nodes) => format!(
                 "a location description of {nodes} single locations, over diopter's limit of {MAX_LOC_NODES}"
@@ -68,14 +85,23 @@ impl<O: Off> View<'_, O> {
                 Type::Int(*w)
             ),
             Msg::ReadUndef(n) => format!("reading {n} bits of undefined storage"),
-            Msg::NotInContext => format!("{} is not in the context", self.describe(&self.fault)),
-            Msg::OutOfBounds { off, n, size } => {
-                let end = i128::checked_add(*off, i128::from(*n));
-                let (from, to) = match end {
-                    Some(e) => (off.to_string(), e.to_string()),
-                    None => (off.to_string(), (BigInt::from(*off) + *n).to_string()),
+            Msg::NotInContext => {
+                format!("{} is not in the context", self.describe(&self.fault.st))
+            }
+            Msg::OutOfBounds { n, size } => {
+                // Decimal offsets, as `BigInt`'s `Display` writes them.
+                let (from, to) = match self.fault.off.to_i128() {
+                    Some(off) => match off.checked_add(i128::from(*n)) {
+                        Some(e) => (off.to_string(), e.to_string()),
+                        None => (off.to_string(), (BigInt::from(off) + *n).to_string()),
+                    },
+                    None => {
+                        let off = self.fault.off.to_bigint();
+                        let to = &off + BigInt::from(*n);
+                        (off.to_string(), to.to_string())
+                    }
                 };
-                self.out_of_bounds(&self.fault, &from, &to, *size)
+                self.out_of_bounds(&self.fault.st, &from, &to, *size)
             }
             Msg::Inconsistent {
                 first,
@@ -83,13 +109,18 @@ impl<O: Off> View<'_, O> {
                 j,
                 a,
                 b,
+            } => self.disagree(*first, *other, *j, format_args!("{a:x}"), format_args!("{b:x}")),
+            Msg::InconsistentWide {
+                first,
+                other,
+                j,
+                at,
+                stride,
+                n,
             } => {
-                let mut message = String::from("the single locations disagree: #0 (");
-                self.show_single(&self.singles[*first as usize], &mut message);
-                let _ = write!(message, ") reads 0x{a:x}, #{j} (");
-                self.show_single(&self.singles[*other as usize], &mut message);
-                let _ = write!(message, ") reads 0x{b:x}");
-                message
+                let a = hex(self.words, *at, *n);
+                let b = hex(self.words, at + u64::from(*j) * stride, *n);
+                self.disagree(*first, *other, *j, format_args!("{a}"), format_args!("{b}"))
             }
         }
     }

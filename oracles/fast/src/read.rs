@@ -17,11 +17,9 @@
 use super::exec::{fail, Loc, Machine, Sgl, St, Stop, Val, R};
 use super::failure::{Msg, Size};
 use super::offset::Off;
-use super::show;
 use super::words::{self, mask128};
 use diopter_semantics::interp::ErrorKind;
 use num_bigint::{BigInt, BigUint};
-use std::fmt::Write;
 
 /// Whether bits `off..off+n` lie inside a storage of `size` bits.
 fn in_bounds<O: Off>(off: &O, n: u64, size: Size) -> bool {
@@ -129,10 +127,9 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
         for j in 0..len {
             let t = self.alloc(n);
             let s = self.singles[start + j].clone();
-            if let Err(e) = self.read_single_into(&s, extra, n, t) {
-                self.words.truncate(mark);
-                return Err(e);
-            }
+            // A failure stops the run: the regions stay, as a message about
+            // wide values reads them later.
+            self.read_single_into(&s, extra, n, t)?;
         }
         // Then agreement: the first that differs from #0 is reported.
         let differs = (1..len).find(|&j| {
@@ -140,24 +137,28 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
         });
         if let Some(j) = differs {
             let region = |j: usize| ((mark + j * nw) * 64) as u64;
-            let m = if n <= 128 {
-                Msg::Inconsistent {
-                    first: start as u32,
-                    other: (start + j) as u32,
-                    j: j as u32,
-                    a: words::get128(self.words, region(0), n),
-                    b: words::get128(self.words, region(j), n),
-                }
-            } else {
-                // Wider values would need the words region kept: written now.
-                let hex = |j: usize| show::hex(self.words, region(j), n);
-                let mut message = String::from("the single locations disagree: #0 (");
-                self.view().show_single(&self.singles[start], &mut message);
-                let _ = write!(message, ") reads 0x{}, #{j} (", hex(0));
-                self.view()
-                    .show_single(&self.singles[start + j], &mut message);
-                let _ = write!(message, ") reads 0x{}", hex(j));
-                Msg::Owned(message)
+            let (first, other, j) = (start as u32, (start + j) as u32, j as u32);
+            if n > 128 {
+                // The regions stay where the message will read them.
+                let (at, stride) = (region(0), (nw * 64) as u64);
+                return fail(
+                    ErrorKind::Inconsistent,
+                    Msg::InconsistentWide {
+                        first,
+                        other,
+                        j,
+                        at,
+                        stride,
+                        n,
+                    },
+                );
+            }
+            let m = Msg::Inconsistent {
+                first,
+                other,
+                j,
+                a: words::get128(self.words, region(0), n),
+                b: words::get128(self.words, region(j as usize), n),
             };
             self.words.truncate(mark);
             return fail(ErrorKind::Inconsistent, m);
@@ -181,7 +182,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 )
             }
             St::Ent(r) if self.entity(r).1.is_none() => {
-                self.fault = s.st;
+                self.fault = s.clone();
                 return fail(ErrorKind::ReadUndefined, Msg::NotInContext);
             }
             _ => {}
@@ -189,19 +190,8 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
         let off = s.off.add_u64(extra).ok_or(Stop::Bail)?;
         let size = self.size_of(&s.st);
         if !in_bounds(&off, n, size) {
-            let m = match off.to_i128() {
-                Some(off) => {
-                    self.fault = s.st;
-                    Msg::OutOfBounds { off, n, size }
-                }
-                None => {
-                    // Decimal offsets, as `BigInt`'s `Display` writes them.
-                    let o = off.to_bigint();
-                    let (from, to) = (o.to_string(), (&o + BigInt::from(n)).to_string());
-                    Msg::Owned(self.view().out_of_bounds(&s.st, &from, &to, size))
-                }
-            };
-            return fail(ErrorKind::OutOfBounds, m);
+            self.fault = Sgl { st: s.st, off };
+            return fail(ErrorKind::OutOfBounds, Msg::OutOfBounds { n, size });
         }
         // In bounds of a storage that is not memory: the offset is below its size.
         let small = || off.to_u128().unwrap_or(0);

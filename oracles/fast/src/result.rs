@@ -178,7 +178,7 @@ impl<'a> Evaluation<'a> {
                 pre: p.3,
                 own: &self.refs,
             },
-            fault: b.fault,
+            fault: &b.fault,
         }
     }
 
@@ -205,7 +205,7 @@ impl<'a> Evaluation<'a> {
                 pre: &[],
                 own: &self.refs,
             },
-            fault: b.fault,
+            fault: &b.fault,
         }
     }
 }

@@ -795,6 +795,9 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
             if let Some(out) = arith::wide_int(self.words, op, a, b, w) {
                 return Ok(Val::W(out));
             }
+            if let Some(r) = arith::wide_divrem(self.words, op, a, b, w) {
+                return r.map(Val::W).map_err(|_| by_zero(op));
+            }
         }
         let out = self.alloc(total);
         for i in 0..lanes {
@@ -804,9 +807,12 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 let y = self.get_lane(v1, at, w);
                 let r = self.lane(op, lane, w, x, y)?;
                 words::put128(self.words, out + at, r, w);
-            } else if let (Lane::Int, false, Val::W(p2), Val::W(p1)) =
-                (lane, matches!(op, BinOp::Div | BinOp::Mod), v2, v1)
-            {
+            } else if let (Lane::Int, Val::W(p2), Val::W(p1), true) = (
+                lane,
+                v2,
+                v1,
+                !matches!(op, BinOp::Div | BinOp::Mod) || w <= arith::DIV_BITS,
+            ) {
                 // A wide lane: aligned copies of the operands, the word
                 // operation, the result copied into place.
                 let mark = self.words.len();
@@ -814,7 +820,12 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 words::copy(self.words, p2 + at, x, w);
                 let y = self.alloc(w);
                 words::copy(self.words, p1 + at, y, w);
-                let r = arith::wide_int(self.words, op, x, y, w).expect("not Div or Mod");
+                let r = match arith::wide_int(self.words, op, x, y, w) {
+                    Some(r) => r,
+                    None => arith::wide_divrem(self.words, op, x, y, w)
+                        .expect("Div or Mod of at most DIV_BITS")
+                        .map_err(|_| by_zero(op))?,
+                };
                 words::copy(self.words, r, out + at, w);
                 self.words.truncate(mark);
             } else {

@@ -346,9 +346,10 @@ impl CtxInfo {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct RunState {
     pub info: CtxInfo,
-    /// For the address space of the last memory read, the lowest and
-    /// highest address the context gives a byte for (`None`: none), so
-    /// that reads elsewhere skip the search of the memory map.
+    /// For the address space of the last memory read beyond 2^64, the
+    /// lowest and highest address the context gives a byte for (`None`:
+    /// none), so that reads elsewhere skip the range search of the memory
+    /// map (reads below 2^64 look their pages up by key).
     pub given: Option<(u32, Option<(u128, u128)>)>,
 }
 
@@ -1127,6 +1128,11 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
         let mem = &self.ctx.state.memory;
         if mem.is_empty() {
             return 0;
+        }
+        // Below 2^64 the map finds a read's pages by key, for less than it
+        // takes to find the space's span (a range search from both ends).
+        if addr + (out.len() as u128) <= u128::from(u64::MAX) {
+            return mem.overlay_u128(a, addr, out);
         }
         let span = match self.run.given {
             Some((space, span)) if space == a => span,

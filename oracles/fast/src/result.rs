@@ -102,7 +102,6 @@ impl Compiled {
             m.refs.pre = &pre.refs;
             m.words.extend_from_slice(&pre.words);
         }
-        m.stack.reserve(self.max_depth);
         let r = m.run();
         let (refs, repeated) = if let Err((_, Stop::Bail)) = r {
             // The small run's references are of no use to the repeated
@@ -138,6 +137,7 @@ impl Compiled {
 }
 
 impl Drop for Evaluation<'_> {
+    #[inline]
     fn drop(&mut self) {
         if self.refs.capacity() != 0 {
             self.scratch.refs = recycle(std::mem::take(&mut self.refs));

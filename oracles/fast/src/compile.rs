@@ -747,7 +747,15 @@ fn put_int(out: &mut [u64], pos: u64, n: &num_bigint::BigInt, w: u64) {
     let mut carry = true;
     let mut at = 0;
     while at < w {
-        let mut d = digits.next().unwrap_or(0);
+        let Some(mut d) = digits.next() else {
+            // Past the magnitude's digits: zeros, which `out` holds already,
+            // or (negated, with no carry left: the magnitude is not zero)
+            // ones.
+            if negative {
+                words::fill_ones(out, pos + at, w - at);
+            }
+            break;
+        };
         if negative {
             let (v, c) = (!d).overflowing_add(u64::from(carry));
             d = v;

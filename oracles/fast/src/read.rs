@@ -9,10 +9,13 @@
 //! context, and the bounds; a composite reads the parts the range overlaps,
 //! in order, each through its own location description.
 //!
-//! Bits go into regions of the words arena. One single location in memory,
-//! an entity or an implicit value, read in bounds, takes a fast path that
-//! returns the `u128` directly; everything else (and every error) goes
-//! through the general path, so errors have one source.
+//! One single location in memory, an entity or an implicit value, read in
+//! bounds, takes a fast path that returns the `u128` directly. Other reads
+//! of at most 128 bits follow the general path's steps on `u128`s
+//! (`read_small_at`: single locations compared as numbers, composite parts
+//! shifted into place), and wider ones put their bits into regions of the
+//! words arena (`read_into`); both check a single location with the same
+//! `checked`, so errors have one source.
 
 use super::exec::{fail, Loc, Machine, Sgl, St, Stop, Val, R};
 use super::failure::{Msg, Size};
@@ -35,6 +38,9 @@ fn in_bounds<O: Off>(off: &O, n: u64, size: Size) -> bool {
         (None, Size::Mem(p)) => off.to_bigint() + BigInt::from(n) <= Size::Mem(p).to_bigint(),
     }
 }
+
+/// The message of a read of a location description with no single location.
+const NO_SINGLE: &str = "the location description has no single location";
 
 impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     /// Reads `n` bits of `loc`: inline when `n <= 128`, else a fresh region.
@@ -64,12 +70,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 return Ok(v);
             }
         }
-        let mark = self.words.len();
-        let d = self.alloc(n);
-        let r = self.read_into(loc, 0, n, d);
-        let v = words::get128(self.words, d, n);
-        self.words.truncate(mark);
-        r.map(|()| v)
+        self.read_small_at(loc, 0, n)
     }
 
     /// One single location of memory, an entity or an implicit value, read
@@ -90,21 +91,112 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 if p + 3 < 128 && end > 1u128 << (p + 3) {
                     return None;
                 }
-                let addr = off >> 3;
-                let sh = (off & 7) as u32;
-                let nbytes = (u64::from(sh) + n).div_ceil(8) as usize;
-                addr.checked_add(nbytes as u128)?;
-                let mut buf = [0u8; 17];
-                self.fetch_bytes(a, addr, &mut buf[..nbytes]);
-                let lo = u128::from_le_bytes(buf[..16].try_into().expect("16 bytes"));
-                let mut v = lo >> sh;
-                if sh > 0 {
-                    v |= u128::from(buf[16]) << (128 - sh);
-                }
-                Some(v & mask128(n))
+                self.mem_u128(a, off, n)
             }
             _ => None,
         }
+    }
+
+    /// `n` (at most 128) bits of memory from bit `off`, if the bytes'
+    /// addresses stay below 2^128 (in bounds: the caller checked).
+    #[inline]
+    fn mem_u128(&mut self, a: u32, off: u128, n: u64) -> Option<u128> {
+        let addr = off >> 3;
+        let sh = (off & 7) as u32;
+        let nbytes = (u64::from(sh) + n).div_ceil(8) as usize;
+        addr.checked_add(nbytes as u128)?;
+        let mut buf = [0u8; 17];
+        self.fetch_bytes(a, addr, &mut buf[..nbytes]);
+        let lo = u128::from_le_bytes(buf[..16].try_into().expect("16 bytes"));
+        let mut v = lo >> sh;
+        if sh > 0 {
+            v |= u128::from(buf[16]) << (128 - sh);
+        }
+        Some(v & mask128(n))
+    }
+
+    /// [`Machine::read_into`] of at most 128 bits, as a `u128` rather than
+    /// into the words arena: the same reads in the same order, so the same
+    /// first failure, and single locations compared as numbers.
+    fn read_small_at(&mut self, loc: &Loc<O>, extra: u64, n: u64) -> R<u128> {
+        let (start, len) = match loc {
+            Loc::One(s) => return self.read_single_small(&s.clone(), extra, n),
+            Loc::Many(start, len) => (*start as usize, *len as usize),
+        };
+        if len == 0 {
+            return fail(ErrorKind::ReadUndefined, Msg::Text(NO_SINGLE));
+        }
+        // Every single location first: the first failure is the outcome;
+        // then the first that differs from #0.
+        let s = self.singles[start].clone();
+        let a = self.read_single_small(&s, extra, n)?;
+        let mut differs = None;
+        for j in 1..len {
+            let s = self.singles[start + j].clone();
+            let b = self.read_single_small(&s, extra, n)?;
+            if b != a && differs.is_none() {
+                differs = Some((j, b));
+            }
+        }
+        match differs {
+            None => Ok(a),
+            Some((j, b)) => fail(
+                ErrorKind::Inconsistent,
+                Msg::Inconsistent {
+                    first: start as u32,
+                    other: (start + j) as u32,
+                    j: j as u32,
+                    a,
+                    b,
+                },
+            ),
+        }
+    }
+
+    /// [`Machine::read_single_into`] of at most 128 bits, as a `u128`.
+    fn read_single_small(&mut self, s: &Sgl<O>, extra: u64, n: u64) -> R<u128> {
+        let Some(off) = self.checked(s, extra, n)? else {
+            return Ok(0);
+        };
+        let small = off.to_u128().unwrap_or(0);
+        match s.st {
+            St::Imp(v, _) | St::EntS(_, _, v) => return Ok((v >> small) & mask128(n)),
+            St::Comp(start, len) => return self.composite_small(start, len, small, n),
+            St::Mem(a) => {
+                if let Some(v) = off.to_u128().and_then(|o| self.mem_u128(a, o, n)) {
+                    return Ok(v);
+                }
+            }
+            _ => {}
+        }
+        // The other storages (and memory beyond 2^128) through the words.
+        let mark = self.words.len();
+        let d = self.alloc(n);
+        self.single_into(s.st, &off, n, d)?;
+        let v = words::get128(self.words, d, n);
+        self.words.truncate(mark);
+        Ok(v)
+    }
+
+    /// [`Machine::composite_into`] of at most 128 bits, as a `u128`.
+    fn composite_small(&mut self, start: u32, len: u32, off: u128, n: u64) -> R<u128> {
+        let end = off + u128::from(n);
+        let mut at: u128 = 0;
+        let mut v = 0u128;
+        for j in start..start + len {
+            let p = self.parts[j as usize].clone();
+            let p_end = at + u128::from(p.bits);
+            let (lo, hi) = (off.max(at), end.min(p_end));
+            if lo < hi {
+                let x = self.read_small_at(&p.loc, (lo - at) as u64, (hi - lo) as u64)?;
+                v |= x << (lo - off);
+            }
+            at = p_end;
+            if at >= end {
+                break;
+            }
+        }
+        Ok(v)
     }
 
     /// Reads `n` bits at `extra` bits past every single location of `loc`
@@ -115,10 +207,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
             Loc::Many(start, len) => (*start as usize, *len as usize),
         };
         if len == 0 {
-            return fail(
-                ErrorKind::ReadUndefined,
-                Msg::Text("the location description has no single location"),
-            );
+            return fail(ErrorKind::ReadUndefined, Msg::Text(NO_SINGLE));
         }
         // Every single location into its own region, in order: the first
         // failure is the outcome.
@@ -169,9 +258,19 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     }
 
     fn read_single_into(&mut self, s: &Sgl<O>, extra: u64, n: u64, dst: u64) -> R<()> {
+        match self.checked(s, extra, n)? {
+            Some(off) => self.single_into(s.st, &off, n, dst),
+            None => Ok(()),
+        }
+    }
+
+    /// What a read of `n` bits at `extra` past `s` fails with before any
+    /// bit is read (in the reference's order); else the offset to read at
+    /// (`None`: no bits to read).
+    fn checked(&mut self, s: &Sgl<O>, extra: u64, n: u64) -> R<Option<O>> {
         // Reading no bits reads no bit of any storage.
         if n == 0 {
-            return Ok(());
+            return Ok(None);
         }
         match s.st {
             St::Undef => return fail(ErrorKind::ReadUndefined, Msg::ReadUndef(n)),
@@ -193,10 +292,15 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
             self.fault = Sgl { st: s.st, off };
             return fail(ErrorKind::OutOfBounds, Msg::OutOfBounds { n, size });
         }
+        Ok(Some(off))
+    }
+
+    /// `n` bits of `st` from bit `off`, checked, into bit `dst` of the words.
+    fn single_into(&mut self, st: St, off: &O, n: u64, dst: u64) -> R<()> {
         // In bounds of a storage that is not memory: the offset is below its size.
         let small = || off.to_u128().unwrap_or(0);
-        match s.st {
-            St::Mem(a) => self.mem_into(a, &off, n, dst),
+        match st {
+            St::Mem(a) => self.mem_into(a, off, n, dst),
             St::Ent(r) => {
                 let b = self.entity(r).1.expect("not in the context: handled above");
                 words::put_bits_slice(self.words, dst, b, small() as u64, n);

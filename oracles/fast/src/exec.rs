@@ -17,8 +17,8 @@
 //! So the arenas live in the [`super::Scratch`] and each run borrows them,
 //! and a run allocates nothing once the scratch has grown to the program's
 //! needs, as long as values stay within 128 bits and nothing fails. A
-//! context location is loaded (converted to
-//! compact form) once per run, however often the expression names it, or
+//! context location is loaded (converted to compact form) once per run,
+//! however often the expression names it, or
 //! once per context by a [`PreparedContext`](super::PreparedContext), whose
 //! arenas a run then starts from.
 //!

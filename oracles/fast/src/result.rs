@@ -12,7 +12,9 @@
 //! reference's `Outcome` ([`Evaluation::to_outcome`]) on its own side, so
 //! the evaluation itself never pays for the reference's types.
 //!
-//! Dropping the `Evaluation` hands the buffers back to the `Scratch`.
+//! The run's arenas and its outcome stay in the `Scratch`, where the run
+//! left them (the next run on that scratch reuses them); dropping the
+//! `Evaluation` hands back the one vector a run may have taken (its `refs`).
 
 use super::compile::Compiled;
 use super::exec::{recycle, Arena, Machine, Ref, Sgl, St, Stop, View};

@@ -157,8 +157,6 @@ pub struct Compiled {
     /// The result's type and `bitsizeof`, when the expression gets that far.
     pub(crate) result: Option<(Type, u64)>,
     pub(crate) fragment: Option<(u64, u64)>,
-    /// The deepest the stack gets, to size the scratch stack once.
-    pub(crate) max_depth: usize,
 }
 
 pub(crate) type Fail = (ErrorKind, String);
@@ -194,7 +192,6 @@ impl Compiled {
         words: Vec::new(),
         result: None,
         fragment: None,
-        max_depth: 0,
     };
 
     /// An empty program for `e`, with room for its instructions.
@@ -217,7 +214,6 @@ impl Compiled {
         self.words.clear();
         self.result = None;
         self.fragment = None;
-        self.max_depth = 0;
     }
 }
 
@@ -751,7 +747,15 @@ fn put_int(out: &mut [u64], pos: u64, n: &num_bigint::BigInt, w: u64) {
     let mut carry = true;
     let mut at = 0;
     while at < w {
-        let mut d = digits.next().unwrap_or(0);
+        let Some(mut d) = digits.next() else {
+            // Past the magnitude's digits: zeros, which `out` holds already,
+            // or (negated, with no carry left: the magnitude is not zero)
+            // ones.
+            if negative {
+                words::fill_ones(out, pos + at, w - at);
+            }
+            break;
+        };
         if negative {
             let (v, c) = (!d).overflowing_add(u64::from(carry));
             d = v;
@@ -877,7 +881,6 @@ pub(crate) fn checked_types_into(e: &Expr, env: &Env, c: &mut Compiled) {
             return;
         }
         stack.push(ty);
-        b.c.max_depth = b.c.max_depth.max(stack.len());
     }
     let end = e.ops.len();
     if stack.len() != 1 {

@@ -7,16 +7,18 @@
 //! A location is a [`Loc`]: one single location inline (the common case), or
 //! a range of the `singles` arena (several single locations, or none). A
 //! single location is a storage [`St`] and an offset `O` (`i128`, or `BigInt`
-//! after a bail-out, see [`super::offset`]). Storages never own heap data:
-//! implicit values of at most 128 bits are inline, wider ones live in the
-//! `words` arena (a wide context value is copied there when it is loaded),
-//! entity names and values are borrowed from the context, composite parts
-//! and implicit addresses are ranges/indices of arenas. Everything borrowed
-//! has the lifetime `'a` of the program and the context; the arenas are
-//! recycled through [`super::Scratch`], so a run allocates nothing once the
-//! scratch has grown to the program's needs, as long as values stay within
-//! 128 bits and nothing fails. A context location is loaded (converted to
-//! compact form) once per run, however often the expression names it, or
+//! after a bail-out, see [`super::offset`]). Storages neither own heap data
+//! nor borrow: implicit values and entities of at most 128 bits are inline,
+//! wider ones live in the `words` arena (a wide context value is copied
+//! there when it is loaded), composite parts and implicit addresses are
+//! ranges/indices of arenas, and what must be borrowed (an entity's name,
+//! an implicit address's types) is an index of the `refs` arena, the only
+//! one whose entries have the lifetime `'a` of the program and the context.
+//! So the arenas live in the [`super::Scratch`] and each run borrows them,
+//! and a run allocates nothing once the scratch has grown to the program's
+//! needs, as long as values stay within 128 bits and nothing fails. A
+//! context location is loaded (converted to compact form) once per run,
+//! however often the expression names it, or
 //! once per context by a [`PreparedContext`](super::PreparedContext), whose
 //! arenas a run then starts from.
 //!
@@ -35,15 +37,23 @@ use diopter_semantics::location::{LocDesc, Part, Single, Storage, MAX_LOC_NODES}
 use diopter_semantics::types::Type;
 use diopter_semantics::value::{self, Bits};
 
-/// A storage, without its offset.
+/// A storage, without its offset. Nothing in it borrows (entity names and
+/// the types of implicit addresses are indices of the run's `refs`), so the
+/// arenas of compact locations can live in the [`super::Scratch`] from run
+/// to run and be borrowed by each, rather than moved in and out of it.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum St<'a> {
+pub(crate) enum St {
     Mem(u32),
-    /// An entity and its value (`None`: not in the context).
-    Ent(&'a str, Option<&'a Bits>),
+    /// An entity of the context (`refs` index of its name and value) that
+    /// is not in the context, or whose value is too wide for the words
+    /// arena.
+    Ent(u32),
+    /// An entity of at most 128 bits (`refs` index, width, value): read as
+    /// an implicit value is.
+    EntS(u32, u32, u128),
     /// An entity wider than 128 bits whose value was copied to the words
-    /// arena when it was loaded (first word, width).
-    EntW(&'a str, u32, u32),
+    /// arena when it was loaded (`refs` index, first word, width).
+    EntW(u32, u32, u32),
     /// An implicit value of at most 128 bits (value, width).
     Imp(u128, u32),
     /// An implicit value in the words arena (first word, width).
@@ -56,21 +66,21 @@ pub(crate) enum St<'a> {
 }
 
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Sgl<'a, O> {
-    pub st: St<'a>,
+pub(crate) struct Sgl<O> {
+    pub st: St,
     pub off: O,
 }
 
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Loc<'a, O> {
-    One(Sgl<'a, O>),
+pub(crate) enum Loc<O> {
+    One(Sgl<O>),
     /// A range of the `singles` arena; never of length 1.
     Many(u32, u32),
 }
 
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct PartC<'a, O> {
-    pub loc: Loc<'a, O>,
+pub(crate) struct PartC<O> {
+    pub loc: Loc<O>,
     pub bits: u64,
     /// The reference's `LocDesc::node_count` of `loc`, kept so that the
     /// size of a location is found without walking shared parts again.
@@ -78,12 +88,37 @@ pub(crate) struct PartC<'a, O> {
 }
 
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct AddrC<'a, O> {
-    pub target: Loc<'a, O>,
-    pub target_ty: &'a Type,
-    pub ptr_ty: &'a Type,
+pub(crate) struct AddrC<O> {
+    pub target: Loc<O>,
+    /// [`TyR`]s of the target's and the pointer's types.
+    pub target_ty: u32,
+    pub ptr_ty: u32,
     pub bits: u64,
 }
+
+/// What a compact location refers to outside the run's arenas: an entity
+/// (its name in the context or a constant, and its value), or a type of an
+/// implicit address the context or a constant gives.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Ref<'a> {
+    Ent(&'a str, Option<&'a Bits>),
+    Ty(&'a Type),
+}
+
+impl<'a> Ref<'a> {
+    /// An entity's name and value.
+    #[inline]
+    pub(crate) fn entity(self) -> (&'a str, Option<&'a Bits>) {
+        match self {
+            Ref::Ent(name, b) => (name, b),
+            Ref::Ty(_) => unreachable!("an entity's index"),
+        }
+    }
+}
+
+/// A type of an `AddrC`: `PROG_TY | i` is the program's type `i` (what
+/// `DIOpAddrOf` makes), anything else an index of the run's `refs`.
+pub(crate) const PROG_TY: u32 = 1 << 31;
 
 /// Why a run stopped early.
 #[derive(Debug)]
@@ -110,56 +145,55 @@ fn check_loc_size(nodes: u64) -> R<()> {
 }
 
 /// An arena of a run: the prepared context's part (borrowed, never written)
-/// followed by the run's own. Indices run on across the two, and a range is
+/// followed by the run's own (`V`: the scratch's vector, borrowed, or a
+/// vector of the run). Indices run on across the two, and a range is
 /// always inside one of them (it is made all at once), so a run in a
 /// prepared context finds the context's locations where the preparation
 /// put them without copying them.
-pub(crate) struct Arena<'a, T> {
+pub(crate) struct Arena<'a, T, V> {
     pub pre: &'a [T],
-    pub own: Vec<T>,
+    pub own: V,
 }
 
-impl<'a, T: Clone> Arena<'a, T> {
-    pub(crate) fn new() -> Self {
-        Arena {
-            pre: &[],
-            own: Vec::new(),
-        }
-    }
+/// An arena whose own part is the scratch's vector.
+pub(crate) type Lent<'a, 'r, T> = Arena<'a, T, &'r mut Vec<T>>;
+
+impl<T, V: AsRef<Vec<T>> + AsMut<Vec<T>>> Arena<'_, T, V> {
     #[inline]
     pub(crate) fn len(&self) -> usize {
-        self.pre.len() + self.own.len()
+        self.pre.len() + self.own.as_ref().len()
     }
     #[inline]
     pub(crate) fn push(&mut self, t: T) {
-        self.own.push(t);
+        self.own.as_mut().push(t);
     }
     #[inline]
     pub(crate) fn extend(&mut self, it: impl IntoIterator<Item = T>) {
-        self.own.extend(it);
+        self.own.as_mut().extend(it);
     }
 }
 
-impl<T> std::ops::Index<usize> for Arena<'_, T> {
+impl<T, V: AsRef<Vec<T>>> std::ops::Index<usize> for Arena<'_, T, V> {
     type Output = T;
     #[inline]
     fn index(&self, i: usize) -> &T {
         match i.checked_sub(self.pre.len()) {
             None => &self.pre[i],
-            Some(j) => &self.own[j],
+            Some(j) => &self.own.as_ref()[j],
         }
     }
 }
 
-impl<T> std::ops::IndexMut<usize> for Arena<'_, T> {
+impl<T, V: AsRef<Vec<T>> + AsMut<Vec<T>>> std::ops::IndexMut<usize> for Arena<'_, T, V> {
     /// Only the run's own part is written.
     #[inline]
     fn index_mut(&mut self, i: usize) -> &mut T {
-        &mut self.own[i - self.pre.len()]
+        let n = self.pre.len();
+        &mut self.own.as_mut()[i - n]
     }
 }
 
-impl<T> std::ops::Index<std::ops::Range<usize>> for Arena<'_, T> {
+impl<T, V: AsRef<Vec<T>>> std::ops::Index<std::ops::Range<usize>> for Arena<'_, T, V> {
     type Output = [T];
     #[inline]
     fn index(&self, r: std::ops::Range<usize>) -> &[T] {
@@ -167,7 +201,64 @@ impl<T> std::ops::Index<std::ops::Range<usize>> for Arena<'_, T> {
         if r.start < n {
             &self.pre[r]
         } else {
-            &self.own[r.start - n..r.end - n]
+            &self.own.as_ref()[r.start - n..r.end - n]
+        }
+    }
+}
+
+impl<'v, T> Arena<'v, T, &'v Vec<T>> {
+    /// A range, borrowed for as long as the arena's parts are.
+    #[inline]
+    pub(crate) fn range(&self, r: std::ops::Range<usize>) -> &'v [T] {
+        let (pre, own): (&'v [T], &'v Vec<T>) = (self.pre, self.own);
+        let n = pre.len();
+        if r.start < n {
+            &pre[r]
+        } else {
+            &own[r.start - n..r.end - n]
+        }
+    }
+}
+
+/// A read-only arena of the same parts.
+fn lend<'v, T, V: AsRef<Vec<T>>>(a: &'v Arena<'_, T, V>) -> Arena<'v, T, &'v Vec<T>> {
+    Arena {
+        pre: a.pre,
+        own: a.own.as_ref(),
+    }
+}
+
+/// The vectors of a run's compact locations, kept in the [`super::Scratch`]
+/// (one set for `i128` offsets, one for `BigInt`) and borrowed by each run:
+/// nothing in them borrows, so they outlive the run without being moved.
+pub(crate) struct Bufs<O> {
+    pub stack: Vec<Loc<O>>,
+    pub singles: Vec<Sgl<O>>,
+    pub parts: Vec<PartC<O>>,
+    pub addrs: Vec<AddrC<O>>,
+    pub words: Vec<u64>,
+    /// The last run's result, and the storage a failed read was about.
+    pub done: Finished<O>,
+    pub fault: Sgl<O>,
+}
+
+/// How a run ended: the location left on the stack, or the error and the
+/// index of the instruction that stopped it.
+pub(crate) type Finished<O> = Result<Loc<O>, (usize, Stop)>;
+
+impl<O: Off> Default for Bufs<O> {
+    fn default() -> Self {
+        Bufs {
+            stack: Vec::new(),
+            singles: Vec::new(),
+            parts: Vec::new(),
+            addrs: Vec::new(),
+            words: Vec::new(),
+            done: Err((0, Stop::Bail)),
+            fault: Sgl {
+                st: St::Undef,
+                off: O::zero(),
+            },
         }
     }
 }
@@ -180,26 +271,47 @@ pub(crate) enum Val {
     W(u64),
 }
 
-/// The run-time state. Its vectors come from (and go back to) a `Scratch`;
-/// what it learns of the context lives in the scratch too (`run`), so that
-/// the machine, which the result keeps and so is copied with it, stays
+/// The run-time state. Its vectors are the scratch's, borrowed for the
+/// run; what it learns of the context lives in the scratch too (`run`), so
+/// that the machine, which the result keeps and so is moved with it, stays
 /// small.
 pub(crate) struct Machine<'a, 'r, O> {
     pub prog: &'a Compiled,
     pub ctx: &'a Context,
-    pub stack: Vec<Loc<'a, O>>,
-    pub singles: Arena<'a, Sgl<'a, O>>,
-    pub parts: Arena<'a, PartC<'a, O>>,
-    pub addrs: Arena<'a, AddrC<'a, O>>,
-    pub words: Vec<u64>,
+    pub stack: &'r mut Vec<Loc<O>>,
+    pub singles: Lent<'a, 'r, Sgl<O>>,
+    pub parts: Lent<'a, 'r, PartC<O>>,
+    pub addrs: Lent<'a, 'r, AddrC<O>>,
+    pub words: &'r mut Vec<u64>,
+    /// Entity names and values, implicit addresses' types: the prepared
+    /// context's, then the run's own, in a vector taken from the scratch
+    /// (`refs_home`) only when a run makes one (loading a raw context or a
+    /// constant), because its entries borrow and it must be moved to be lent.
+    pub refs: Arena<'a, Ref<'a>, Vec<Ref<'a>>>,
+    pub refs_home: &'r mut Vec<Ref<'static>>,
     pub run: &'r mut RunState,
     /// The context prepared beforehand, if it was: its memory map's spans
     /// and pages (`RunState::given` caches a span and the context's
     /// `Memory` is searched otherwise).
     pub pre: Option<&'a PreparedContext<'a>>,
-    /// The storage a failed read was about (for `Msg::NotInContext` and
-    /// `Msg::OutOfBounds`).
-    pub fault: St<'a>,
+    /// The storage a failed read was about, at the offset it read (for
+    /// `Msg::NotInContext` and `Msg::OutOfBounds`).
+    pub fault: Sgl<O>,
+}
+
+/// The arenas of a run, read-only: what a finished run's result is read
+/// from (the result keeps the scratch and builds one when asked, rather
+/// than keeping the machine), and what the machine's own reading of
+/// locations (sizes, messages) goes through.
+pub(crate) struct View<'v, O> {
+    pub prog: &'v Compiled,
+    pub singles: Arena<'v, Sgl<O>, &'v Vec<Sgl<O>>>,
+    pub parts: Arena<'v, PartC<O>, &'v Vec<PartC<O>>>,
+    pub addrs: Arena<'v, AddrC<O>, &'v Vec<AddrC<O>>>,
+    pub words: &'v [u64],
+    pub refs: Arena<'v, Ref<'v>, &'v Vec<Ref<'v>>>,
+    /// The storage a failed read was about, at the offset it read.
+    pub fault: &'v Sgl<O>,
 }
 
 /// The per-context part of a machine, small and `Copy` so that a prepared
@@ -234,9 +346,10 @@ impl CtxInfo {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct RunState {
     pub info: CtxInfo,
-    /// For the address space of the last memory read, the lowest and
-    /// highest address the context gives a byte for (`None`: none), so
-    /// that reads elsewhere skip the search of the memory map.
+    /// For the address space of the last memory read beyond 2^64, the
+    /// lowest and highest address the context gives a byte for (`None`:
+    /// none), so that reads elsewhere skip the range search of the memory
+    /// map (reads below 2^64 look their pages up by key).
     pub given: Option<(u32, Option<(u128, u128)>)>,
 }
 
@@ -258,42 +371,99 @@ pub(crate) const REFERRER: usize = 8;
 pub(crate) const OBJECT: usize = 9;
 
 impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
-    /// A machine in `ctx` that has learnt nothing of it yet.
-    #[inline(always)]
-    pub(crate) fn new(prog: &'a Compiled, ctx: &'a Context, run: &'r mut RunState) -> Self {
-        run.info = CtxInfo::fresh(ctx);
-        Machine::with(prog, ctx, run, None)
-    }
-
     /// A machine in a context prepared beforehand (`pre`; it reads the
-    /// prepared `CtxInfo` then, and `run` only caches), or in a context of
-    /// which `run` holds what is known.
+    /// prepared `CtxInfo` then, and `run` only caches), or in a context it
+    /// has learnt nothing of yet. The scratch's vectors are cleared.
     #[inline(always)]
-    pub(crate) fn with(
+    pub(crate) fn new(
         prog: &'a Compiled,
         ctx: &'a Context,
+        bufs: &'r mut Bufs<O>,
+        refs_home: &'r mut Vec<Ref<'static>>,
         run: &'r mut RunState,
         pre: Option<&'a PreparedContext<'a>>,
     ) -> Self {
+        if pre.is_none() {
+            run.info = CtxInfo::fresh(ctx);
+        }
         run.given = None;
+        let Bufs {
+            stack,
+            singles,
+            parts,
+            addrs,
+            words,
+            ..
+        } = bufs;
+        stack.clear();
+        singles.clear();
+        parts.clear();
+        addrs.clear();
+        words.clear();
         Machine {
             prog,
             ctx,
-            stack: Vec::new(),
-            singles: Arena::new(),
-            parts: Arena::new(),
-            addrs: Arena::new(),
-            words: Vec::new(),
+            stack,
+            singles: Arena {
+                pre: &[],
+                own: singles,
+            },
+            parts: Arena {
+                pre: &[],
+                own: parts,
+            },
+            addrs: Arena {
+                pre: &[],
+                own: addrs,
+            },
+            words,
+            refs: Arena {
+                pre: &[],
+                own: Vec::new(),
+            },
+            refs_home,
             run,
             pre,
-            fault: St::Undef,
+            fault: Sgl {
+                st: St::Undef,
+                off: O::zero(),
+            },
+        }
+    }
+
+    /// Records what a compact location refers to: its `refs` index. The
+    /// run's own part is the scratch's vector, taken at the first entry.
+    pub(crate) fn push_ref(&mut self, r: Ref<'a>) -> u32 {
+        if self.refs.own.capacity() == 0 {
+            self.refs.own = recycle(std::mem::take(self.refs_home));
+        }
+        self.refs.push(r);
+        (self.refs.len() - 1) as u32
+    }
+
+    /// The name and value of the entity of `refs` index `r`.
+    pub(crate) fn entity(&self, r: u32) -> (&'a str, Option<&'a Bits>) {
+        self.refs[r as usize].entity()
+    }
+
+    /// The machine's arenas, read-only.
+    #[inline]
+    pub(crate) fn view(&self) -> View<'_, O> {
+        View {
+            prog: self.prog,
+            singles: lend(&self.singles),
+            parts: lend(&self.parts),
+            addrs: lend(&self.addrs),
+            words: self.words,
+            refs: lend(&self.refs),
+            fault: &self.fault,
         }
     }
 
     // ------------------------------------------------------------ the loop
 
     /// Runs the program; on failure, the error and the instruction index.
-    pub(crate) fn run(&mut self) -> Result<Loc<'a, O>, (usize, Stop)> {
+    pub(crate) fn run(&mut self) -> Finished<O> {
         let prog = self.prog;
         for (k, ins) in prog.code.iter().enumerate() {
             if let Err(s) = self.step(ins) {
@@ -307,13 +477,13 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
             .expect("the compiler checked the stack depth"))
     }
 
-    fn pop(&mut self) -> Loc<'a, O> {
+    fn pop(&mut self) -> Loc<O> {
         self.stack
             .pop()
             .expect("the compiler checked the stack depth")
     }
 
-    fn push_one(&mut self, st: St<'a>, off: O) {
+    fn push_one(&mut self, st: St, off: O) {
         self.stack.push(Loc::One(Sgl { st, off }));
     }
 
@@ -385,8 +555,11 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                         O::small(v as i128)
                     }
                     Val::S(v) => O::small(sext128(v, bw)),
-                    Val::W(p) => O::from_bigint(&words::to_bigint_signed(&self.words, p, bw))
-                        .ok_or(Stop::Bail)?,
+                    Val::W(p) => match words::to_i128_signed(self.words, p, bw) {
+                        Some(v) => O::small(v),
+                        None => O::from_bigint(&words::to_bigint_signed(self.words, p, bw))
+                            .ok_or(Stop::Bail)?,
+                    },
                 };
                 if bytes {
                     delta = delta.times8().ok_or(Stop::Bail)?;
@@ -402,7 +575,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 for j in 0..n {
                     let loc = self.stack[base + j].clone();
                     let bits = self.prog.part_bits[at as usize + j];
-                    let nodes = self.loc_nodes(&loc);
+                    let nodes = self.view().loc_nodes(&loc);
                     total = total.saturating_add(nodes);
                     self.parts.push(PartC { loc, bits, nodes });
                 }
@@ -412,7 +585,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
             }
             Ins::Extend { n, w } => {
                 let l = self.pop();
-                let nodes = self.loc_nodes(&l);
+                let nodes = self.view().loc_nodes(&l);
                 check_loc_size(nodes.saturating_mul(u64::from(n)).saturating_add(1))?;
                 let start = self.parts.len() as u32;
                 self.parts.extend(std::iter::repeat_n(
@@ -434,15 +607,15 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                     Val::S(v) => (v >> i) & 1 == 1,
                     Val::W(p) => words::get(words, p + i, 1) == 1,
                 };
-                let (n1, n0) = (self.loc_nodes(&l1), self.loc_nodes(&l0));
+                let (n1, n0) = (self.view().loc_nodes(&l1), self.view().loc_nodes(&l0));
                 let total = (0..u64::from(n)).fold(1u64, |acc, i| {
-                    acc.saturating_add(if bit(&self.words, i) { n1 } else { n0 })
+                    acc.saturating_add(if bit(self.words, i) { n1 } else { n0 })
                 });
                 check_loc_size(total)?;
                 let start = self.parts.len() as u32;
                 for i in 0..u64::from(n) {
                     let pick =
-                        bit(&self.words, i) != diopter_faults::planted!("fast-select-inverted");
+                        bit(self.words, i) != diopter_faults::planted!("fast-select-inverted");
                     let (pl, nodes) = if pick { (&l1, n1) } else { (&l0, n0) };
                     let loc = self.with_offset(pl, &O::small(i128::from(i * w)))?;
                     self.parts.push(PartC {
@@ -459,11 +632,10 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 bits,
             } => {
                 let target = self.pop();
-                let prog = self.prog;
                 self.addrs.push(AddrC {
                     target,
-                    target_ty: &prog.types[target_ty as usize],
-                    ptr_ty: &prog.types[ptr_ty as usize],
+                    target_ty: PROG_TY | target_ty,
+                    ptr_ty: PROG_TY | ptr_ty,
                     bits,
                 });
                 self.push_one(St::Addr((self.addrs.len() - 1) as u32), O::zero());
@@ -493,7 +665,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 let off = match self.read_val(&l, ptr_w)? {
                     Val::S(a) => O::from_address(a).ok_or(Stop::Bail)?,
                     Val::W(p) => {
-                        let a = words::to_biguint(&self.words, p, ptr_w);
+                        let a = words::to_biguint(self.words, p, ptr_w);
                         O::from_bigint(&(num_bigint::BigInt::from(a) * 8)).ok_or(Stop::Bail)?
                     }
                 };
@@ -527,11 +699,11 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                     _ => {
                         let out = self.alloc(to);
                         match v {
-                            Val::S(x) => words::put128(&mut self.words, out, x, from),
-                            Val::W(p) => words::copy(&mut self.words, p, out, from),
+                            Val::S(x) => words::put128(self.words, out, x, from),
+                            Val::W(p) => words::copy(self.words, p, out, from),
                         }
-                        if signed && words::get(&self.words, out + from - 1, 1) == 1 {
-                            words::fill_ones(&mut self.words, out + from, to - from);
+                        if signed && words::get(self.words, out + from - 1, 1) == 1 {
+                            words::fill_ones(self.words, out + from, to - from);
                         }
                         Val::W(out)
                     }
@@ -549,7 +721,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                     Val::S(u128::from(lane))
                 } else {
                     let out = self.alloc(w);
-                    words::put(&mut self.words, out, lane, 64);
+                    words::put(self.words, out, lane, 64);
                     Val::W(out)
                 };
                 self.push_val(v, w);
@@ -583,7 +755,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     fn val_bits(&self, v: Val, w: u64) -> Bits {
         match v {
             Val::S(v) => Bits::from_u128(w, v),
-            Val::W(p) => words::to_bits(&self.words, p, w),
+            Val::W(p) => words::to_bits(self.words, p, w),
         }
     }
 
@@ -593,7 +765,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
             Val::S(b.to_u128().unwrap_or(0))
         } else {
             let p = self.alloc(b.width());
-            words::put_bits(&mut self.words, p, b);
+            words::put_bits(self.words, p, b);
             Val::W(p)
         }
     }
@@ -621,8 +793,11 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
         }
         // Wider than 128 bits in all. One wide integer: on the words.
         if let (Lane::Int, 1, Val::W(b), Val::W(a)) = (lane, lanes, v1, v2) {
-            if let Some(out) = arith::wide_int(&mut self.words, op, a, b, w) {
+            if let Some(out) = arith::wide_int(self.words, op, a, b, w) {
                 return Ok(Val::W(out));
+            }
+            if let Some(r) = arith::wide_divrem(self.words, op, a, b, w) {
+                return r.map(Val::W).map_err(|_| by_zero(op));
             }
         }
         let out = self.alloc(total);
@@ -632,24 +807,32 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 let x = self.get_lane(v2, at, w);
                 let y = self.get_lane(v1, at, w);
                 let r = self.lane(op, lane, w, x, y)?;
-                words::put128(&mut self.words, out + at, r, w);
-            } else if let (Lane::Int, false, Val::W(p2), Val::W(p1)) =
-                (lane, matches!(op, BinOp::Div | BinOp::Mod), v2, v1)
-            {
+                words::put128(self.words, out + at, r, w);
+            } else if let (Lane::Int, Val::W(p2), Val::W(p1), true) = (
+                lane,
+                v2,
+                v1,
+                !matches!(op, BinOp::Div | BinOp::Mod) || w <= arith::DIV_BITS,
+            ) {
                 // A wide lane: aligned copies of the operands, the word
                 // operation, the result copied into place.
                 let mark = self.words.len();
                 let x = self.alloc(w);
-                words::copy(&mut self.words, p2 + at, x, w);
+                words::copy(self.words, p2 + at, x, w);
                 let y = self.alloc(w);
-                words::copy(&mut self.words, p1 + at, y, w);
-                let r = arith::wide_int(&mut self.words, op, x, y, w).expect("not Div or Mod");
-                words::copy(&mut self.words, r, out + at, w);
+                words::copy(self.words, p1 + at, y, w);
+                let r = match arith::wide_int(self.words, op, x, y, w) {
+                    Some(r) => r,
+                    None => arith::wide_divrem(self.words, op, x, y, w)
+                        .expect("Div or Mod of at most DIV_BITS")
+                        .map_err(|_| by_zero(op))?,
+                };
+                words::copy(self.words, r, out + at, w);
                 self.words.truncate(mark);
             } else {
                 let (x, y) = (self.lane_bits(v2, at, w), self.lane_bits(v1, at, w));
                 let r = arith::wide_int_lane(op, &x, &y).map_err(|_| by_zero(op))?;
-                words::put_bits(&mut self.words, out + at, &r);
+                words::put_bits(self.words, out + at, &r);
             }
         }
         Ok(Val::W(out))
@@ -667,14 +850,14 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     fn get_lane(&self, v: Val, at: u64, w: u64) -> u128 {
         match v {
             Val::S(x) => (x >> at) & mask128(w),
-            Val::W(p) => words::get128(&self.words, p + at, w),
+            Val::W(p) => words::get128(self.words, p + at, w),
         }
     }
 
     fn lane_bits(&self, v: Val, at: u64, w: u64) -> Bits {
         match v {
             Val::S(x) => Bits::from_u128(w, x >> at),
-            Val::W(p) => words::to_bits(&self.words, p + at, w),
+            Val::W(p) => words::to_bits(self.words, p + at, w),
         }
     }
 
@@ -683,13 +866,13 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
         match conv {
             Conv::Trunc => Ok(match v {
                 Val::S(x) if to_w <= 128 => Val::S(x & mask128(to_w)),
-                Val::W(p) if to_w <= 128 => Val::S(words::get128(&self.words, p, to_w)),
+                Val::W(p) if to_w <= 128 => Val::S(words::get128(self.words, p, to_w)),
                 _ => {
                     let out = self.alloc(to_w);
                     let n = from_w.min(to_w);
                     match v {
-                        Val::S(x) => words::put128(&mut self.words, out, x, n),
-                        Val::W(p) => words::copy(&mut self.words, p, out, n),
+                        Val::S(x) => words::put128(self.words, out, x, n),
+                        Val::W(p) => words::copy(self.words, p, out, n),
                     }
                     Val::W(out)
                 }
@@ -734,7 +917,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     // ---------------------------------------------------------- locations
 
     /// `loc` with `delta` added to the offset of every single location.
-    pub(crate) fn with_offset(&mut self, loc: &Loc<'a, O>, delta: &O) -> R<Loc<'a, O>> {
+    pub(crate) fn with_offset(&mut self, loc: &Loc<O>, delta: &O) -> R<Loc<O>> {
         match loc {
             Loc::One(s) => Ok(Loc::One(Sgl {
                 st: s.st,
@@ -753,7 +936,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     }
 
     /// A location description of the context (or a constant) in compact form.
-    pub(crate) fn load(&mut self, l: &'a LocDesc) -> R<Loc<'a, O>> {
+    pub(crate) fn load(&mut self, l: &'a LocDesc) -> R<Loc<O>> {
         if let [s] = l.singles.as_slice() {
             return Ok(Loc::One(self.load_single(s)?));
         }
@@ -773,22 +956,29 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
         Ok(Loc::Many(start as u32, len as u32))
     }
 
-    fn load_single(&mut self, s: &'a Single) -> R<Sgl<'a, O>> {
+    fn load_single(&mut self, s: &'a Single) -> R<Sgl<O>> {
         let off = O::from_bigint(&s.offset).ok_or(Stop::Bail)?;
         let st = match &s.storage {
             Storage::Memory { addrspace } => St::Mem(*addrspace),
-            Storage::Entity { name } => match self.ctx.entity(name) {
-                Some(b) if b.width() > 128 && b.width() <= u64::from(u32::MAX) => {
-                    let start = words::push_bits(&mut self.words, b);
-                    St::EntW(name, start as u32, b.width() as u32)
+            Storage::Entity { name } => {
+                let b = self.ctx.entity(name);
+                let r = self.push_ref(Ref::Ent(name, b));
+                match b {
+                    Some(b) if b.width() <= 128 => {
+                        St::EntS(r, b.width() as u32, b.to_u128().unwrap_or(0))
+                    }
+                    Some(b) if b.width() <= u64::from(u32::MAX) => {
+                        let start = words::push_bits(self.words, b);
+                        St::EntW(r, start as u32, b.width() as u32)
+                    }
+                    _ => St::Ent(r),
                 }
-                b => St::Ent(name, b),
-            },
+            }
             Storage::Implicit { value } if value.width() <= 128 => {
                 St::Imp(value.to_u128().unwrap_or(0), value.width() as u32)
             }
             Storage::Implicit { value } => {
-                let start = words::push_bits(&mut self.words, value);
+                let start = words::push_bits(self.words, value);
                 St::ImpW(start as u32, value.width())
             }
             Storage::Undefined => St::Undef,
@@ -799,6 +989,8 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 bits,
             } => {
                 let target = self.load(target)?;
+                let target_ty = self.push_ref(Ref::Ty(target_ty));
+                let ptr_ty = self.push_ref(Ref::Ty(ptr_ty));
                 self.addrs.push(AddrC {
                     target,
                     target_ty,
@@ -819,7 +1011,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 ));
                 for (j, p) in parts.iter().enumerate() {
                     let loc = self.load(&p.loc)?;
-                    let nodes = self.loc_nodes(&loc);
+                    let nodes = self.view().loc_nodes(&loc);
                     self.parts[start + j] = PartC {
                         loc,
                         bits: p.bits,
@@ -830,106 +1022,6 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
             }
         };
         Ok(Sgl { st, off })
-    }
-
-    /// `LocDesc::node_count` of the location `loc` converts to.
-    fn loc_nodes(&self, loc: &Loc<'a, O>) -> u64 {
-        self.singles_of(loc).iter().fold(0u64, |acc, s| {
-            let inner = match s.st {
-                St::Comp(start, len) => self.parts[start as usize..(start + len) as usize]
-                    .iter()
-                    .fold(0u64, |a, p| a.saturating_add(p.nodes)),
-                St::Addr(k) => self.loc_nodes(&self.addrs[k as usize].target),
-                _ => 0,
-            };
-            acc.saturating_add(1).saturating_add(inner)
-        })
-    }
-
-    /// The singles of a location, as a slice of the arena or of one.
-    pub(crate) fn singles_of<'s>(&'s self, loc: &'s Loc<'a, O>) -> &'s [Sgl<'a, O>] {
-        match loc {
-            Loc::One(s) => std::slice::from_ref(s),
-            Loc::Many(start, len) => &self.singles[*start as usize..(*start + *len) as usize],
-        }
-    }
-
-    /// The reference's form of a compact location (allocates).
-    pub(crate) fn to_locdesc(&self, loc: &Loc<'a, O>) -> LocDesc {
-        LocDesc {
-            singles: self
-                .singles_of(loc)
-                .iter()
-                .map(|s| self.to_single(s))
-                .collect(),
-        }
-    }
-
-    pub(crate) fn to_single(&self, s: &Sgl<'a, O>) -> Single {
-        let storage = match s.st {
-            St::Mem(addrspace) => Storage::Memory { addrspace },
-            St::Ent(name, _) | St::EntW(name, ..) => Storage::Entity {
-                name: name.to_string(),
-            },
-            St::Imp(v, w) => Storage::Implicit {
-                // `From<u64>` for `BigUint` is cheaper than `From<u128>`.
-                value: match u64::try_from(v) {
-                    Ok(small) => Bits::from_u64(u64::from(w), small),
-                    Err(_) => Bits::from_u128(u64::from(w), v),
-                },
-            },
-            St::ImpW(start, w) => Storage::Implicit {
-                value: words::to_bits(&self.words, u64::from(start) * 64, w),
-            },
-            St::Undef => Storage::Undefined,
-            St::Addr(k) => {
-                let a = &self.addrs[k as usize];
-                Storage::ImplicitAddress {
-                    target: Box::new(self.to_locdesc(&a.target)),
-                    target_ty: a.target_ty.clone(),
-                    ptr_ty: a.ptr_ty.clone(),
-                    bits: a.bits,
-                }
-            }
-            St::Comp(start, len) => Storage::Composite {
-                parts: self.parts[start as usize..(start + len) as usize]
-                    .iter()
-                    .map(|p| Part {
-                        loc: self.to_locdesc(&p.loc),
-                        bits: p.bits,
-                    })
-                    .collect(),
-            },
-        };
-        Single {
-            storage,
-            offset: s.off.to_bigint(),
-        }
-    }
-
-    /// The outcome of a finished run (`None`: bailed out).
-    pub(crate) fn outcome(&self, r: &Result<Loc<'a, O>, (usize, Stop)>) -> Option<Outcome> {
-        match r {
-            Ok(loc) => {
-                let (ty, bits) = self
-                    .prog
-                    .result
-                    .clone()
-                    .expect("a program without a result ends in Fail");
-                Some(Ok(Located {
-                    loc: self.to_locdesc(loc),
-                    ty,
-                    bits,
-                    fragment: self.prog.fragment,
-                }))
-            }
-            Err((_, Stop::Bail)) => None,
-            Err((k, Stop::Fail(kind, m))) => Some(Err(EvalError {
-                kind: *kind,
-                op_index: self.prog.op_index(*k),
-                message: self.message(m),
-            })),
-        }
     }
 
     // --------------------------------------------------------------- memory
@@ -976,7 +1068,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
 
     /// The location a loaded slot holds.
     #[inline(always)]
-    fn slot_loc(&self, (start, len): (u32, u32)) -> Loc<'a, O> {
+    fn slot_loc(&self, (start, len): (u32, u32)) -> Loc<O> {
         // A range of one is a `Loc::One` (a `Many` never has one).
         if len == 1 {
             Loc::One(self.singles[start as usize].clone())
@@ -987,7 +1079,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
 
     /// Loads a location of the context into its slot.
     #[inline(always)]
-    pub(crate) fn load_slot(&mut self, k: usize, l: &'a LocDesc) -> R<Loc<'a, O>> {
+    pub(crate) fn load_slot(&mut self, k: usize, l: &'a LocDesc) -> R<Loc<O>> {
         let loc = self.load(l)?;
         self.run.info.loaded[k] = match &loc {
             Loc::One(s) => {
@@ -1037,6 +1129,11 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
         if mem.is_empty() {
             return 0;
         }
+        // Below 2^64 the map finds a read's pages by key, for less than it
+        // takes to find the space's span (a range search from both ends).
+        if addr + (out.len() as u128) <= u128::from(u64::MAX) {
+            return mem.overlay_u128(a, addr, out);
+        }
         let span = match self.run.given {
             Some((space, span)) if space == a => span,
             _ => {
@@ -1052,6 +1149,129 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 mem.overlay_u128(a, addr, out)
             }
             _ => 0,
+        }
+    }
+}
+
+impl<'v, O: Off> View<'v, O> {
+    /// The name and value of the entity of `refs` index `r`.
+    pub(crate) fn entity(&self, r: u32) -> (&'v str, Option<&'v Bits>) {
+        self.refs[r as usize].entity()
+    }
+
+    /// The type an `AddrC` names (see [`PROG_TY`]).
+    pub(crate) fn addr_ty(&self, t: u32) -> &'v Type {
+        if t & PROG_TY != 0 {
+            return &self.prog.types[(t & !PROG_TY) as usize];
+        }
+        match self.refs[t as usize] {
+            Ref::Ty(ty) => ty,
+            Ref::Ent(..) => unreachable!("a type's index"),
+        }
+    }
+
+    /// `LocDesc::node_count` of the location `loc` converts to.
+    pub(crate) fn loc_nodes(&self, loc: &Loc<O>) -> u64 {
+        self.singles_of(loc).iter().fold(0u64, |acc, s| {
+            let inner = match s.st {
+                St::Comp(start, len) => self.parts[start as usize..(start + len) as usize]
+                    .iter()
+                    .fold(0u64, |a, p| a.saturating_add(p.nodes)),
+                St::Addr(k) => self.loc_nodes(&self.addrs[k as usize].target),
+                _ => 0,
+            };
+            acc.saturating_add(1).saturating_add(inner)
+        })
+    }
+
+    /// The singles of a location, as a slice of the arena or of one.
+    pub(crate) fn singles_of<'s>(&self, loc: &'s Loc<O>) -> &'s [Sgl<O>]
+    where
+        'v: 's,
+    {
+        match loc {
+            Loc::One(s) => std::slice::from_ref(s),
+            Loc::Many(start, len) => self
+                .singles
+                .range(*start as usize..(*start + *len) as usize),
+        }
+    }
+
+    /// The reference's form of a compact location (allocates).
+    pub(crate) fn to_locdesc(&self, loc: &Loc<O>) -> LocDesc {
+        LocDesc {
+            singles: self
+                .singles_of(loc)
+                .iter()
+                .map(|s| self.to_single(s))
+                .collect(),
+        }
+    }
+
+    pub(crate) fn to_single(&self, s: &Sgl<O>) -> Single {
+        let storage = match s.st {
+            St::Mem(addrspace) => Storage::Memory { addrspace },
+            St::Ent(r) | St::EntS(r, ..) | St::EntW(r, ..) => Storage::Entity {
+                name: self.entity(r).0.to_string(),
+            },
+            St::Imp(v, w) => Storage::Implicit {
+                // `From<u64>` for `BigUint` is cheaper than `From<u128>`.
+                value: match u64::try_from(v) {
+                    Ok(small) => Bits::from_u64(u64::from(w), small),
+                    Err(_) => Bits::from_u128(u64::from(w), v),
+                },
+            },
+            St::ImpW(start, w) => Storage::Implicit {
+                value: words::to_bits(self.words, u64::from(start) * 64, w),
+            },
+            St::Undef => Storage::Undefined,
+            St::Addr(k) => {
+                let a = &self.addrs[k as usize];
+                Storage::ImplicitAddress {
+                    target: Box::new(self.to_locdesc(&a.target)),
+                    target_ty: self.addr_ty(a.target_ty).clone(),
+                    ptr_ty: self.addr_ty(a.ptr_ty).clone(),
+                    bits: a.bits,
+                }
+            }
+            St::Comp(start, len) => Storage::Composite {
+                parts: self.parts[start as usize..(start + len) as usize]
+                    .iter()
+                    .map(|p| Part {
+                        loc: self.to_locdesc(&p.loc),
+                        bits: p.bits,
+                    })
+                    .collect(),
+            },
+        };
+        Single {
+            storage,
+            offset: s.off.to_bigint(),
+        }
+    }
+
+    /// The outcome of a finished run (`None`: bailed out).
+    pub(crate) fn outcome(&self, r: &Finished<O>) -> Option<Outcome> {
+        match r {
+            Ok(loc) => {
+                let (ty, bits) = self
+                    .prog
+                    .result
+                    .clone()
+                    .expect("a program without a result ends in Fail");
+                Some(Ok(Located {
+                    loc: self.to_locdesc(loc),
+                    ty,
+                    bits,
+                    fragment: self.prog.fragment,
+                }))
+            }
+            Err((_, Stop::Bail)) => None,
+            Err((k, Stop::Fail(kind, m))) => Some(Err(EvalError {
+                kind: *kind,
+                op_index: self.prog.op_index(*k),
+                message: self.message(m),
+            })),
         }
     }
 }
@@ -1091,10 +1311,11 @@ pub struct PreparedContext<'c> {
     /// address space and address: a binary search finds the first a read
     /// needs (the map's own search compares big page numbers).
     pub(crate) pages: Vec<Page<'c>>,
-    pub(crate) singles: Vec<Sgl<'c, i128>>,
-    pub(crate) parts: Vec<PartC<'c, i128>>,
-    pub(crate) addrs: Vec<AddrC<'c, i128>>,
+    pub(crate) singles: Vec<Sgl<i128>>,
+    pub(crate) parts: Vec<PartC<i128>>,
+    pub(crate) addrs: Vec<AddrC<i128>>,
     pub(crate) words: Vec<u64>,
+    pub(crate) refs: Vec<Ref<'c>>,
     /// An offset of the context does not fit an `i128`: runs take the lazy
     /// path.
     pub(crate) lazy: bool,

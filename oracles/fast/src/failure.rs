@@ -36,8 +36,6 @@ pub(crate) enum Msg {
     Text(&'static str),
     /// The program's message table (`Compiled::msgs`).
     Prog(u32),
-    /// Written when the error happened.
-    Owned(String),
     NoArg(u64),
     /// A location of this many single locations would be built.
     LocNodes(u64),
@@ -58,9 +56,9 @@ pub(crate) enum Msg {
     ReadUndef(u64),
     /// The entity of the machine's `fault` storage is not in the context.
     NotInContext,
-    /// Bits `off..off+n` of the machine's `fault` storage, of `size` bits.
+    /// Bits `off..off+n` of the machine's `fault` storage, of `size` bits
+    /// (`off`: the fault's offset).
     OutOfBounds {
-        off: i128,
         n: u64,
         size: Size,
     },
@@ -72,5 +70,17 @@ pub(crate) enum Msg {
         j: u32,
         a: u128,
         b: u128,
+    },
+    /// `Inconsistent` for values wider than 128 bits, `n` bits each: they
+    /// are left in the words arena (the run stops at its first failure, so
+    /// nothing writes there again), #0's at bit `at` and #`j`'s `j * stride`
+    /// bits further.
+    InconsistentWide {
+        first: u32,
+        other: u32,
+        j: u32,
+        at: u64,
+        stride: u64,
+        n: u64,
     },
 }

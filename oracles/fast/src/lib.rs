@@ -24,8 +24,8 @@
 //!   anything that typing does not vouch for, so that compiling an
 //!   expression to evaluate it once costs less than interpreting it.
 //! * Values of at most 128 bits are `u128`s; wider ones are runs of `u64`
-//!   words in the scratch arena, computed on words (wide `DIOpDiv`/`DIOpMod`,
-//!   vector lanes wider than 128 bits and wide int/float conversions go
+//!   words in the scratch arena, computed on words (`DIOpDiv`/`DIOpMod` of
+//!   integers wider than 1024 bits and wide int/float conversions go
 //!   through the reference's `Bits` algebra, and allocate).
 //! * Offsets are `i128`. An offset that outgrows it (huge pointers, huge
 //!   `DIOpBitOffset` values, huge context offsets) stops the run, which is
@@ -76,7 +76,8 @@ use diopter_semantics::check::{self, Env};
 use diopter_semantics::context::Context;
 use diopter_semantics::diag::Diagnostic;
 use diopter_semantics::interp::Outcome;
-use exec::{AddrC, Loc, PartC, RunState, Sgl};
+use exec::{Bufs, Ref, RunState};
+use num_bigint::BigInt;
 use std::fmt;
 
 /// The expression is not well-formed: the checker's diagnostics.
@@ -116,20 +117,16 @@ pub fn eval_once(e: &Expr, env: &Env, ctx: &Context) -> Outcome {
 /// to every evaluation, and evaluations stop allocating once it has grown.
 #[derive(Default)]
 pub struct Scratch {
-    bufs: Bufs,
-    /// What a run learns of its context (lent to the machine: the result
-    /// keeps the machine, which stays small without it).
+    /// The arenas of runs with `i128` offsets, borrowed by each run.
+    bufs: Bufs<i128>,
+    /// The same for the runs repeated with `BigInt` offsets.
+    big: Bufs<BigInt>,
+    /// A run's own entity and type references (`exec::Ref`): they borrow
+    /// the run's context or program, so the vector is moved into a run that
+    /// makes one and back (`Machine::push_ref`).
+    refs: Vec<Ref<'static>>,
+    /// What a run learns of its context (lent to the machine).
     run: RunState,
-}
-
-/// The machine's vectors, lent to each run and handed back by its result.
-#[derive(Default)]
-struct Bufs {
-    stack: Vec<Loc<'static, i128>>,
-    singles: Vec<Sgl<'static, i128>>,
-    parts: Vec<PartC<'static, i128>>,
-    addrs: Vec<AddrC<'static, i128>>,
-    words: Vec<u64>,
 }
 
 impl fmt::Debug for Scratch {
@@ -141,6 +138,7 @@ impl fmt::Debug for Scratch {
             .field("parts", &b.parts.capacity())
             .field("addrs", &b.addrs.capacity())
             .field("words", &b.words.capacity())
+            .field("refs", &self.refs.capacity())
             .finish()
     }
 }
@@ -171,10 +169,10 @@ mod tests {
 
     #[test]
     fn recycling_keeps_the_allocation() {
-        let mut v: Vec<Loc<'static, i128>> = Vec::with_capacity(37);
-        v.push(Loc::Many(0, 0));
+        let mut v: Vec<Ref<'static>> = Vec::with_capacity(37);
+        v.push(Ref::Ent("%x", None));
         let ptr = v.as_ptr() as usize;
-        let w: Vec<Loc<'_, i128>> = recycle(v);
+        let w: Vec<Ref<'_>> = recycle(v);
         assert_eq!(w.capacity(), 37);
         assert_eq!(w.as_ptr() as usize, ptr);
     }

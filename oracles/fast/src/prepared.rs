@@ -22,7 +22,7 @@
 //! this module builds it and answers its memory reads.
 
 use super::compile::Compiled;
-use super::exec::{Machine, Page, PreparedContext, RunState, Stop};
+use super::exec::{Bufs, Machine, Page, PreparedContext, RunState, Stop};
 use diopter_semantics::context::Context;
 use diopter_semantics::memory::overlay_page;
 use std::fmt;
@@ -34,12 +34,22 @@ impl<'c> PreparedContext<'c> {
     /// Loads every location of `ctx` and looks up what runs look up.
     pub fn new(ctx: &'c Context) -> PreparedContext<'c> {
         let mut run = RunState::default();
-        let mut m: Machine<'c, '_, i128> = Machine::new(&NO_PROGRAM, ctx, &mut run);
+        let mut bufs = Bufs::default();
+        let mut home = Vec::new();
+        let mut m: Machine<'c, '_, i128> =
+            Machine::new(&NO_PROGRAM, ctx, &mut bufs, &mut home, &mut run, None);
         let lazy = m.load_all().is_err();
         for a in 0..8 {
             m.pointer_bits(a);
         }
-        let (singles, parts, addrs, words) = (m.singles.own, m.parts.own, m.addrs.own, m.words);
+        let refs = std::mem::take(&mut m.refs.own);
+        let Bufs {
+            singles,
+            parts,
+            addrs,
+            words,
+            ..
+        } = bufs;
         let pages = ctx
             .state
             .memory
@@ -59,6 +69,7 @@ impl<'c> PreparedContext<'c> {
             parts,
             addrs,
             words,
+            refs,
             lazy,
         }
     }

@@ -9,20 +9,20 @@
 //! context, and the bounds; a composite reads the parts the range overlaps,
 //! in order, each through its own location description.
 //!
-//! Bits go into regions of the words arena. One single location in memory,
-//! an entity or an implicit value, read in bounds, takes a fast path that
-//! returns the `u128` directly; everything else (and every error) goes
-//! through the general path, so errors have one source.
+//! One single location in memory, an entity or an implicit value, read in
+//! bounds, takes a fast path that returns the `u128` directly. Other reads
+//! of at most 128 bits follow the general path's steps on `u128`s
+//! (`read_small_at`: single locations compared as numbers, composite parts
+//! shifted into place), and wider ones put their bits into regions of the
+//! words arena (`read_into`); both check a single location with the same
+//! `checked`, so errors have one source.
 
 use super::exec::{fail, Loc, Machine, Sgl, St, Stop, Val, R};
 use super::failure::{Msg, Size};
-use super::msg::out_of_bounds;
 use super::offset::Off;
-use super::show;
 use super::words::{self, mask128};
 use diopter_semantics::interp::ErrorKind;
 use num_bigint::{BigInt, BigUint};
-use std::fmt::Write;
 
 /// Whether bits `off..off+n` lie inside a storage of `size` bits.
 fn in_bounds<O: Off>(off: &O, n: u64, size: Size) -> bool {
@@ -39,9 +39,12 @@ fn in_bounds<O: Off>(off: &O, n: u64, size: Size) -> bool {
     }
 }
 
+/// The message of a read of a location description with no single location.
+const NO_SINGLE: &str = "the location description has no single location";
+
 impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     /// Reads `n` bits of `loc`: inline when `n <= 128`, else a fresh region.
-    pub(crate) fn read_val(&mut self, loc: &Loc<'a, O>, n: u64) -> R<Val> {
+    pub(crate) fn read_val(&mut self, loc: &Loc<O>, n: u64) -> R<Val> {
         if n <= 128 {
             return Ok(Val::S(self.read_small(loc, n)?));
         }
@@ -61,67 +64,150 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
         Ok(Val::W(d))
     }
 
-    fn read_small(&mut self, loc: &Loc<'a, O>, n: u64) -> R<u128> {
+    fn read_small(&mut self, loc: &Loc<O>, n: u64) -> R<u128> {
         if let Loc::One(s) = loc {
             if let Some(v) = self.fast_read(s, n) {
                 return Ok(v);
             }
         }
-        let mark = self.words.len();
-        let d = self.alloc(n);
-        let r = self.read_into(loc, 0, n, d);
-        let v = words::get128(&self.words, d, n);
-        self.words.truncate(mark);
-        r.map(|()| v)
+        self.read_small_at(loc, 0, n)
     }
 
     /// One single location of memory, an entity or an implicit value, read
     /// in bounds; `None` sends the read down the general path.
     #[inline]
-    fn fast_read(&mut self, s: &Sgl<'a, O>, n: u64) -> Option<u128> {
+    fn fast_read(&mut self, s: &Sgl<O>, n: u64) -> Option<u128> {
         if n == 0 {
             return Some(0);
         }
         let off = s.off.to_u128()?;
         let end = off.checked_add(u128::from(n))?;
         match s.st {
-            St::Imp(v, w) => (end <= u128::from(w)).then(|| (v >> off) & mask128(n)),
-            St::Ent(_, Some(b)) if b.width() <= 128 => (end <= u128::from(b.width()))
-                .then(|| (b.to_u128().unwrap_or(0) >> off) & mask128(n)),
+            St::Imp(v, w) | St::EntS(_, w, v) => {
+                (end <= u128::from(w)).then(|| (v >> off) & mask128(n))
+            }
             St::Mem(a) => {
                 let p = self.pointer_bits(a);
                 if p + 3 < 128 && end > 1u128 << (p + 3) {
                     return None;
                 }
-                let addr = off >> 3;
-                let sh = (off & 7) as u32;
-                let nbytes = (u64::from(sh) + n).div_ceil(8) as usize;
-                addr.checked_add(nbytes as u128)?;
-                let mut buf = [0u8; 17];
-                self.fetch_bytes(a, addr, &mut buf[..nbytes]);
-                let lo = u128::from_le_bytes(buf[..16].try_into().expect("16 bytes"));
-                let mut v = lo >> sh;
-                if sh > 0 {
-                    v |= u128::from(buf[16]) << (128 - sh);
-                }
-                Some(v & mask128(n))
+                self.mem_u128(a, off, n)
             }
             _ => None,
         }
     }
 
+    /// `n` (at most 128) bits of memory from bit `off`, if the bytes'
+    /// addresses stay below 2^128 (in bounds: the caller checked).
+    #[inline]
+    fn mem_u128(&mut self, a: u32, off: u128, n: u64) -> Option<u128> {
+        let addr = off >> 3;
+        let sh = (off & 7) as u32;
+        let nbytes = (u64::from(sh) + n).div_ceil(8) as usize;
+        addr.checked_add(nbytes as u128)?;
+        let mut buf = [0u8; 17];
+        self.fetch_bytes(a, addr, &mut buf[..nbytes]);
+        let lo = u128::from_le_bytes(buf[..16].try_into().expect("16 bytes"));
+        let mut v = lo >> sh;
+        if sh > 0 {
+            v |= u128::from(buf[16]) << (128 - sh);
+        }
+        Some(v & mask128(n))
+    }
+
+    /// [`Machine::read_into`] of at most 128 bits, as a `u128` rather than
+    /// into the words arena: the same reads in the same order, so the same
+    /// first failure, and single locations compared as numbers.
+    fn read_small_at(&mut self, loc: &Loc<O>, extra: u64, n: u64) -> R<u128> {
+        let (start, len) = match loc {
+            Loc::One(s) => return self.read_single_small(&s.clone(), extra, n),
+            Loc::Many(start, len) => (*start as usize, *len as usize),
+        };
+        if len == 0 {
+            return fail(ErrorKind::ReadUndefined, Msg::Text(NO_SINGLE));
+        }
+        // Every single location first: the first failure is the outcome;
+        // then the first that differs from #0.
+        let s = self.singles[start].clone();
+        let a = self.read_single_small(&s, extra, n)?;
+        let mut differs = None;
+        for j in 1..len {
+            let s = self.singles[start + j].clone();
+            let b = self.read_single_small(&s, extra, n)?;
+            if b != a && differs.is_none() {
+                differs = Some((j, b));
+            }
+        }
+        match differs {
+            None => Ok(a),
+            Some((j, b)) => fail(
+                ErrorKind::Inconsistent,
+                Msg::Inconsistent {
+                    first: start as u32,
+                    other: (start + j) as u32,
+                    j: j as u32,
+                    a,
+                    b,
+                },
+            ),
+        }
+    }
+
+    /// [`Machine::read_single_into`] of at most 128 bits, as a `u128`.
+    fn read_single_small(&mut self, s: &Sgl<O>, extra: u64, n: u64) -> R<u128> {
+        let Some(off) = self.checked(s, extra, n)? else {
+            return Ok(0);
+        };
+        let small = off.to_u128().unwrap_or(0);
+        match s.st {
+            St::Imp(v, _) | St::EntS(_, _, v) => return Ok((v >> small) & mask128(n)),
+            St::Comp(start, len) => return self.composite_small(start, len, small, n),
+            St::Mem(a) => {
+                if let Some(v) = off.to_u128().and_then(|o| self.mem_u128(a, o, n)) {
+                    return Ok(v);
+                }
+            }
+            _ => {}
+        }
+        // The other storages (and memory beyond 2^128) through the words.
+        let mark = self.words.len();
+        let d = self.alloc(n);
+        self.single_into(s.st, &off, n, d)?;
+        let v = words::get128(self.words, d, n);
+        self.words.truncate(mark);
+        Ok(v)
+    }
+
+    /// [`Machine::composite_into`] of at most 128 bits, as a `u128`.
+    fn composite_small(&mut self, start: u32, len: u32, off: u128, n: u64) -> R<u128> {
+        let end = off + u128::from(n);
+        let mut at: u128 = 0;
+        let mut v = 0u128;
+        for j in start..start + len {
+            let p = self.parts[j as usize].clone();
+            let p_end = at + u128::from(p.bits);
+            let (lo, hi) = (off.max(at), end.min(p_end));
+            if lo < hi {
+                let x = self.read_small_at(&p.loc, (lo - at) as u64, (hi - lo) as u64)?;
+                v |= x << (lo - off);
+            }
+            at = p_end;
+            if at >= end {
+                break;
+            }
+        }
+        Ok(v)
+    }
+
     /// Reads `n` bits at `extra` bits past every single location of `loc`
     /// into bit `dst` of the words arena (zero there).
-    pub(crate) fn read_into(&mut self, loc: &Loc<'a, O>, extra: u64, n: u64, dst: u64) -> R<()> {
+    pub(crate) fn read_into(&mut self, loc: &Loc<O>, extra: u64, n: u64, dst: u64) -> R<()> {
         let (start, len) = match loc {
             Loc::One(s) => return self.read_single_into(&s.clone(), extra, n, dst),
             Loc::Many(start, len) => (*start as usize, *len as usize),
         };
         if len == 0 {
-            return fail(
-                ErrorKind::ReadUndefined,
-                Msg::Text("the location description has no single location"),
-            );
+            return fail(ErrorKind::ReadUndefined, Msg::Text(NO_SINGLE));
         }
         // Every single location into its own region, in order: the first
         // failure is the outcome.
@@ -130,10 +216,9 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
         for j in 0..len {
             let t = self.alloc(n);
             let s = self.singles[start + j].clone();
-            if let Err(e) = self.read_single_into(&s, extra, n, t) {
-                self.words.truncate(mark);
-                return Err(e);
-            }
+            // A failure stops the run: the regions stay, as a message about
+            // wide values reads them later.
+            self.read_single_into(&s, extra, n, t)?;
         }
         // Then agreement: the first that differs from #0 is reported.
         let differs = (1..len).find(|&j| {
@@ -141,36 +226,51 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
         });
         if let Some(j) = differs {
             let region = |j: usize| ((mark + j * nw) * 64) as u64;
-            let m = if n <= 128 {
-                Msg::Inconsistent {
-                    first: start as u32,
-                    other: (start + j) as u32,
-                    j: j as u32,
-                    a: words::get128(&self.words, region(0), n),
-                    b: words::get128(&self.words, region(j), n),
-                }
-            } else {
-                // Wider values would need the words region kept: written now.
-                let hex = |j: usize| show::hex(&self.words, region(j), n);
-                let mut message = String::from("the single locations disagree: #0 (");
-                self.show_single(&self.singles[start], &mut message);
-                let _ = write!(message, ") reads 0x{}, #{j} (", hex(0));
-                self.show_single(&self.singles[start + j], &mut message);
-                let _ = write!(message, ") reads 0x{}", hex(j));
-                Msg::Owned(message)
+            let (first, other, j) = (start as u32, (start + j) as u32, j as u32);
+            if n > 128 {
+                // The regions stay where the message will read them.
+                let (at, stride) = (region(0), (nw * 64) as u64);
+                return fail(
+                    ErrorKind::Inconsistent,
+                    Msg::InconsistentWide {
+                        first,
+                        other,
+                        j,
+                        at,
+                        stride,
+                        n,
+                    },
+                );
+            }
+            let m = Msg::Inconsistent {
+                first,
+                other,
+                j,
+                a: words::get128(self.words, region(0), n),
+                b: words::get128(self.words, region(j as usize), n),
             };
             self.words.truncate(mark);
             return fail(ErrorKind::Inconsistent, m);
         }
-        words::copy(&mut self.words, (mark * 64) as u64, dst, n);
+        words::copy(self.words, (mark * 64) as u64, dst, n);
         self.words.truncate(mark);
         Ok(())
     }
 
-    fn read_single_into(&mut self, s: &Sgl<'a, O>, extra: u64, n: u64, dst: u64) -> R<()> {
+    fn read_single_into(&mut self, s: &Sgl<O>, extra: u64, n: u64, dst: u64) -> R<()> {
+        match self.checked(s, extra, n)? {
+            Some(off) => self.single_into(s.st, &off, n, dst),
+            None => Ok(()),
+        }
+    }
+
+    /// What a read of `n` bits at `extra` past `s` fails with before any
+    /// bit is read (in the reference's order); else the offset to read at
+    /// (`None`: no bits to read).
+    fn checked(&mut self, s: &Sgl<O>, extra: u64, n: u64) -> R<Option<O>> {
         // Reading no bits reads no bit of any storage.
         if n == 0 {
-            return Ok(());
+            return Ok(None);
         }
         match s.st {
             St::Undef => return fail(ErrorKind::ReadUndefined, Msg::ReadUndef(n)),
@@ -180,8 +280,8 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                     Msg::Text("reading the bits of an implicit address (made by DIOpAddrOf; only DIOpDeref may consume it)"),
                 )
             }
-            St::Ent(_, None) => {
-                self.fault = s.st;
+            St::Ent(r) if self.entity(r).1.is_none() => {
+                self.fault = s.clone();
                 return fail(ErrorKind::ReadUndefined, Msg::NotInContext);
             }
             _ => {}
@@ -189,60 +289,45 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
         let off = s.off.add_u64(extra).ok_or(Stop::Bail)?;
         let size = self.size_of(&s.st);
         if !in_bounds(&off, n, size) {
-            let m = match off.to_i128() {
-                Some(off) => {
-                    self.fault = s.st;
-                    Msg::OutOfBounds { off, n, size }
-                }
-                None => {
-                    // Decimal offsets, as `BigInt`'s `Display` writes them.
-                    let o = off.to_bigint();
-                    let (from, to) = (o.to_string(), (&o + BigInt::from(n)).to_string());
-                    Msg::Owned(out_of_bounds(&s.st, &from, &to, size))
-                }
-            };
-            return fail(ErrorKind::OutOfBounds, m);
+            self.fault = Sgl { st: s.st, off };
+            return fail(ErrorKind::OutOfBounds, Msg::OutOfBounds { n, size });
         }
+        Ok(Some(off))
+    }
+
+    /// `n` bits of `st` from bit `off`, checked, into bit `dst` of the words.
+    fn single_into(&mut self, st: St, off: &O, n: u64, dst: u64) -> R<()> {
         // In bounds of a storage that is not memory: the offset is below its size.
         let small = || off.to_u128().unwrap_or(0);
-        match s.st {
-            St::Mem(a) => self.mem_into(a, &off, n, dst),
-            St::Ent(_, Some(b)) => {
-                words::put_bits_slice(&mut self.words, dst, b, small() as u64, n);
+        match st {
+            St::Mem(a) => self.mem_into(a, off, n, dst),
+            St::Ent(r) => {
+                let b = self.entity(r).1.expect("not in the context: handled above");
+                words::put_bits_slice(self.words, dst, b, small() as u64, n);
                 Ok(())
             }
             St::EntW(_, start, _) => {
-                words::copy(
-                    &mut self.words,
-                    u64::from(start) * 64 + small() as u64,
-                    dst,
-                    n,
-                );
+                words::copy(self.words, u64::from(start) * 64 + small() as u64, dst, n);
                 Ok(())
             }
-            St::Imp(v, _) => {
-                words::put128(&mut self.words, dst, v >> small(), n);
+            St::Imp(v, _) | St::EntS(_, _, v) => {
+                words::put128(self.words, dst, v >> small(), n);
                 Ok(())
             }
             St::ImpW(start, _) => {
-                words::copy(
-                    &mut self.words,
-                    u64::from(start) * 64 + small() as u64,
-                    dst,
-                    n,
-                );
+                words::copy(self.words, u64::from(start) * 64 + small() as u64, dst, n);
                 Ok(())
             }
             St::Comp(start, len) => self.composite_into(start, len, small(), n, dst),
-            St::Undef | St::Addr(_) | St::Ent(_, None) => unreachable!("handled above"),
+            St::Undef | St::Addr(_) => unreachable!("handled above"),
         }
     }
 
     fn size_of(&mut self, st: &St) -> Size {
         match *st {
             St::Mem(a) => Size::Mem(self.pointer_bits(a)),
-            St::Ent(_, Some(b)) => Size::Bits(u128::from(b.width())),
-            St::EntW(_, _, w) => Size::Bits(u128::from(w)),
+            St::Ent(r) => Size::Bits(self.entity(r).1.map_or(0, |b| u128::from(b.width()))),
+            St::EntS(_, w, _) | St::EntW(_, _, w) => Size::Bits(u128::from(w)),
             St::Imp(_, w) => Size::Bits(u128::from(w)),
             St::ImpW(_, w) => Size::Bits(u128::from(w)),
             St::Comp(start, len) => Size::Bits(
@@ -251,7 +336,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                     .map(|p| u128::from(p.bits))
                     .sum(),
             ),
-            St::Undef | St::Addr(_) | St::Ent(_, None) => Size::Bits(0),
+            St::Undef | St::Addr(_) => Size::Bits(0),
         }
     }
 
@@ -295,11 +380,21 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 while k < nbytes {
                     let c = (nbytes - k).min(64) as usize;
                     self.fetch_bytes(a, first + u128::from(k), &mut buf[..c]);
-                    for (i, b) in buf[..c].iter().enumerate() {
-                        let from = if k == 0 && i == 0 { shift } else { 0 };
-                        let take = (8 - from).min(n - pos);
-                        words::put(&mut self.words, dst + pos, u64::from(*b >> from), take);
-                        pos += take;
+                    // The bytes as little-endian words, copied up to 64 bits
+                    // at a time rather than a byte at a time.
+                    let mut bits = [0u64; 8];
+                    for (w, ch) in bits.iter_mut().zip(buf[..c].chunks(8)) {
+                        let mut b8 = [0u8; 8];
+                        b8[..ch.len()].copy_from_slice(ch);
+                        *w = u64::from_le_bytes(b8);
+                    }
+                    let mut q = if k == 0 { shift } else { 0 };
+                    let end = pos + (c as u64 * 8 - q).min(n - pos);
+                    while pos < end {
+                        let t = (end - pos).min(64);
+                        words::put(self.words, dst + pos, words::get(&bits, q, t), t);
+                        q += t;
+                        pos += t;
                     }
                     k += c as u64;
                 }
@@ -316,7 +411,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
             let b = self.ctx.byte(a, &(&first + BigUint::from(g)));
             let from = if g == 0 { shift } else { 0 };
             let take = (8 - from).min(n - pos);
-            words::put(&mut self.words, dst + pos, u64::from(b >> from), take);
+            words::put(self.words, dst + pos, u64::from(b >> from), take);
             pos += take;
         }
         Ok(())

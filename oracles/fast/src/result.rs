@@ -12,14 +12,16 @@
 //! reference's `Outcome` ([`Evaluation::to_outcome`]) on its own side, so
 //! the evaluation itself never pays for the reference's types.
 //!
-//! Dropping the `Evaluation` hands the buffers back to the `Scratch`.
+//! The run's arenas and its outcome stay in the `Scratch`, where the run
+//! left them (the next run on that scratch reuses them); dropping the
+//! `Evaluation` hands back the one vector a run may have taken (its `refs`).
 
 use super::compile::Compiled;
-use super::exec::{recycle, Loc, Machine, Sgl, St, Stop};
+use super::exec::{recycle, Arena, Machine, Ref, Sgl, St, Stop, View};
 use super::failure::Msg;
 use super::offset::Off;
 use super::words;
-use super::{Bufs, PreparedContext, Scratch};
+use super::{PreparedContext, Scratch};
 use diopter_semantics::context::Context;
 use diopter_semantics::interp::{ErrorKind, Located, Outcome};
 use diopter_semantics::location::LocDesc;
@@ -27,37 +29,33 @@ use diopter_semantics::types::Type;
 use num_bigint::BigInt;
 use std::fmt;
 
-type Finished<'a, O> = Result<Loc<'a, O>, (usize, Stop)>;
-
-// The usual variant stays inline: boxing it would allocate at every evaluation.
-#[allow(clippy::large_enum_variant)]
-enum Inner<'a> {
-    /// The usual run, with `i128` offsets and the scratch's buffers.
-    Small(Machine<'a, 'a, i128>, Finished<'a, i128>),
-    /// An offset outgrew `i128`: the run repeated with `BigInt` offsets.
-    Big(Box<(Machine<'a, 'a, BigInt>, Finished<'a, BigInt>)>),
-    /// Between the two (never seen outside `Compiled::run`).
-    Gone,
-}
-
 /// One evaluation's result, borrowing the program, the context and the
-/// scratch (see the module documentation).
+/// scratch (see the module documentation). The run's arenas and its
+/// result stay in the scratch, where the run left them: the evaluation is
+/// a few words, and reading it builds a view of them (`exec::View`).
 pub struct Evaluation<'a> {
-    inner: Inner<'a>,
-    /// Where the machine's vectors go back.
-    home: &'a mut Bufs,
+    prog: &'a Compiled,
+    /// The prepared context the run read, if it did (its arenas come first).
+    pre: Option<&'a PreparedContext<'a>>,
+    scratch: &'a mut Scratch,
+    /// The run's own entity and type references (they borrow the program
+    /// or the context; handed back to the scratch when dropped).
+    refs: Vec<Ref<'a>>,
+    /// An offset outgrew `i128`: the result is the repeated run's, with
+    /// `BigInt` offsets (`Scratch::big`).
+    big: bool,
 }
 
-/// Runs `f` on the machine and its result, whichever offsets it used.
-macro_rules! on_machine {
+/// Runs `body` on a view of the run's arenas and its result, whichever
+/// offsets it used.
+macro_rules! on_view {
     ($e:expr, |$m:ident, $r:ident| $body:expr) => {
-        match &$e.inner {
-            Inner::Small($m, $r) => $body,
-            Inner::Big(b) => {
-                let ($m, $r) = (&b.0, &b.1);
-                $body
-            }
-            Inner::Gone => unreachable!("a finished run"),
+        if $e.big {
+            let ($m, $r) = (&$e.view_big(), &$e.scratch.big.done);
+            $body
+        } else {
+            let ($m, $r) = (&$e.view_small(), &$e.scratch.bufs.done);
+            $body
         }
     };
 }
@@ -92,71 +90,124 @@ impl Compiled {
         pre: Option<&'a PreparedContext<'a>>,
         scratch: &'a mut Scratch,
     ) -> Evaluation<'a> {
-        // The machine is made and run where the result keeps it: moving it
-        // into the result afterwards was one more copy of a few hundred
-        // bytes per run.
-        let Scratch { bufs: home, run } = scratch;
-        let mut ev = Evaluation {
-            inner: Inner::Small(
-                match pre {
-                    Some(pre) => Machine::with(self, ctx, run, Some(pre)),
-                    None => Machine::new(self, ctx, run),
-                },
-                Err((0, Stop::Bail)),
-            ),
-            home,
-        };
-        let Evaluation {
-            inner: Inner::Small(m, r),
-            home,
-        } = &mut ev
-        else {
-            unreachable!("made small")
-        };
-        m.stack = recycle(std::mem::take(&mut home.stack));
-        m.singles.own = recycle(std::mem::take(&mut home.singles));
-        m.parts.own = recycle(std::mem::take(&mut home.parts));
-        m.addrs.own = recycle(std::mem::take(&mut home.addrs));
-        m.words = std::mem::take(&mut home.words);
-        m.words.clear();
+        let Scratch {
+            bufs,
+            big,
+            refs: home,
+            run,
+        } = &mut *scratch;
+        let mut m = Machine::new(self, ctx, bufs, home, run, pre);
         if let Some(pre) = pre {
             m.singles.pre = &pre.singles;
             m.parts.pre = &pre.parts;
             m.addrs.pre = &pre.addrs;
+            m.refs.pre = &pre.refs;
             m.words.extend_from_slice(&pre.words);
         }
-        m.stack.reserve(self.max_depth);
-        *r = m.run();
-        if let Err((_, Stop::Bail)) = r {
-            give_back(home, m);
-            let Inner::Small(m, _) = std::mem::replace(&mut ev.inner, Inner::Gone) else {
-                unreachable!("made small")
-            };
-            let mut big: Machine<'a, 'a, BigInt> = Machine::new(self, ctx, m.run);
-            let r = big.run();
+        let r = m.run();
+        let (refs, repeated) = if let Err((_, Stop::Bail)) = r {
+            // The small run's references are of no use to the repeated
+            // run, which loads the context again; their vector is.
+            let mut refs = std::mem::take(&mut m.refs.own);
+            refs.clear();
+            let mut b: Machine<'a, '_, BigInt> =
+                Machine::new(self, ctx, big, m.refs_home, m.run, None);
+            b.refs.own = refs;
+            let r = b.run();
             assert!(
                 !matches!(r, Err((_, Stop::Bail))),
                 "BigInt offsets do not overflow"
             );
-            ev.inner = Inner::Big(Box::new((big, r)));
+            let (fault, refs) = (b.fault, b.refs.own);
+            big.done = r;
+            big.fault = fault;
+            (refs, true)
+        } else {
+            let (fault, refs) = (m.fault, m.refs.own);
+            bufs.done = r;
+            bufs.fault = fault;
+            (refs, false)
+        };
+        Evaluation {
+            prog: self,
+            pre,
+            scratch,
+            refs,
+            big: repeated,
         }
-        ev
     }
 }
 
-/// The machine's buffers back into the scratch.
-fn give_back(home: &mut Bufs, m: &mut Machine<'_, '_, i128>) {
-    home.stack = recycle(std::mem::take(&mut m.stack));
-    home.singles = recycle(std::mem::take(&mut m.singles.own));
-    home.parts = recycle(std::mem::take(&mut m.parts.own));
-    home.addrs = recycle(std::mem::take(&mut m.addrs.own));
-    home.words = std::mem::take(&mut m.words);
+impl Drop for Evaluation<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        if self.refs.capacity() != 0 {
+            self.scratch.refs = recycle(std::mem::take(&mut self.refs));
+        }
+    }
 }
 
-impl Drop for Evaluation<'_> {
-    fn drop(&mut self) {
-        if let Inner::Small(m, _) = &mut self.inner {
-            give_back(self.home, m);
+impl<'a> Evaluation<'a> {
+    /// The arenas of a run with `i128` offsets: the prepared context's,
+    /// then the run's.
+    fn view_small(&self) -> View<'_, i128> {
+        let b = &self.scratch.bufs;
+        let p = match self.pre {
+            Some(pre) => (
+                &pre.singles[..],
+                &pre.parts[..],
+                &pre.addrs[..],
+                &pre.refs[..],
+            ),
+            None => (&[][..], &[][..], &[][..], &[][..]),
+        };
+        View {
+            prog: self.prog,
+            singles: Arena {
+                pre: p.0,
+                own: &b.singles,
+            },
+            parts: Arena {
+                pre: p.1,
+                own: &b.parts,
+            },
+            addrs: Arena {
+                pre: p.2,
+                own: &b.addrs,
+            },
+            words: &b.words,
+            refs: Arena {
+                pre: p.3,
+                own: &self.refs,
+            },
+            fault: &b.fault,
+        }
+    }
+
+    /// The arenas of the run repeated with `BigInt` offsets (it read no
+    /// prepared context).
+    fn view_big(&self) -> View<'_, BigInt> {
+        let b = &self.scratch.big;
+        View {
+            prog: self.prog,
+            singles: Arena {
+                pre: &[],
+                own: &b.singles,
+            },
+            parts: Arena {
+                pre: &[],
+                own: &b.parts,
+            },
+            addrs: Arena {
+                pre: &[],
+                own: &b.addrs,
+            },
+            words: &b.words,
+            refs: Arena {
+                pre: &[],
+                own: &self.refs,
+            },
+            fault: &b.fault,
         }
     }
 }
@@ -168,10 +219,10 @@ pub struct EvalFailure<'v> {
     text: Text<'v>,
 }
 
-/// Whatever writes the message: the machine that failed and its `Msg`.
+/// Whatever writes the message: the failed run's arenas and its `Msg`.
 enum Text<'v> {
-    Small(&'v Machine<'v, 'v, i128>, &'v Msg),
-    Big(&'v Machine<'v, 'v, BigInt>, &'v Msg),
+    Small(View<'v, i128>, &'v Msg),
+    Big(View<'v, BigInt>, &'v Msg),
 }
 
 impl EvalFailure<'_> {
@@ -186,8 +237,8 @@ impl EvalFailure<'_> {
     /// The reference's message, written now.
     pub fn message(&self) -> String {
         match self.text {
-            Text::Small(m, msg) => m.message(msg),
-            Text::Big(m, msg) => m.message(msg),
+            Text::Small(ref m, msg) => m.message(msg),
+            Text::Big(ref m, msg) => m.message(msg),
         }
     }
 }
@@ -266,14 +317,17 @@ pub struct SingleRef<'v> {
     pub bit_offset: Option<i128>,
 }
 
-fn single_ref<'v, O: Off>(m: &'v Machine<'_, '_, O>, s: &'v Sgl<'_, O>) -> SingleRef<'v> {
+fn single_ref<'v, O: Off>(m: &View<'v, O>, s: &Sgl<O>) -> SingleRef<'v> {
+    let words: &'v [u64] = m.words;
     let value = |start: u32, bits: u64| Value::Words {
-        words: &m.words[start as usize..start as usize + bits.div_ceil(64) as usize],
+        words: &words[start as usize..start as usize + bits.div_ceil(64) as usize],
         bits,
     };
     let storage = match s.st {
         St::Mem(addrspace) => StorageRef::Memory { addrspace },
-        St::Ent(name, _) | St::EntW(name, ..) => StorageRef::Entity { name },
+        St::Ent(r) | St::EntS(r, ..) | St::EntW(r, ..) => StorageRef::Entity {
+            name: m.entity(r).0,
+        },
         St::Imp(value, bits) => StorageRef::Implicit(Value::Small { value, bits }),
         St::ImpW(start, bits) => StorageRef::Implicit(value(start, bits)),
         St::Undef => StorageRef::Undefined,
@@ -288,51 +342,55 @@ fn single_ref<'v, O: Off>(m: &'v Machine<'_, '_, O>, s: &'v Sgl<'_, O>) -> Singl
 
 impl<'a> Evaluation<'a> {
     pub fn is_ok(&self) -> bool {
-        on_machine!(self, |_m, r| r.is_ok())
+        if self.big {
+            self.scratch.big.done.is_ok()
+        } else {
+            self.scratch.bufs.done.is_ok()
+        }
     }
 
     /// The result's type (`None` on failure).
     pub fn ty(&self) -> Option<&'a Type> {
-        let p = on_machine!(self, |m, r| r.is_ok().then_some(m.prog))?;
-        p.result.as_ref().map(|(t, _)| t)
+        let p: &'a Compiled = self.prog;
+        p.result.as_ref().filter(|_| self.is_ok()).map(|(t, _)| t)
     }
 
     /// `bitsizeof` of the result's type (`None` on failure).
     pub fn bits(&self) -> Option<u64> {
-        on_machine!(self, |m, r| r.is_ok().then(|| m.prog.result_bits()))
+        self.is_ok().then(|| self.prog.result_bits())
     }
 
     /// The `DIOpFragment(offset, size)` of the expression, if any (`None`
     /// on failure too).
     pub fn fragment(&self) -> Option<(u64, u64)> {
-        on_machine!(self, |m, r| r.as_ref().ok().and(m.prog.fragment))
+        self.prog.fragment.filter(|_| self.is_ok())
     }
 
     /// The failure, if the evaluation failed.
     pub fn failure(&self) -> Option<EvalFailure<'_>> {
-        match &self.inner {
-            Inner::Small(m, Err((k, Stop::Fail(kind, msg)))) => Some(EvalFailure {
-                kind: *kind,
-                op_index: m.prog.op_index(*k),
-                text: Text::Small(m, msg),
-            }),
-            Inner::Big(b) => match &b.1 {
-                Err((k, Stop::Fail(kind, msg))) => Some(EvalFailure {
-                    kind: *kind,
-                    op_index: b.0.prog.op_index(*k),
-                    text: Text::Big(&b.0, msg),
-                }),
-                _ => None,
-            },
-            _ => None,
-        }
+        let (k, kind, text) = if self.big {
+            let Err((k, Stop::Fail(kind, msg))) = &self.scratch.big.done else {
+                return None;
+            };
+            (k, kind, Text::Big(self.view_big(), msg))
+        } else {
+            let Err((k, Stop::Fail(kind, msg))) = &self.scratch.bufs.done else {
+                return None;
+            };
+            (k, kind, Text::Small(self.view_small(), msg))
+        };
+        Some(EvalFailure {
+            kind: *kind,
+            op_index: self.prog.op_index(*k),
+            text,
+        })
     }
 
     /// The single locations of the result (empty on failure, or for a
     /// location description with none). Collects them into a `Vec`;
     /// [`Evaluation::single`] reads one without allocating.
     pub fn singles(&self) -> Vec<SingleRef<'_>> {
-        on_machine!(self, |m, r| match r {
+        on_view!(self, |m, r| match r {
             Ok(loc) => m.singles_of(loc).iter().map(|s| single_ref(m, s)).collect(),
             Err(_) => Vec::new(),
         })
@@ -340,12 +398,12 @@ impl<'a> Evaluation<'a> {
 
     /// The number of single locations of the result (0 on failure).
     pub fn single_count(&self) -> usize {
-        on_machine!(self, |m, r| r.as_ref().map_or(0, |l| m.singles_of(l).len()))
+        on_view!(self, |m, r| r.as_ref().map_or(0, |l| m.singles_of(l).len()))
     }
 
     /// Single location `i` of the result.
     pub fn single(&self, i: usize) -> Option<SingleRef<'_>> {
-        on_machine!(self, |m, r| r
+        on_view!(self, |m, r| r
             .as_ref()
             .ok()
             .and_then(|l| m.singles_of(l).get(i))
@@ -354,7 +412,7 @@ impl<'a> Evaluation<'a> {
 
     /// The result's location in the reference's form (allocates).
     pub fn to_locdesc(&self) -> Option<LocDesc> {
-        on_machine!(self, |m, r| r.as_ref().ok().map(|l| m.to_locdesc(l)))
+        on_view!(self, |m, r| r.as_ref().ok().map(|l| m.to_locdesc(l)))
     }
 
     /// The result in the reference's form (allocates; `None` on failure).
@@ -365,7 +423,7 @@ impl<'a> Evaluation<'a> {
     /// The reference's `Outcome` of this evaluation (allocates: the
     /// location as a `LocDesc`, the type cloned, the message written).
     pub fn to_outcome(&self) -> Outcome {
-        on_machine!(self, |m, r| m
+        on_view!(self, |m, r| m
             .outcome(r)
             .expect("a finished run did not bail out"))
     }

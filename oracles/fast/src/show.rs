@@ -7,7 +7,7 @@
 //! implicit values bit by bit), so this writes the same text directly; the
 //! differential tests compare whole messages.
 
-use super::exec::{Loc, Machine, Sgl, St};
+use super::exec::{Loc, Sgl, St, View};
 use super::offset::Off;
 use super::words;
 use diopter_semantics::location::print_entity_name;
@@ -35,9 +35,9 @@ pub(crate) fn hex(w: &[u64], pos: u64, n: u64) -> String {
     digits
 }
 
-impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
+impl<O: Off> View<'_, O> {
     /// A location description as the reference's `Display` for `LocDesc`.
-    pub(crate) fn show_loc(&self, loc: &Loc<'a, O>, out: &mut String) {
+    pub(crate) fn show_loc(&self, loc: &Loc<O>, out: &mut String) {
         let singles = self.singles_of(loc);
         if singles.is_empty() {
             out.push_str("<no location>");
@@ -51,7 +51,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     }
 
     /// A single location as the reference's `Display` for `Single`.
-    pub(crate) fn show_single(&self, s: &Sgl<'a, O>, out: &mut String) {
+    pub(crate) fn show_single(&self, s: &Sgl<O>, out: &mut String) {
         let Some(off) = s.off.to_i128() else {
             // An offset beyond i128 (after a bail-out): the reference's text.
             let _ = write!(out, "{}", self.to_single(s));
@@ -69,7 +69,9 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                     let _ = write!(out, "mem({a}, 0x{address:x})");
                 }
             }
-            St::Ent(name, _) | St::EntW(name, ..) => out.push_str(&print_entity_name(name)),
+            St::Ent(r) | St::EntS(r, ..) | St::EntW(r, ..) => {
+                out.push_str(&print_entity_name(self.entity(r).0))
+            }
             St::Imp(_, 0) => out.push_str("implicit({} zeroinitializer)"),
             St::Imp(v, w) => {
                 let _ = write!(out, "implicit(i{w} 0x{v:x})");
@@ -78,13 +80,18 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 let _ = write!(
                     out,
                     "implicit(i{w} 0x{})",
-                    hex(&self.words, u64::from(start) * 64, w)
+                    hex(self.words, u64::from(start) * 64, w)
                 );
             }
             St::Undef => out.push_str("undef"),
             St::Addr(k) => {
                 let a = &self.addrs[k as usize];
-                let _ = write!(out, "addrof({}, {}, ", a.ptr_ty, a.target_ty);
+                let _ = write!(
+                    out,
+                    "addrof({}, {}, ",
+                    self.addr_ty(a.ptr_ty),
+                    self.addr_ty(a.target_ty)
+                );
                 self.show_loc(&a.target, out);
                 out.push(')');
             }

@@ -521,7 +521,6 @@ fn typed<'e>(
         };
         stack.truncate(base);
         stack.push((ty, bits));
-        b.c.max_depth = b.c.max_depth.max(stack.len());
     }
     let [(top, bits)] = stack.as_slice() else {
         return None;

@@ -139,6 +139,24 @@ pub(crate) fn to_bits(words: &[u64], pos: u64, n: u64) -> Bits {
     Bits::from_biguint(n, &to_biguint(words, pos, n))
 }
 
+/// The `n` bits (more than 128) at `pos`, read as a two's complement
+/// integer, if it fits an `i128`: when every bit from bit 127 up is the sign.
+/// Wide offsets are nearly always small values sign- or zero-extended, and
+/// going through `BigInt` for them allocates.
+pub(crate) fn to_i128_signed(words: &[u64], pos: u64, n: u64) -> Option<i128> {
+    let low = get128(words, pos, 128);
+    let sign = if (low >> 127) == 1 { u64::MAX } else { 0 };
+    let mut at = 128;
+    while at < n {
+        let len = (n - at).min(64);
+        if get(words, pos + at, len) != sign & mask64(len) {
+            return None;
+        }
+        at += len;
+    }
+    Some(low as i128)
+}
+
 /// The `n` bits at `pos`, read as a two's complement integer.
 pub(crate) fn to_bigint_signed(words: &[u64], pos: u64, n: u64) -> BigInt {
     to_bits(words, pos, n).to_bigint()
@@ -184,5 +202,29 @@ pub(crate) fn fill_ones(words: &mut [u64], pos: u64, n: u64) {
         let w = ((pos + done) / 64) as usize;
         words[w] |= mask64(len) << ((pos + done) % 64);
         done += len;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `to_i128_signed` agrees with `to_bigint_signed` wherever the value
+    /// fits, and declines where it does not.
+    #[test]
+    fn wide_values_that_fit_an_i128() {
+        let cases: [(u64, [u64; 4]); 6] = [
+            (200, [5, 0, 0, 0]),
+            (200, [u64::MAX, u64::MAX, u64::MAX, 0xff]),
+            (200, [0, 1 << 63, u64::MAX, 0xff]),
+            (200, [0, 1 << 63, 0, 0]),
+            (256, [7, 0, 0, 1 << 63]),
+            (129, [0, 1 << 63, 1, 0]),
+        ];
+        for (n, w) in cases {
+            let big = to_bigint_signed(&w, 0, n);
+            let fits = i128::try_from(&big).ok();
+            assert_eq!(to_i128_signed(&w, 0, n), fits, "{n} bits {w:x?}");
+        }
     }
 }

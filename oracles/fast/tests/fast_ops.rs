@@ -114,6 +114,25 @@ fn reads_of_every_storage() {
         ("[i16, i16, i1, i1, i1, i8] DIOpArg(5, i8), DIOpRead()", &ctx, "ReadUndefined"),
         ("[i16] DIOpArg(0, i16), DIOpConstant(i64 -1), DIOpBitOffset(i16), DIOpRead()", "arg 0 = mem(0, 0)", "OutOfBounds"),
         ("[{}] DIOpArg(0, {}), DIOpRead()", "arg 0 = undef", "Ok"),
+        // Every single location is read before they are compared: a later
+        // one's failure comes before an earlier disagreement.
+        (
+            "[i16] DIOpArg(0, i16), DIOpRead()",
+            "arg 0 = %a | %b | undef\n%a = i16 0x1234\n%b = i16 0xabcd",
+            "ReadUndefined",
+        ),
+        (
+            "[i16] DIOpArg(0, i16), DIOpRead()",
+            "arg 0 = %a | %b | %a\n%a = i16 0x1234\n%b = i16 0xabcd",
+            "Inconsistent",
+        ),
+        // Single locations that disagree on a value wider than 128 bits:
+        // the message is written after the run, from the words it left.
+        (
+            "[i150] DIOpArg(0, i150), DIOpRead()",
+            &format!("{MEM}%w = i200 0x123456789abcdef0123456789abcdef0123456789abcdef\narg 0 = %w | mem(0, 0x10)"),
+            "Inconsistent",
+        ),
     ]);
 }
 

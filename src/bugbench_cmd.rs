@@ -21,8 +21,10 @@ must find nothing.
 Searches: campaign (the default job's in-process campaign, as `diopter run`),
 proptest (the workspace's property-test files with the fault), fuzz:TARGET
 (one cargo-fuzz target, built with the faults as `diopter campaign` builds it,
-run with its libFuzzer flags and -seed; needs `cargo install cargo-fuzz`), and
-fuzz, every fuzz target. Each fuzz target first runs a control per seed; a
+run with its libFuzzer flags and -seed; needs `cargo install cargo-fuzz`),
+fuzz, every fuzz target, and fuzz-trace-cmp:TARGET / fuzz-trace-cmp, the same
+built with comparison tracing whatever the campaign does (the report then
+compares the two builds of each target searched both ways). Each fuzz target first runs a control per seed; a
 fault whose site that control never passed is recorded as skipped for that
 target and seed (the run would replay the control: libFuzzer is deterministic
 for a seed until the site changes something).
@@ -32,6 +34,7 @@ Examples:
   diopter bugbench --searches campaign --seeds 1    # a quick look
   diopter bugbench --searches fuzz --add-to reports/bugbench.json
   diopter bugbench --faults NAME,NAME --seeds 3      # names: reports/bugbench.md
+  diopter bugbench --searches fuzz:eval_diff,fuzz-trace-cmp:eval_diff --jobs 1
 
 Each run is appended to a journal (target/bugbench-runs/*/journal.jsonl,
 named at the start) as it ends: a benchmark that dies goes on with
@@ -56,7 +59,8 @@ pub struct Args {
     /// Limit of one fuzzer run (one target), in seconds.
     #[arg(long, default_value_t = 60.0)]
     pub fuzz_limit: f64,
-    /// Comma-separated: campaign, proptest, fuzz, fuzz:TARGET.
+    /// Comma-separated: campaign, proptest, fuzz, fuzz:TARGET,
+    /// fuzz-trace-cmp, fuzz-trace-cmp:TARGET.
     #[arg(long, default_value = "campaign,proptest", value_delimiter = ',')]
     pub searches: Vec<String>,
     /// Only these faults (comma-separated names; default all).

@@ -266,7 +266,7 @@ pub fn run_one(
     fault: Option<&str>,
     seed: u64,
 ) -> RunResult {
-    if let Some(t) = crate::fuzz::target_of(search) {
+    if let Some(t) = crate::fuzz::build_of(search) {
         return match &built.fuzzers {
             Some(fz) => crate::fuzz::run(
                 &plan.work,

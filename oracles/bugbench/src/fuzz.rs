@@ -17,9 +17,8 @@
 use crate::error::Error;
 use crate::process::{failed_run, faults_env, run_limited};
 use crate::RunResult;
-use diopter_campaign::supervise::{
-    build_dir, FUZZER_RSS_LIMIT_MB, INPUT_TIMEOUT_S, NO_TRACE_COMPARES,
-};
+pub use diopter_campaign::supervise::NO_TRACE_COMPARES;
+use diopter_campaign::supervise::{build_dir, FUZZER_RSS_LIMIT_MB, INPUT_TIMEOUT_S};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -40,34 +39,72 @@ pub const TARGETS: [&str; 10] = [
     "cli",
 ];
 
-/// The prefix of a search that runs one fuzz target: `fuzz:eval_diff`.
+/// The prefix of a search that runs one fuzz target with the campaign's
+/// settings: `fuzz:eval_diff`.
 pub const SEARCH_PREFIX: &str = "fuzz:";
+/// The prefix of a search that runs one fuzz target built with comparison
+/// tracing whatever the campaign does (`fuzz-trace-cmp:eval_diff`): the
+/// other side of the question which build finds bugs faster.
+pub const TRACE_CMP_PREFIX: &str = "fuzz-trace-cmp:";
+
+/// How a fuzz target is built for a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Build {
+    /// As `diopter campaign` builds it: without comparison tracing for the
+    /// targets of [`NO_TRACE_COMPARES`], with it for the others.
+    Campaign,
+    /// With comparison tracing (cargo fuzz's default) for every target.
+    TraceCmp,
+}
+
+impl Build {
+    /// The search that runs `target` built this way.
+    pub fn search(self, target: &str) -> String {
+        match self {
+            Build::Campaign => format!("{SEARCH_PREFIX}{target}"),
+            Build::TraceCmp => format!("{TRACE_CMP_PREFIX}{target}"),
+        }
+    }
+
+    /// Whether `target` built this way has comparison tracing.
+    pub fn traces(self, target: &str) -> bool {
+        self == Build::TraceCmp || !NO_TRACE_COMPARES.contains(&target)
+    }
+}
+
+/// The fuzz target a search names and how it is built, if it names one.
+pub fn build_of(search: &str) -> Option<(&str, Build)> {
+    let (t, b) = match search.strip_prefix(SEARCH_PREFIX) {
+        Some(t) => (t, Build::Campaign),
+        None => (search.strip_prefix(TRACE_CMP_PREFIX)?, Build::TraceCmp),
+    };
+    TARGETS.contains(&t).then_some((t, b))
+}
 
 /// The fuzz target a search names, if it names one.
 pub fn target_of(search: &str) -> Option<&str> {
-    search
-        .strip_prefix(SEARCH_PREFIX)
-        .filter(|t| TARGETS.contains(t))
+    build_of(search).map(|(t, _)| t)
 }
 
 /// The fuzzer binaries built with the faults, and the seed corpora.
 pub struct Fuzzers {
-    /// Target name → fuzzer binary.
-    pub bins: BTreeMap<String, PathBuf>,
+    /// (target name, build) → fuzzer binary.
+    pub bins: BTreeMap<(String, Build), PathBuf>,
     /// Target name → a copy of its committed seed corpus.
     pub seeds: BTreeMap<String, PathBuf>,
     /// libFuzzer's dictionary for the text-reading targets.
     pub dict: PathBuf,
 }
 
-/// Builds `targets` with the faults under `ROOT/target/bugbench-fuzz`
-/// (and `-notrace` beside it, as the campaign splits them), and copies
+/// Builds `targets` (each with its [`Build`]) with the faults under
+/// `ROOT/target/bugbench-fuzz` (and `-notrace` beside it for the builds
+/// without comparison tracing, as the campaign splits them), and copies
 /// each target's committed seeds (`git ls-files fuzz/corpus/TARGET`: the
 /// working corpus there also holds what earlier local campaigns added,
 /// which a fresh clone does not have) under `work/seeds/`.
 pub fn build(
     root: &Path,
-    targets: &[&str],
+    targets: &[(&str, Build)],
     work: &Path,
     log: &mut dyn FnMut(&str),
 ) -> Result<Fuzzers, Error> {
@@ -77,8 +114,9 @@ pub fn build(
         seeds: BTreeMap::new(),
         dict: root.join("fuzz/dict/diop.dict"),
     };
-    for &t in targets {
-        let dir = build_dir(&base, t, false);
+    for &(t, how) in targets {
+        let traces = how.traces(t);
+        let dir = build_dir(&base, t, traces);
         log(&format!(
             "building fuzz target {t} with the planted faults ({})",
             dir.display()
@@ -87,7 +125,7 @@ pub fn build(
         cmd.args(["fuzz", "build", "-s", "none", t, "--target-dir"])
             .arg(&dir)
             .current_dir(root.join("fuzz"));
-        if NO_TRACE_COMPARES.contains(&t) {
+        if !traces {
             cmd.arg("--no-trace-compares");
         }
         // cargo-fuzz adds its own flags to these.
@@ -100,7 +138,7 @@ pub fn build(
         if !bin.is_file() {
             return Err(Error::NoFuzzer(bin));
         }
-        fz.bins.insert(t.to_string(), bin);
+        fz.bins.insert((t.to_string(), how), bin);
         fz.seeds
             .insert(t.to_string(), copy_seeds(root, t, &work.join("seeds"))?);
     }
@@ -192,21 +230,25 @@ pub fn parse_execs(stderr: &str) -> Option<u64> {
     })
 }
 
-/// One run of `target`'s fuzzer with `fault` active (`None`: the control)
-/// and `-seed=seed`, for at most `limit`, in a directory under `work`. A
-/// control's `sites` are every fault site it passed.
+/// One run of `target`'s fuzzer, built as `how` says, with `fault` active
+/// (`None`: the control) and `-seed=seed`, for at most `limit`, in a
+/// directory under `work`. A control's `sites` are every fault site it
+/// passed.
 pub fn run(
     work: &Path,
     limit: Duration,
     fz: &Fuzzers,
     diopter: &Path,
-    target: &str,
+    (target, how): (&str, Build),
     fault: Option<&str>,
     seed: u64,
 ) -> RunResult {
     let name = fault.unwrap_or("none");
-    let search = format!("{SEARCH_PREFIX}{target}");
-    let (Some(bin), Some(seeds)) = (fz.bins.get(target), fz.seeds.get(target)) else {
+    let search = how.search(target);
+    let (Some(bin), Some(seeds)) = (
+        fz.bins.get(&(target.to_string(), how)),
+        fz.seeds.get(target),
+    ) else {
         return failed_run(
             name,
             &search,
@@ -342,6 +384,17 @@ mod tests {
         assert_eq!(parse_execs(clean), Some(4096));
         assert_eq!(target_of("fuzz:eval_diff"), Some("eval_diff"));
         assert_eq!(target_of("fuzz:nope"), None);
+        assert_eq!(
+            build_of("fuzz-trace-cmp:dwarf_diff"),
+            Some(("dwarf_diff", Build::TraceCmp))
+        );
+        assert_eq!(
+            build_of("fuzz:dwarf_diff"),
+            Some(("dwarf_diff", Build::Campaign))
+        );
+        assert_eq!(Build::TraceCmp.search("cli"), "fuzz-trace-cmp:cli");
+        assert!(!Build::Campaign.traces("eval_diff") && Build::Campaign.traces("cli"));
+        assert!(Build::TraceCmp.traces("eval_diff"));
         assert_eq!(target_of("campaign"), None);
     }
 }

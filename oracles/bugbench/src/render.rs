@@ -1,6 +1,7 @@
 //! `reports/bugbench.md` and `.json` from a [`Bench`].
 
 use crate::drive::Bench;
+use crate::fuzz::Build;
 use crate::RunResult;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -159,12 +160,14 @@ pub fn headline(b: &Bench) -> String {
     line
 }
 
-/// The fuzz-target searches of `b`.
+/// The fuzz-target searches of `b` with the campaign's builds (the
+/// traced builds of [`tracing_section`] are a comparison, not a search
+/// the campaign makes).
 fn fuzz_searches(b: &Bench) -> Vec<&str> {
     b.searches
         .iter()
         .map(String::as_str)
-        .filter(|s| crate::fuzz::target_of(s).is_some())
+        .filter(|s| matches!(crate::fuzz::build_of(s), Some((_, Build::Campaign))))
         .collect()
 }
 
@@ -413,6 +416,7 @@ pub fn markdown(b: &Bench, command: &str) -> String {
     if !fuzz.is_empty() {
         fuzz_section(&mut s, b, &fuzz);
     }
+    tracing_section(&mut s, b);
     every_fault_section(&mut s, b);
     let _ = writeln!(s, "\n## The faults\n");
     let _ = writeln!(s, "| component | fault | site | mistake |");
@@ -425,6 +429,125 @@ pub fn markdown(b: &Bench, command: &str) -> String {
         );
     }
     s
+}
+
+/// The targets searched both with the campaign's build and with
+/// comparison tracing (`fuzz-trace-cmp:TARGET`): per target and build, what
+/// was found and how fast, then per fault; the campaign's build of a
+/// target should be the one that finds faster, whatever its exec/s.
+fn tracing_section(s: &mut String, b: &Bench) {
+    let pairs: Vec<(&str, String, String)> = b
+        .searches
+        .iter()
+        .filter_map(|x| match crate::fuzz::build_of(x) {
+            Some((t, Build::TraceCmp)) => {
+                let campaign = Build::Campaign.search(t);
+                b.searches
+                    .contains(&campaign)
+                    .then(|| (t, campaign, x.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    if pairs.is_empty() {
+        return;
+    }
+    let _ = writeln!(s, "\n## Comparison tracing: which build finds faster\n");
+    let _ = writeln!(
+        s,
+        "Each target searched twice with the same seeds, limit and flags: `fuzz:TARGET` built as \
+         `diopter campaign` builds it (without comparison tracing for {}), `fuzz-trace-cmp:TARGET` \
+         built with it (cargo fuzz's default). Times are wall-clock seconds to the first finding; \
+         \"control executions\" are what the control run (no fault) of each seed executed in the \
+         limit, the build's speed on this machine at that time.\n",
+        crate::fuzz::NO_TRACE_COMPARES
+            .iter()
+            .map(|t| format!("`{t}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let _ = writeln!(
+        s,
+        "| target | build | comparison tracing | found (any seed) | runs found | median time, misses as ∞ | median time of detections | median executions to detection | control executions (median) |"
+    );
+    let _ = writeln!(s, "|---|---|---|---:|---:|---:|---:|---:|---:|");
+    for (t, campaign, traced) in &pairs {
+        for search in [campaign, traced] {
+            let m = summary(b, search);
+            let hits: Vec<&RunResult> = b
+                .runs
+                .iter()
+                .filter(|r| &r.search == search && r.found)
+                .collect();
+            let mut cases: Vec<f64> = hits
+                .iter()
+                .filter_map(|r| r.cases.map(|c| c as f64))
+                .collect();
+            let mut ctl: Vec<f64> = b
+                .control
+                .iter()
+                .filter(|c| &c.search == search)
+                .filter_map(|c| c.cases.map(|c| c as f64))
+                .collect();
+            let how = crate::fuzz::build_of(search).map_or(Build::Campaign, |x| x.1);
+            let _ = writeln!(
+                s,
+                "| `{t}` | {} | {} | {} | {}/{} | {} | {} | {} | {} |",
+                if how == Build::Campaign {
+                    "campaign's"
+                } else {
+                    "traced"
+                },
+                if how.traces(t) { "on" } else { "off" },
+                m.found_any,
+                m.runs_found,
+                m.runs,
+                secs(m.median_all),
+                secs(m.median_found),
+                median(&mut cases).map_or("—".into(), |c| format!("{c:.0}")),
+                median(&mut ctl).map_or("—".into(), |c| format!("{c:.0}")),
+            );
+        }
+    }
+    let _ = writeln!(
+        s,
+        "\nPer fault found by either build: seeds that found it, median time (misses as ∞).\n"
+    );
+    let mut head = "| fault |".to_string();
+    let mut rule = "|---|".to_string();
+    for (t, _, _) in &pairs {
+        head.push_str(&format!(" `{t}` campaign's | `{t}` traced |"));
+        rule.push_str("---:|---:|");
+    }
+    let _ = writeln!(s, "{head}\n{rule}");
+    let cells: Vec<_> = pairs
+        .iter()
+        .flat_map(|(_, c, t)| [detections(b, &[c.as_str()]), detections(b, &[t.as_str()])])
+        .collect();
+    for f in &b.faults {
+        let found = |d: &BTreeMap<String, BTreeMap<u64, Option<f64>>>| {
+            d.get(&f.name)
+                .is_some_and(|seeds| seeds.values().any(Option::is_some))
+        };
+        if !cells.iter().any(found) {
+            continue;
+        }
+        let mut row = format!("| `{}` |", f.name);
+        for d in &cells {
+            let Some(seeds) = d.get(&f.name) else {
+                row.push_str(" — |");
+                continue;
+            };
+            let k = seeds.values().filter(|t| t.is_some()).count();
+            let mut times: Vec<f64> = seeds.values().map(|t| t.unwrap_or(f64::INFINITY)).collect();
+            row.push_str(&format!(
+                " {k}/{} {} |",
+                seeds.len(),
+                secs(median(&mut times))
+            ));
+        }
+        let _ = writeln!(s, "{row}");
+    }
 }
 
 /// The fuzz targets' table: per fault, which targets found it and how fast.
@@ -442,7 +565,12 @@ fn fuzz_section(s: &mut String, b: &Bench, fuzz: &[&str]) {
     );
     let _ = writeln!(s, "|---|---|---:|---:|---|---|---|");
     let d = detections(b, fuzz);
-    let name = |search: &str| crate::fuzz::target_of(search).unwrap_or(search).to_string();
+    let name = |search: &str| {
+        search
+            .strip_prefix(crate::fuzz::SEARCH_PREFIX)
+            .unwrap_or(search)
+            .to_string()
+    };
     for f in &b.faults {
         let Some(seeds) = d.get(&f.name) else {
             continue;
@@ -600,6 +728,30 @@ mod tests {
         }
     }
 
+    /// A benchmark of the fuzz searches `searches` over one fault, `a`.
+    fn one_fault_bench(runs: Vec<RunResult>, searches: &[&str], seeds: Vec<u64>) -> Bench {
+        Bench {
+            faults: vec![FaultInfo {
+                name: "a".into(),
+                component: "fast".into(),
+                site: String::new(),
+                mistake: String::new(),
+            }],
+            runs,
+            control: vec![],
+            seeds,
+            campaign_limit: 0.0,
+            proptest_limit: 0.0,
+            fuzz_limit: 60.0,
+            searches: searches.iter().map(|x| x.to_string()).collect(),
+            jobs: 1,
+            wall_seconds: 0.0,
+            load: String::new(),
+            commit: String::new(),
+            command: String::new(),
+        }
+    }
+
     #[test]
     fn medians_count_misses_as_infinite() {
         assert_eq!(median(&mut []), None);
@@ -669,14 +821,8 @@ mod tests {
         };
         let mut skipped = fz("a", "check_eval", 2, None);
         skipped.skipped = Some("control".into());
-        let b = Bench {
-            faults: vec![FaultInfo {
-                name: "a".into(),
-                component: "fast".into(),
-                site: String::new(),
-                mistake: String::new(),
-            }],
-            runs: vec![
+        let b = one_fault_bench(
+            vec![
                 fz("a", "eval_diff", 1, Some(5.0)),
                 fz("a", "check_eval", 1, Some(2.0)),
                 fz("a", "eval_diff", 2, None),
@@ -684,18 +830,9 @@ mod tests {
                 fz("a", "eval_diff", 3, Some(7.0)),
                 fz("a", "check_eval", 3, None),
             ],
-            control: vec![],
-            seeds: vec![1, 2, 3],
-            campaign_limit: 0.0,
-            proptest_limit: 0.0,
-            fuzz_limit: 60.0,
-            searches: vec!["fuzz:eval_diff".into(), "fuzz:check_eval".into()],
-            jobs: 1,
-            wall_seconds: 0.0,
-            load: String::new(),
-            commit: String::new(),
-            command: String::new(),
-        };
+            &["fuzz:eval_diff", "fuzz:check_eval"],
+            vec![1, 2, 3],
+        );
         let both = summary_of(&b, &["fuzz:eval_diff", "fuzz:check_eval"]);
         // Seeds 1 and 3 found (at 2 s and 7 s), seed 2 missed.
         assert_eq!((both.runs_found, both.runs), (2, 3));
@@ -717,5 +854,46 @@ mod tests {
             md.contains("1 of 1 faults found by at least one search"),
             "{md}"
         );
+    }
+
+    /// A target searched with both builds: the traced one gets its own row
+    /// in the comparison, and stays out of the campaign's side-by-side row.
+    #[test]
+    fn traced_builds_are_compared_not_combined() {
+        let fz = |search: &str, seed: u64, at: Option<f64>| {
+            let mut r = run("a", seed, at);
+            r.search = search.into();
+            r
+        };
+        let mut control = fz("fuzz-trace-cmp:eval_diff", 1, None);
+        control.fault = "none".into();
+        control.cases = Some(500);
+        let mut b = one_fault_bench(
+            vec![
+                fz("fuzz:eval_diff", 1, Some(4.0)),
+                fz("fuzz:eval_diff", 2, None),
+                fz("fuzz-trace-cmp:eval_diff", 1, Some(1.0)),
+                fz("fuzz-trace-cmp:eval_diff", 2, Some(3.0)),
+            ],
+            &["fuzz:eval_diff", "fuzz-trace-cmp:eval_diff"],
+            vec![1, 2],
+        );
+        b.control = vec![control];
+        let md = markdown(&b, "cmd");
+        assert!(
+            md.contains("## Comparison tracing: which build finds faster"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| `eval_diff` | campaign's | off | 1 | 1/2 | ∞ | 4.0 s | 10 | — |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| `eval_diff` | traced | on | 1 | 2/2 | 2.0 s | 2.0 s | 10 | 500 |"),
+            "{md}"
+        );
+        assert!(md.contains("| `a` | 1/2 ∞ | 2/2 2.0 s |"), "{md}");
+        // The side-by-side row is the campaign's build alone.
+        assert!(md.contains("| **cargo fuzz, every target side by side** | 1 | 1 (100 %) | 0 (0 %) | 0 (0 %) | 1/2 | ∞ |"), "{md}");
     }
 }

@@ -18,7 +18,8 @@ pub struct Options {
     pub campaign_limit: f64,
     pub proptest_limit: f64,
     pub fuzz_limit: f64,
-    /// `campaign`, `proptest`, `fuzz` (every target) or `fuzz:TARGET`.
+    /// `campaign`, `proptest`, `fuzz` (every target), `fuzz:TARGET`, or
+    /// the same with comparison tracing: `fuzz-trace-cmp[:TARGET]`.
     pub searches: Vec<String>,
     /// Only these faults (empty: all).
     pub faults: Vec<String>,
@@ -47,11 +48,14 @@ pub fn expand_searches(names: &[String]) -> Result<Vec<String>, Error> {
             "campaign" | "proptest" => add(n.clone()),
             "fuzz" => fuzz::TARGETS
                 .iter()
-                .for_each(|t| add(format!("{}{t}", fuzz::SEARCH_PREFIX))),
+                .for_each(|t| add(fuzz::Build::Campaign.search(t))),
+            "fuzz-trace-cmp" => fuzz::TARGETS
+                .iter()
+                .for_each(|t| add(fuzz::Build::TraceCmp.search(t))),
             _ if fuzz::target_of(n).is_some() => add(n.clone()),
             _ => {
                 return Err(Error::Usage(format!(
-                    "unknown search `{n}` (campaign, proptest, fuzz, or fuzz:TARGET with TARGET one of {})",
+                    "unknown search `{n}` (campaign, proptest, fuzz, fuzz-trace-cmp, or fuzz:TARGET or fuzz-trace-cmp:TARGET with TARGET one of {})",
                     fuzz::TARGETS.join(", ")
                 )))
             }
@@ -145,7 +149,8 @@ pub fn bench(o: &Options, say: &(dyn Fn(&str) + Sync)) -> Result<Bench, Error> {
         searches.iter().any(|s| s == "proptest"),
         &mut |m| say(m),
     )?;
-    let targets: Vec<&str> = searches.iter().filter_map(|s| fuzz::target_of(s)).collect();
+    let targets: Vec<(&str, fuzz::Build)> =
+        searches.iter().filter_map(|s| fuzz::build_of(s)).collect();
     if !targets.is_empty() {
         built.fuzzers = Some(fuzz::build(&o.root, &targets, &plan.work, &mut |m| say(m))?);
     }

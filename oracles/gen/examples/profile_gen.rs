@@ -8,8 +8,9 @@
 //!     valgrind --tool=callgrind --toggle-collect='profile_gen::run*' \
 //!         target/release/examples/profile_gen 2000
 //!
-//! It prints a digest of the cases' one-line forms (computed outside the
-//! profiled function), so that a change meant to make the generator
+//! It prints a digest of the cases' one-line forms and contexts (computed
+//! outside the profiled function), and one of the cases `Case::from_seed`
+//! makes from the seeds 0..N, so that a change meant to make the generator
 //! cheaper can be shown to generate the same cases.
 
 use diopter_gen::{Case, GenConfig, Generate};
@@ -51,10 +52,19 @@ fn main() {
         c.ctx.to_string().hash(&mut h);
         ops += c.bare.expr.ops.len();
     }
+    // The seeded driver (splitmix64) too: the same cases from the same
+    // seeds.
+    let mut hs = std::collections::hash_map::DefaultHasher::new();
+    for seed in 0..n {
+        let c = Case::from_seed(seed, &GenConfig::default());
+        c.expr_line().hash(&mut hs);
+        c.ctx.to_string().hash(&mut hs);
+    }
     println!(
-        "{} cases, {:.2} operations each, digest {:016x}",
+        "{} cases, {:.2} operations each, digest {:016x}; from seeds 0..{n}: digest {:016x}",
         cases.len(),
         ops as f64 / cases.len().max(1) as f64,
-        h.finish()
+        h.finish(),
+        hs.finish()
     );
 }

@@ -114,10 +114,8 @@ impl<'a, 'e> CtxGen<'a, 'e> {
             let addr = self.e.below(64) * 16;
             let n = self.e.range(1, 16) as usize;
             if self.fits(a, &BigUint::from(addr), n as u64) {
-                for i in 0..n {
-                    let b = self.e.below(256) as u8;
-                    self.ctx.set_byte(a, BigUint::from(addr + i as u64), b);
-                }
+                let bytes: Vec<u8> = (0..n).map(|_| self.e.below(256) as u8).collect();
+                self.ctx.set_memory(a, addr, &bytes);
             }
         }
         self.ctx
@@ -191,16 +189,13 @@ impl<'a, 'e> CtxGen<'a, 'e> {
             StorageKind::Implicit,
             StorageKind::Composite,
         ];
-        let w: Vec<u32> = kinds
-            .iter()
-            .map(|k| {
-                if *k == StorageKind::Composite && depth + 1 >= MAX_DEPTH {
-                    0
-                } else {
-                    self.swarm.storage_weight(*k).max(1)
-                }
-            })
-            .collect();
+        let w: [u32; 4] = kinds.map(|k| {
+            if k == StorageKind::Composite && depth + 1 >= MAX_DEPTH {
+                0
+            } else {
+                self.swarm.storage_weight(k).max(1)
+            }
+        });
         kinds[self.e.weighted(&w)]
     }
 
@@ -301,21 +296,29 @@ impl<'a, 'e> CtxGen<'a, 'e> {
         // written holds the seeded fill).
         let shifted = Bits::concat(&Bits::zero(bit), v).to_le_bytes();
         let end = bit + v.width();
-        for i in 0..nbytes {
-            let at = &addr + i;
-            let lo = (i * 8).max(bit);
-            let hi = (i * 8 + 8).min(end);
-            let keep: u8 = if lo == i * 8 && hi == i * 8 + 8 {
-                0
-            } else {
-                // Bits of this byte outside [lo, hi).
-                let inside = ((1u16 << (hi - lo)) - 1) << (lo - i * 8);
-                !(inside as u8)
-            };
-            let old = if keep == 0 { 0 } else { self.ctx.byte(a, &at) };
-            let new = (old & keep) | (shifted.get(i as usize).copied().unwrap_or(0) & !keep);
-            self.ctx.set_byte(a, at, new);
-        }
+        // All the bytes first, then one write: the addresses are distinct,
+        // so reading a partly kept byte before the others are written reads
+        // what a byte-by-byte loop read, without a `BigUint` address a byte.
+        let bytes: Vec<u8> = (0..nbytes)
+            .map(|i| {
+                let lo = (i * 8).max(bit);
+                let hi = (i * 8 + 8).min(end);
+                let keep: u8 = if lo == i * 8 && hi == i * 8 + 8 {
+                    0
+                } else {
+                    // Bits of this byte outside [lo, hi).
+                    let inside = ((1u16 << (hi - lo)) - 1) << (lo - i * 8);
+                    !(inside as u8)
+                };
+                let old = if keep == 0 {
+                    0
+                } else {
+                    self.ctx.byte(a, &(&addr + i))
+                };
+                (old & keep) | (shifted.get(i as usize).copied().unwrap_or(0) & !keep)
+            })
+            .collect();
+        self.ctx.set_memory(a, addr.clone(), &bytes);
         LocDesc::memory(a, BigInt::from(addr)).with_bit_offset(&BigInt::from(bit))
     }
 

@@ -66,6 +66,27 @@ impl dyn Entropy + '_ {
     pub fn pick<'s, T>(&mut self, items: &'s [T]) -> &'s T {
         &items[self.index(items.len())]
     }
+
+    /// [`Entropy::weighted`] on weights an iterator gives (made twice: for
+    /// the total, then for the walk), for lists whose weights are not held
+    /// in a slice; the same index from the same stream.
+    pub fn weighted_by<I: Iterator<Item = u32>>(&mut self, weights: impl Fn() -> I) -> usize {
+        let total: u64 = weights().map(u64::from).sum();
+        if total == 0 {
+            return 0;
+        }
+        let mut x = self.below(total);
+        let mut last = 0;
+        for (i, w) in weights().enumerate() {
+            let w = u64::from(w);
+            if x < w {
+                return i;
+            }
+            x -= w;
+            last = i;
+        }
+        last
+    }
 }
 
 /// A short list of weighted choices held on the stack. The generator draws
@@ -199,8 +220,9 @@ mod tests {
         assert!((2000..3000).contains(&hits), "{hits}");
     }
 
-    /// A `Choices` list draws what `weighted` draws on the same weights
-    /// from the same stream (so replacing the `Vec`s kept every case).
+    /// A `Choices` list, and `weighted_by`, draw what `weighted` draws on
+    /// the same weights from the same stream (so replacing the `Vec`s kept
+    /// every case).
     #[test]
     fn choices_draw_as_weighted_does() {
         for seed in 0..500u64 {
@@ -214,8 +236,13 @@ mod tests {
             assert_eq!(c.len(), n);
             assert_eq!(c.all_zero(), w.iter().all(|x| *x == 0));
             let (mut a, mut b) = (SplitMix(seed ^ 77), SplitMix(seed ^ 77));
+            let mut by = SplitMix(seed ^ 77);
+            let by: &mut dyn Entropy = &mut by;
             for _ in 0..4 {
-                assert_eq!(c.draw(&mut a), b.weighted(&w), "weights {w:?}");
+                let want = b.weighted(&w);
+                assert_eq!(c.draw(&mut a), want, "weights {w:?}");
+                // `weighted_by` too, on weights from an iterator.
+                assert_eq!(by.weighted_by(|| w.iter().copied()), want, "{w:?}");
             }
         }
     }

@@ -160,20 +160,30 @@ impl<'a, 'e> ExprGen<'a, 'e> {
     /// one is confirmed with the checker's own engine
     /// ([`check::result_type`]).
     fn apply(&mut self, op: Op) {
+        self.apply_sized(op, None)
+    }
+
+    /// [`Self::apply`], given the size of the type `op` pushes when the
+    /// caller knows it (a leaf of a type it sized).
+    fn apply_sized(&mut self, op: Op, bits: Option<u64>) {
         // Arity comes from the parsed stack-effect lines, like everywhere else.
         let n = check::arity(&op, self.dialect());
         assert!(self.stack.len() >= n, "generator bug: {op:?} pops {n}");
         let base = self.stack.len() - n;
-        let t = pushed_type(&op, &self.stack[base..], self.dialect());
+        let (t, input) = pushed_type(&op, &self.stack[base..], self.dialect());
+        // A type passed through from an input has that input's size.
+        let bits = bits.or_else(|| input.map(|i| self.stack_bits[base + i]));
         if CROSS_CHECK.load(Ordering::Relaxed) {
             let inputs: Vec<Type> = self.stack[base..].iter().rev().cloned().collect();
             let want = check::result_type(&op, self.dialect(), &inputs, self.tg.dl, self.tg.table)
                 .unwrap_or_else(|m| panic!("generator bug: {op:?} on {inputs:?}: {m}"));
             debug_assert_eq!(t, want, "result type of {op:?} on {inputs:?}");
         }
+        let bits = bits.unwrap_or_else(|| self.size(&t));
+        debug_assert_eq!(Some(bits), self.bits_of(&t), "size of {t}");
         self.stack.truncate(base);
         self.stack_bits.truncate(base);
-        self.stack_bits.push(self.size(&t));
+        self.stack_bits.push(bits);
         self.stack.push(t);
         self.ops.push(op);
     }
@@ -256,7 +266,7 @@ impl<'a, 'e> ExprGen<'a, 'e> {
                 Op::Constant(t.clone(), lit)
             }
         };
-        self.apply(op);
+        self.apply_sized(op, Some(bits));
     }
 
     // -------------------------------------------------------- productions
@@ -456,20 +466,14 @@ impl<'a, 'e> ExprGen<'a, 'e> {
 
     /// An integer width below `w` (at least 1).
     fn narrower(&mut self, w: u64) -> u64 {
-        let cands: Vec<u64> = [1, 8, 16, 32, 64, 7, 33, w - 1]
-            .into_iter()
-            .filter(|x| *x < w && *x >= 1)
-            .collect();
-        *self.e.pick(&cands)
+        pick_where(self.e, [1, 8, 16, 32, 64, 7, 33, w - 1], |x| {
+            x < w && x >= 1
+        })
     }
 
     /// A mask width of at least `n` bits.
     fn mask_width(&mut self, n: u64) -> u64 {
-        let w = [n, 8, 16, 32, 64]
-            .into_iter()
-            .filter(|x| *x >= n)
-            .collect::<Vec<_>>();
-        *self.e.pick(&w)
+        pick_where(self.e, [n, 8, 16, 32, 64], |x| x >= n)
     }
 
     /// `t` as `DIOpAddrOf(N)` then `DIOpDeref`: the implicit pointer made and
@@ -932,10 +936,11 @@ impl<'a, 'e> ExprGen<'a, 'e> {
 /// its specification line: the type parameter for the operations that have
 /// one, the input's type for the seed's `DIOpOffset()`/`DIOpBitOffset()`
 /// and the binary operations, `<N x T>` for `DIOpExtend`, the pointee for
-/// the seed's `DIOpDeref()`, a pointer for `DIOpAddrOf`.
-fn pushed_type(op: &Op, inputs: &[Type], dialect: Dialect) -> Type {
+/// the seed's `DIOpDeref()`, a pointer for `DIOpAddrOf`. With it, the index
+/// in `inputs` of the input whose type it is, when it is one's.
+fn pushed_type(op: &Op, inputs: &[Type], dialect: Dialect) -> (Type, Option<usize>) {
     let top = || inputs.last().expect("an input").clone();
-    match op {
+    let t = match op {
         Op::Referrer(t)
         | Op::Arg(_, t)
         | Op::TypeObject(t)
@@ -950,7 +955,7 @@ fn pushed_type(op: &Op, inputs: &[Type], dialect: Dialect) -> Type {
         | Op::SExt(t)
         | Op::Composite(_, t) => t.clone(),
         // `{ B:I L:T -> L':T }`: the location's type, below the offset.
-        Op::Offset | Op::BitOffset(None) => inputs[0].clone(),
+        Op::Offset | Op::BitOffset(None) => return (inputs[0].clone(), Some(0)),
         Op::Extend(n) => Type::Vector {
             len: *n,
             elem: Box::new(top()),
@@ -966,8 +971,25 @@ fn pushed_type(op: &Op, inputs: &[Type], dialect: Dialect) -> Type {
             t => panic!("generator bug: DIOpDeref() of `{t}`"),
         },
         // Read, Select (the vectors on top) and the binary operations.
-        _ => top(),
-    }
+        _ => return (top(), Some(inputs.len() - 1)),
+    };
+    (t, None)
+}
+
+/// `pick` from the items `keep` accepts (at least one), counted rather than
+/// collected: the same choice from the same stream, without a `Vec`.
+fn pick_where<const N: usize>(
+    e: &mut dyn Entropy,
+    items: [u64; N],
+    keep: impl Fn(u64) -> bool,
+) -> u64 {
+    let n = items.iter().filter(|x| keep(**x)).count();
+    let k = e.index(n);
+    items
+        .into_iter()
+        .filter(|x| keep(*x))
+        .nth(k)
+        .expect("k < n")
 }
 
 /// The operation of a binary kind.

@@ -133,70 +133,75 @@ impl Generate for Case {
         } else {
             Dialect::DiExpression
         });
-        let dl = datalayout(e.index(DATALAYOUTS.len()));
-        let table = types::named_types(e, &dl, dialect, swarm, cfg.max_type_bits);
-        let tg = TypeGen {
-            dl: &dl,
-            table: &table,
-            dialect,
-            swarm,
-            max_bits: cfg.max_type_bits,
-        };
-        let nargs = e.below(cfg.max_args as u64 + 1) as usize;
-        let args: Vec<(diopter_semantics::types::Type, bool)> = (0..nargs)
-            .map(|_| (tg.any(e, 0), e.chance(1, 16)))
-            .collect();
-        let referrer = match dialect {
-            Dialect::DiExpr if !e.chance(1, 5) => Some(tg.any(e, 0)),
-            Dialect::DiExpression if e.chance(1, 8) => Some(tg.any(e, 0)),
-            _ => None,
-        };
-        let var_type = e.chance(1, 4).then(|| tg.any(e, 0));
-        let shape = Shape {
-            dialect,
-            args,
-            referrer,
-            var_type,
-        };
-        let cross = e.chance(swarm.cross_dialect, 16);
-        let mut g = ExprGen::new(e, tg, swarm, cfg, &shape, cross);
-        g.run();
-        let ops = std::mem::take(&mut g.ops);
-        let uses = std::mem::take(&mut g.uses);
-        drop(g);
-        // `[?]` (argument types unknown) now and then, where it can be said.
-        let unknown_args = shape.referrer.is_none() && e.chance(1, 32);
-        let bare = Bare {
-            args: (!unknown_args).then(|| {
-                shape
-                    .args
-                    .iter()
-                    .map(|(ty, poison)| ArgDecl {
-                        ty: ty.clone(),
-                        poison: *poison,
-                        span: Span::default(),
-                    })
-                    .collect()
-            }),
-            referrer: shape.referrer.clone().map(|t| (t, Span::default())),
-            var_type: shape.var_type.clone().map(|t| (t, Span::default())),
-            expr: Expr::new(dialect, ops),
-            explicit_dialect: dialect == Dialect::DiExpr || e.chance(1, 4),
-            wrapped: e.chance(1, 4),
-        };
-        let tg = TypeGen {
-            dl: &dl,
-            table: &table,
-            dialect,
-            swarm,
-            max_bits: cfg.max_type_bits,
-        };
-        let ctx = context::CtxGen::new(e, swarm, &tg).run(&shape, &uses);
-        Case {
-            bare,
-            types: table,
-            ctx,
-        }
+        let i = e.index(DATALAYOUTS.len());
+        // The thread's parsed layout, borrowed: the context clones it once.
+        LAYOUTS.with(|l| generate_in(e, cfg, swarm, dialect, &l[i % l.len()]))
+    }
+}
+
+/// The rest of [`Generate::generate_with`], under the data layout drawn.
+fn generate_in(
+    e: &mut dyn Entropy,
+    cfg: &GenConfig,
+    swarm: &Swarm,
+    dialect: Dialect,
+    dl: &DataLayout,
+) -> Case {
+    let table = types::named_types(e, dl, dialect, swarm, cfg.max_type_bits);
+    let tg = TypeGen {
+        dl,
+        table: &table,
+        dialect,
+        swarm,
+        max_bits: cfg.max_type_bits,
+    };
+    let nargs = e.below(cfg.max_args as u64 + 1) as usize;
+    let args: Vec<(diopter_semantics::types::Type, bool)> = (0..nargs)
+        .map(|_| (tg.any(e, 0), e.chance(1, 16)))
+        .collect();
+    let referrer = match dialect {
+        Dialect::DiExpr if !e.chance(1, 5) => Some(tg.any(e, 0)),
+        Dialect::DiExpression if e.chance(1, 8) => Some(tg.any(e, 0)),
+        _ => None,
+    };
+    let var_type = e.chance(1, 4).then(|| tg.any(e, 0));
+    let shape = Shape {
+        dialect,
+        args,
+        referrer,
+        var_type,
+    };
+    let cross = e.chance(swarm.cross_dialect, 16);
+    let mut g = ExprGen::new(e, tg, swarm, cfg, &shape, cross);
+    g.run();
+    let ops = std::mem::take(&mut g.ops);
+    let uses = std::mem::take(&mut g.uses);
+    drop(g);
+    // `[?]` (argument types unknown) now and then, where it can be said.
+    let unknown_args = shape.referrer.is_none() && e.chance(1, 32);
+    let bare = Bare {
+        args: (!unknown_args).then(|| {
+            shape
+                .args
+                .iter()
+                .map(|(ty, poison)| ArgDecl {
+                    ty: ty.clone(),
+                    poison: *poison,
+                    span: Span::default(),
+                })
+                .collect()
+        }),
+        referrer: shape.referrer.clone().map(|t| (t, Span::default())),
+        var_type: shape.var_type.clone().map(|t| (t, Span::default())),
+        expr: Expr::new(dialect, ops),
+        explicit_dialect: dialect == Dialect::DiExpr || e.chance(1, 4),
+        wrapped: e.chance(1, 4),
+    };
+    let ctx = context::CtxGen::new(e, swarm, &tg).run(&shape, &uses);
+    Case {
+        bare,
+        types: table,
+        ctx,
     }
 }
 

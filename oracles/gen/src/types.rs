@@ -32,6 +32,7 @@ pub fn typed_ptr(pointee: Type, addrspace: u32) -> Type {
 }
 
 /// Draws types for one case.
+#[derive(Clone, Copy)]
 pub struct TypeGen<'a> {
     pub dl: &'a DataLayout,
     pub table: &'a TypeTable,
@@ -180,133 +181,115 @@ impl TypeGen<'_> {
                     packed: e.chance(1, 3),
                 }
             }
-            TyKind::Named => match self.named_names().as_slice() {
-                [] => self.int(e),
-                names => Type::Named(e.pick(names).clone()),
+            // `pick` over the names with a body, counted rather than listed.
+            TyKind::Named => match self.named_count() {
+                0 => self.int(e),
+                n => self.named_type(e.index(n)),
             },
         }
-    }
-
-    fn named_names(&self) -> Vec<String> {
-        self.table
-            .named
-            .iter()
-            .filter(|(_, b)| b.is_some())
-            .map(|(n, _)| n.clone())
-            .collect()
     }
 
     /// A type of exactly `bits` bits, of a kind the swarm allows when one
     /// fits (an integer otherwise).
     pub fn of_size(&self, e: &mut dyn Entropy, bits: u64) -> Type {
-        let mut cands: Vec<(TyKind, Type)> = Vec::new();
+        // The candidates as small codes, in a buffer on the stack: only the
+        // one drawn is built (each used to be a boxed type, built and
+        // dropped at every call). More named types than fit (never, with
+        // the generator's own tables) spill into a `Vec`.
+        let named = self.named_count();
+        let mut stack = [Candidate::EmptyStruct; 32];
+        let mut spill = Vec::new();
+        let buf: &mut [Candidate] = if named + 24 <= stack.len() {
+            &mut stack
+        } else {
+            spill.resize(named + 24, Candidate::EmptyStruct);
+            &mut spill
+        };
+        let mut n = 0;
+        let mut push = |c: Candidate| {
+            buf[n] = c;
+            n += 1;
+        };
         if bits == 0 {
-            cands.push((
-                TyKind::Struct,
-                Type::Struct {
-                    fields: vec![],
-                    packed: false,
-                },
-            ));
-            cands.push((
-                TyKind::Array,
-                Type::Array {
-                    len: 0,
-                    elem: Box::new(Type::Int(32)),
-                },
-            ));
-            return e.pick(&cands).1.clone();
+            // Choice 0 is the empty struct.
+            return if e.index(2) == 0 {
+                Candidate::EmptyStruct.build(self)
+            } else {
+                Candidate::EmptyArray.build(self)
+            };
         }
         if bits <= MAX_INT_WIDTH {
-            let k = if bits.is_power_of_two() && bits >= 8 {
-                TyKind::Int
-            } else {
-                TyKind::OddInt
-            };
-            cands.push((k, Type::Int(bits)));
+            push(Candidate::Int(bits));
         }
         for k in FloatKind::ALL {
             if k.width() == bits {
-                cands.push((TyKind::Float, Type::float(k)));
+                push(Candidate::Float(k));
             }
         }
         for a in ADDRSPACES {
             if self.dl.pointer_bits(a) == bits {
-                cands.push((TyKind::Ptr, Type::opaque_ptr(a)));
+                push(Candidate::Ptr(a));
             }
         }
         for lanes in [2u64, 4, 8] {
             if bits.is_multiple_of(lanes) && bits / lanes <= MAX_INT_WIDTH {
-                cands.push((
-                    TyKind::Vector,
-                    Type::Vector {
-                        len: lanes,
-                        elem: Box::new(Type::Int(bits / lanes)),
-                    },
-                ));
+                push(Candidate::IntVector(lanes, bits / lanes));
             }
             for k in FloatKind::ALL {
                 if k.width() * lanes == bits {
-                    cands.push((
-                        TyKind::Vector,
-                        Type::Vector {
-                            len: lanes,
-                            elem: Box::new(Type::float(k)),
-                        },
-                    ));
+                    push(Candidate::FloatVector(lanes, k));
                 }
             }
         }
         for w in [8u64, 16, 32] {
             if bits.is_multiple_of(w) {
-                cands.push((
-                    TyKind::Array,
-                    Type::Array {
-                        len: bits / w,
-                        elem: Box::new(Type::Int(w)),
-                    },
-                ));
+                push(Candidate::IntArray(bits / w, w));
             }
         }
         if bits <= MAX_INT_WIDTH {
-            cands.push((
-                TyKind::Struct,
-                Type::Struct {
-                    fields: vec![Type::Int(bits)],
-                    packed: true,
-                },
-            ));
+            push(Candidate::PackedInt(bits));
         }
         if bits.is_multiple_of(2) && bits >= 16 {
-            cands.push((
-                TyKind::Struct,
-                Type::Struct {
-                    fields: vec![Type::Int(bits / 2), Type::Int(bits / 2)],
-                    packed: false,
-                },
-            ));
+            push(Candidate::Halves(bits / 2));
         }
-        for n in self.named_names() {
-            cands.push((TyKind::Named, Type::Named(n)));
+        for i in 0..named {
+            push(Candidate::Named(i));
         }
+        let cands = &mut buf[..n];
+        let mut len = cands.len();
         // Draw first, then check the size of the one drawn (most candidates
         // have it by construction; struct padding and named types may not).
-        while !cands.is_empty() {
-            let w: Vec<u32> = cands
-                .iter()
-                .map(|(k, _)| self.swarm.ty_weight(*k))
-                .collect();
-            let i = if w.iter().all(|x| *x == 0) {
-                0
-            } else {
-                e.weighted(&w)
-            };
-            let (_, t) = cands.swap_remove(i);
+        while len > 0 {
+            let live = &cands[..len];
+            let i = e.weighted_by(|| live.iter().map(|c| self.swarm.ty_weight(c.kind(bits))));
+            // `swap_remove`, as the list of built types did.
+            let c = cands[i];
+            cands[i] = cands[len - 1];
+            len -= 1;
+            let t = c.build(self);
             if self.dl.bitsizeof(&t, self.table).ok() == Some(bits) {
                 return t;
             }
         }
         Type::Int(bits.clamp(1, MAX_INT_WIDTH))
+    }
+
+    /// How many named types have a body.
+    fn named_count(&self) -> usize {
+        self.table.named.values().filter(|b| b.is_some()).count()
+    }
+
+    /// The `i`th named type with a body.
+    fn named_type(&self, i: usize) -> Type {
+        let name = self
+            .table
+            .named
+            .iter()
+            .filter(|(_, b)| b.is_some())
+            .nth(i)
+            .map(|(n, _)| n.clone())
+            .expect("i < named_count()");
+        Type::Named(name)
     }
 
     /// A vector `<N x E>` of basic elements (what `DIOpSelect` and
@@ -359,4 +342,82 @@ pub fn named_types(
         }
     }
     table
+}
+
+/// One candidate of [`TypeGen::of_size`], a small code for the type it
+/// builds when drawn.
+#[derive(Clone, Copy, Debug)]
+enum Candidate {
+    EmptyStruct,
+    EmptyArray,
+    Int(u64),
+    Float(FloatKind),
+    Ptr(u32),
+    /// `<lanes x iW>`.
+    IntVector(u64, u64),
+    FloatVector(u64, FloatKind),
+    /// `[len x iW]`.
+    IntArray(u64, u64),
+    /// `<{ iN }>`.
+    PackedInt(u64),
+    /// `{ iN, iN }`.
+    Halves(u64),
+    /// The `i`th named type with a body.
+    Named(usize),
+}
+
+impl Candidate {
+    /// The kind whose swarm weight the candidate has, for a size of `bits`.
+    fn kind(self, bits: u64) -> TyKind {
+        match self {
+            Candidate::EmptyStruct | Candidate::PackedInt(_) | Candidate::Halves(_) => {
+                TyKind::Struct
+            }
+            Candidate::EmptyArray | Candidate::IntArray(..) => TyKind::Array,
+            Candidate::Int(_) if bits.is_power_of_two() && bits >= 8 => TyKind::Int,
+            Candidate::Int(_) => TyKind::OddInt,
+            Candidate::Float(_) => TyKind::Float,
+            Candidate::Ptr(_) => TyKind::Ptr,
+            Candidate::IntVector(..) | Candidate::FloatVector(..) => TyKind::Vector,
+            Candidate::Named(_) => TyKind::Named,
+        }
+    }
+
+    fn build(self, tg: &TypeGen) -> Type {
+        let boxed = |t| Box::new(t);
+        match self {
+            Candidate::EmptyStruct => Type::Struct {
+                fields: vec![],
+                packed: false,
+            },
+            Candidate::EmptyArray => Type::Array {
+                len: 0,
+                elem: boxed(Type::Int(32)),
+            },
+            Candidate::Int(w) => Type::Int(w),
+            Candidate::Float(k) => Type::float(k),
+            Candidate::Ptr(a) => Type::opaque_ptr(a),
+            Candidate::IntVector(len, w) => Type::Vector {
+                len,
+                elem: boxed(Type::Int(w)),
+            },
+            Candidate::FloatVector(len, k) => Type::Vector {
+                len,
+                elem: boxed(Type::float(k)),
+            },
+            Candidate::IntArray(len, w) => Type::Array {
+                len,
+                elem: boxed(Type::Int(w)),
+            },
+            Candidate::PackedInt(w) => Type::Struct {
+                fields: vec![Type::Int(w)],
+                packed: true,
+            },
+            Candidate::Halves(w) => Type::Struct {
+                fields: vec![Type::Int(w), Type::Int(w)],
+                packed: false,
+            },
+            Candidate::Named(i) => tg.named_type(i),
+        }
+    }
 }

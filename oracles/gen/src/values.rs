@@ -8,7 +8,7 @@ use super::entropy::Entropy;
 use diopter_semantics::ast::Literal;
 use diopter_semantics::types::Type;
 use diopter_semantics::value::{Bits, FloatKind};
-use num_bigint::{BigInt, BigUint};
+use num_bigint::{BigInt, BigUint, Sign};
 use num_traits::{One, ToPrimitive, Zero};
 
 /// What a value will be used for.
@@ -28,24 +28,20 @@ pub enum Hint {
 /// Edge values of an integer of `width` bits, as the literal would spell
 /// them (negative values are two's complement at the width).
 fn edge_int(e: &mut dyn Entropy, width: u64, hint: Hint) -> BigInt {
-    let one = BigInt::one();
-    let int_min = -(BigInt::one() << (width - 1));
-    let int_max = (BigInt::one() << (width - 1)) - 1;
-    let uint_max = (BigInt::one() << width) - 1;
-    let w = BigInt::from(width);
-    let cands = [
-        BigInt::zero(),
-        one.clone(),
-        -one.clone(),
-        int_min,
-        int_max,
-        uint_max,
-        w.clone(),
-        w + 1,
-        BigInt::from(8),
-        BigInt::from(-8),
-    ];
-    let mut v = e.pick(&cands).clone();
+    // The candidates by index, only the one drawn built (the same choice as
+    // a `pick` from the list of ten, without building the other nine).
+    let mut v = match e.index(10) {
+        0 => BigInt::zero(),
+        1 => BigInt::one(),
+        2 => -BigInt::one(),
+        3 => -(BigInt::one() << (width - 1)),
+        4 => (BigInt::one() << (width - 1)) - 1,
+        5 => (BigInt::one() << width) - 1,
+        6 => BigInt::from(width),
+        7 => BigInt::from(width) + 1,
+        8 => BigInt::from(8),
+        _ => BigInt::from(-8),
+    };
     if hint == Hint::ShiftAmount && e.chance(1, 2) {
         // At or past the width: the result is 0 or the sign fill.
         v = BigInt::from(width + e.below(3));
@@ -53,11 +49,22 @@ fn edge_int(e: &mut dyn Entropy, width: u64, hint: Hint) -> BigInt {
     clamp(v, width)
 }
 
+/// Whether `v` lies in `-2^(w-1) ..= 2^w - 1` (`w >= 1`), read off its
+/// magnitude's bits: building the two bounds cost more than the rest of
+/// drawing the value.
+fn in_literal_range(v: &BigInt, width: u64) -> bool {
+    let m = v.magnitude();
+    if v.sign() == Sign::Minus {
+        // |v| <= 2^(w-1): fewer bits, or exactly that power of two.
+        m.bits() < width || (m.bits() == width && m.trailing_zeros() == Some(width - 1))
+    } else {
+        m.bits() <= width
+    }
+}
+
 /// `v` as a literal of `width` bits: in `-2^(w-1) ..= 2^w - 1`.
 fn clamp(v: BigInt, width: u64) -> BigInt {
-    let lo = -(BigInt::one() << (width - 1));
-    let hi = (BigInt::one() << width) - 1;
-    if v < lo || v > hi {
+    if !in_literal_range(&v, width) {
         // Reduce to the unsigned reading, which always fits.
         let m = BigInt::one() << width;
         ((v % &m) + &m) % m
@@ -75,6 +82,19 @@ pub fn random_biguint(e: &mut dyn Entropy, width: u64) -> BigUint {
         1 => u64::MAX,
         _ => e.bits64(),
     };
+    if limbs <= 2 {
+        // The common widths, in a machine word pair: the same draws and
+        // value as below, without the digit vectors and the shifted mask.
+        let lo = if limbs > 0 { e.bits64() } else { 0 };
+        let hi = if limbs > 1 { e.bits64() } else { 0 };
+        let v = u128::from(lo) | u128::from(hi) << 64;
+        let mask = if width >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << width) - 1
+        };
+        return BigUint::from(v & mask);
+    }
     let digits: Vec<u64> = (0..limbs)
         .map(|i| if i < 3 { e.bits64() } else { fill })
         .collect();
@@ -236,5 +256,25 @@ pub fn literal(e: &mut dyn Entropy, t: &Type, hint: Hint, edge: u64, undef: u64)
                 .collect(),
         ),
         _ => Literal::ZeroInitializer,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bit test agrees with the bounds it replaced, at and around them.
+    #[test]
+    fn literal_range_is_the_bounds() {
+        for w in (1u64..=140).chain([255, 256, 257, 4096]) {
+            let lo = -(BigInt::one() << (w - 1));
+            let hi = (BigInt::one() << w) - 1;
+            for base in [&lo, &hi, &BigInt::zero()] {
+                for d in -2..=2 {
+                    let v = base + d;
+                    assert_eq!(in_literal_range(&v, w), v >= lo && v <= hi, "{v} at {w}");
+                }
+            }
+        }
     }
 }

@@ -18,7 +18,9 @@ cause), and a column says whether it still gives the cause ("still") or
 not ("gone"): a campaign run by an older build can then be read against
 the current validator.
 
-A cause whose key the classes file does not hold is printed as
+A cause whose first finding a recheck (`diopter upstream reduce --recheck`)
+marked `no_longer_refuted` is listed as a diopter false positive whatever
+its key's class. A cause whose key the classes file does not hold is printed as
 "UNTRIAGED": such a cause has not been checked by hand, and the script
 exits 1 so that it cannot be mistaken for a triaged table. Classify it by
 working a finding of it by hand (reports/upstream-triage.md says how),
@@ -91,6 +93,9 @@ def reduction(finding):
     return f"{r['lines_before']}→{r['lines_after']}{cut}"
 
 
+GONE = "X diopter false positive (no longer refuted when the run was rechecked)"
+
+
 def main(argv):
     args = argv[1:]
     classes_path = "corpus/upstream/triage-classes.tsv"
@@ -121,7 +126,11 @@ def main(argv):
             continue
         key = key_without_pass(f["cause"], f["pass"])
         cls = classes.get(key)
-        if cls is None:
+        if f.get("no_longer_refuted"):
+            # `diopter upstream reduce --recheck` found that the diopter of
+            # the recheck no longer refutes it: not a cause any more.
+            cls = GONE
+        elif cls is None:
             cls = "UNTRIAGED"
             untriaged += 1
         again = recheck(diopter, f) if diopter else None

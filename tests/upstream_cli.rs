@@ -911,6 +911,13 @@ fn a_sunk_pointer_compare_salvaged_over_its_operands_is_a_refinement() {
         "{doc:#}"
     );
     assert_eq!(pairs[0]["verdict"], "refinement", "{doc:#}");
+    // A compare the pass folded away is not derived: the fold may rest on
+    // a fact diopter does not model (here the store before it).
+    let f = data("deref-nonnull.ll");
+    let (_, doc) = validate_json(&["--passes", "instcombine", "--debugify", f.to_str().unwrap()]);
+    let p = pair_of(&doc, "%rval");
+    assert_eq!(p["verdict"], "refuted", "{p:#}");
+    assert_eq!(p["assumes_unknown_operand"], true, "{p:#}");
 }
 
 /// `upstream reduce --recheck` judges a finished run again with this

@@ -713,6 +713,9 @@ struct Ctx<'a> {
     /// `derive_shared`'s answer per name and type, so that both sides
     /// resolve a shared value alike whatever the budget left.
     shared_memo: BTreeMap<String, Option<(Vec<OpNode>, String)>>,
+    /// The definition `derive_shared` is deriving (a value both files
+    /// define alike), while it does.
+    shared_def: Option<String>,
     /// Free or fixed upper bits and signedness (`hole_maps`).
     conventions: Conventions,
     /// The constants every caller passes, by parameter position
@@ -1049,7 +1052,10 @@ impl<'a> Ctx<'a> {
                 return None;
             }
             self.shared_budget -= 1;
-            let ops = self.derive(w, ty, &def, depth)?;
+            let outer = self.shared_def.replace(def.clone());
+            let ops = self.derive(w, ty, &def, depth);
+            self.shared_def = outer;
+            let ops = ops?;
             let d = print_ops(&expr(ops.clone()));
             Some((
                 ops,
@@ -1189,11 +1195,15 @@ impl<'a> Ctx<'a> {
         }
         // Pointers compare as their addresses, integers of the address
         // space's pointer width (as the classic translation reads a pointer
-        // operand), so that a compare a pass sinks or salvages over the
-        // same pointers relates to them (`icmp ne ptr %p, null`).
+        // operand), so that a compare a pass sinks and salvages over the
+        // same pointers relates to them (`icmp ne ptr %p, null`). Only a
+        // compare both files define alike: one the pass folded may rest on
+        // what diopter does not model (a load or store through `%p`, an
+        // `alloca`, a `nonnull` attribute: then `%p` is not null), and
+        // left undefined it keeps such a fold inconclusive.
         let wd = match t.int_width() {
             Some(wd) => wd,
-            None if t.is_ptr() => {
+            None if t.is_ptr() && self.shared_def.as_deref() == Some(def) => {
                 let wd = self.dl.bitsizeof(&t, self.types).ok()?;
                 a.push(node(Op::Reinterpret(Type::Int(wd))));
                 b.push(node(Op::Reinterpret(Type::Int(wd))));
@@ -1649,6 +1659,7 @@ fn build(
         pre: Vec::new(),
         shared_budget: SHARED_BUDGET,
         shared_memo: BTreeMap::new(),
+        shared_def: None,
         conventions,
         caller_args: crate::callsites::constant_args(before.0, before.1),
         opaque: BTreeMap::new(),
@@ -1851,6 +1862,7 @@ fn operand_roots(
         pre: Vec::new(),
         shared_budget: 0,
         shared_memo: BTreeMap::new(),
+        shared_def: None,
         conventions: Conventions::default(),
         // Matching needs no preconditions.
         caller_args: BTreeMap::new(),

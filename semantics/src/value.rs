@@ -184,10 +184,11 @@ impl Bits {
     }
 
     /// The unsigned reading, if it fits.
-    #[inline]
     pub fn to_u128(&self) -> Option<u128> {
         // The digits directly: num-bigint's general conversion costs more
-        // than the rest of loading a small implicit value.
+        // than the rest of loading a small implicit value. (Not `#[inline]`:
+        // inlined into the fast evaluator's run loop it made that loop's
+        // code worse, about 20 instructions per evaluation.)
         let mut digits = self.value.iter_u64_digits();
         let lo = digits.next().unwrap_or(0);
         let hi = digits.next().unwrap_or(0);

@@ -168,7 +168,9 @@ impl Sizes<'_> {
             Scalar::Ptr(a) | Scalar::TPtr(a, _) => self.env.dl.pointer_bits(a),
         }
     }
-    #[inline]
+    // `always`: with `inline` it stayed a call per sized entry, which
+    // cost more than sizing a scalar does.
+    #[inline(always)]
     fn of(&mut self, t: Ty) -> Option<u64> {
         let bits = match t {
             Ty::S(s) => self.scalar(s),

@@ -283,6 +283,12 @@ pub struct DataLayout {
     vectors: Vec<AlignSpec>,
     aggregate_abi: u64,
     pointers: BTreeMap<u32, PtrSpec>,
+    /// What `pointers` gives address spaces 0 to 7 (their own entry, else
+    /// address space 0's): sizes are asked for per operation, and a map
+    /// lookup (two for an address space the layout does not name) cost
+    /// more than the rest of sizing a pointer. A function of `pointers`,
+    /// so it changes no comparison.
+    low_pointers: [PtrSpec; 8],
 }
 
 /// Why a type has no size, or a datalayout string is not understood.
@@ -318,6 +324,7 @@ impl DataLayout {
             vectors: vec![a(64, 64), a(128, 128)],
             aggregate_abi: 8,
             pointers,
+            low_pointers: [PtrSpec { size: 64, abi: 64 }; 8],
         }
     }
 
@@ -412,7 +419,28 @@ impl DataLayout {
                 _ => return Err(err(comp, "unknown component")),
             }
         }
+        for a in 0..dl.low_pointers.len() {
+            dl.low_pointers[a] = dl.pointer_spec(a as u32);
+        }
         Ok(dl)
+    }
+
+    /// Address space `a`'s pointer size and alignment, from the map.
+    fn pointer_spec(&self, a: u32) -> PtrSpec {
+        self.pointers
+            .get(&a)
+            .or_else(|| self.pointers.get(&0))
+            .copied()
+            .unwrap_or(PtrSpec { size: 64, abi: 64 })
+    }
+
+    /// [`DataLayout::pointer_spec`], from the table for low address spaces.
+    #[inline]
+    fn pointer(&self, a: u32) -> PtrSpec {
+        match self.low_pointers.get(a as usize) {
+            Some(p) => *p,
+            None => self.pointer_spec(a),
+        }
     }
 
     pub fn is_big_endian(&self) -> bool {
@@ -421,18 +449,13 @@ impl DataLayout {
 
     /// Pointer width in bits for an address space; address spaces the layout does
     /// not name use address space 0's.
+    #[inline]
     pub fn pointer_bits(&self, addrspace: u32) -> u64 {
-        self.pointers
-            .get(&addrspace)
-            .or_else(|| self.pointers.get(&0))
-            .map_or(64, |p| p.size)
+        self.pointer(addrspace).size
     }
 
     fn pointer_abi(&self, addrspace: u32) -> u64 {
-        self.pointers
-            .get(&addrspace)
-            .or_else(|| self.pointers.get(&0))
-            .map_or(64, |p| p.abi)
+        self.pointer(addrspace).abi
     }
 
     /// `bitsizeof(T)`.
@@ -607,6 +630,101 @@ impl DataLayout {
 }
 
 impl DataLayout {
+    /// `bitsizeof(t)` for the plain types (integers, floats, pointers,
+    /// vectors of those, and arrays, structs and named types of plain
+    /// types), without
+    /// the error values the full walk carries at every level: `None` when
+    /// `t` is anything else or has no size, and then [`DataLayout::bitsizeof`]
+    /// says which. A compiler sizing a type per operation (the fast
+    /// evaluator) takes this first; a test holds it to `bitsizeof`.
+    pub fn bitsizeof_quick(&self, t: &Type, table: &TypeTable) -> Option<u64> {
+        self.quick_size_align(t, table, 0).map(|(size, _)| size)
+    }
+
+    /// `size_align` for plain types, `None` for the rest and for errors.
+    fn quick_size_align(&self, t: &Type, table: &TypeTable, depth: usize) -> Option<(u64, u64)> {
+        // Deep nesting is left to the full walk and its depth limit.
+        if depth > 16 {
+            return None;
+        }
+        let (size, align) = match t {
+            Type::Int(_) | Type::Float(_) | Type::Ptr { .. } => self.quick_scalar(t)?,
+            Type::Vector { len, elem } => {
+                let (e, _) = self.quick_scalar(elem)?;
+                if e > MAX_TYPE_BITS {
+                    return None;
+                }
+                let size = len.checked_mul(e)?;
+                let align = match self.vectors.iter().find(|a| a.size == size) {
+                    Some(a) => a.abi,
+                    None => (size.div_ceil(8)).max(1).next_power_of_two() * 8,
+                };
+                (size, align)
+            }
+            Type::Array { len, elem } => {
+                let (s, a) = self.quick_size_align(elem, table, depth + 1)?;
+                let store = s.div_ceil(8) * 8;
+                (len.checked_mul(store.div_ceil(a) * a)?, a)
+            }
+            Type::Struct { fields, packed } => {
+                let mut offset = 0u64;
+                let mut align = if *packed {
+                    8
+                } else {
+                    self.aggregate_abi.max(8)
+                };
+                for f in fields {
+                    // Scalar fields (most of them) without a call.
+                    let (size, a) = match f {
+                        Type::Int(_) | Type::Float(_) | Type::Ptr { .. } => self.quick_scalar(f)?,
+                        _ => self.quick_size_align(f, table, depth + 1)?,
+                    };
+                    let fa = if *packed { 8 } else { a };
+                    offset = offset.div_ceil(fa) * fa;
+                    let store = size.div_ceil(8) * 8;
+                    offset = offset
+                        .checked_add(store.div_ceil(a) * a)
+                        .filter(|o| *o <= MAX_TYPE_BITS)?;
+                    align = align.max(fa);
+                }
+                (offset.div_ceil(align) * align, align)
+            }
+            Type::Named(_) => {
+                let body = resolve_ref(t, table, depth).ok()?;
+                self.quick_size_align(body, table, depth + 1)?
+            }
+            Type::Target { .. } => return None,
+        };
+        (size <= MAX_TYPE_BITS).then_some((size, align))
+    }
+
+    /// Size and alignment of an integer, float or pointer type.
+    #[inline(always)]
+    fn quick_scalar(&self, t: &Type) -> Option<(u64, u64)> {
+        Some(match t {
+            Type::Int(w) => {
+                let align = match self.ints.iter().find(|a| a.size >= *w) {
+                    Some(a) => a.abi,
+                    None => self.ints.last().map_or(8, |a| a.abi),
+                };
+                (*w, align)
+            }
+            Type::Float(k) => {
+                let w = k.0.width();
+                let align = match self.floats.iter().find(|a| a.size == w) {
+                    Some(a) => a.abi,
+                    None => (w.div_ceil(8)).next_power_of_two() * 8,
+                };
+                (w, align)
+            }
+            Type::Ptr { addrspace, .. } => {
+                let p = self.pointer(*addrspace);
+                (p.size, p.abi)
+            }
+            _ => return None,
+        })
+    }
+
     /// `(size_in_bits(t), align_bits(t))` computed together: a nested
     /// aggregate's layout is worked out once for both, rather than once for
     /// its size and twice more for its alignment at every level of nesting
@@ -1192,6 +1310,9 @@ mod layout_equivalence {
                     dl.old_align_bits(&t, &tab, 0),
                     "align of {t}"
                 );
+                if let Some(bits) = dl.bitsizeof_quick(&t, &tab) {
+                    assert_eq!(dl.bitsizeof(&t, &tab), Ok(bits), "quick size of {t}");
+                }
                 assert_eq!(
                     dl.alloc_bits(&t, &tab),
                     dl.old_alloc_size(&t, &tab, 0),

@@ -161,6 +161,28 @@ pub struct Compiled {
 
 pub(crate) type Fail = (ErrorKind, String);
 
+/// `a == b`, with scalar types (nearly every referrer's and argument's)
+/// compared here rather than by a call to the derived comparison.
+#[inline]
+fn same_type(a: &Type, b: &Type) -> bool {
+    match (a, b) {
+        (Type::Int(x), Type::Int(y)) => x == y,
+        (Type::Float(x), Type::Float(y)) => x == y,
+        (
+            Type::Ptr {
+                addrspace: x,
+                pointee: None,
+            },
+            Type::Ptr {
+                addrspace: y,
+                pointee: None,
+            },
+        ) => x == y,
+        _ if std::mem::discriminant(a) != std::mem::discriminant(b) => false,
+        _ => a == b,
+    }
+}
+
 fn ill(m: impl Into<String>) -> Fail {
     (ErrorKind::IllFormed, m.into())
 }
@@ -202,7 +224,10 @@ impl Compiled {
         }
     }
 
-    /// Makes this an empty program for `e`, keeping the buffers.
+    /// Makes this an empty program for `e`, keeping the buffers. The
+    /// result is left as it is: each compiler sets it at its end (the
+    /// typing compiler overwrites a scalar result in place, which saves
+    /// dropping a `Type` and making another at every recompilation).
     pub(crate) fn reset(&mut self, e: &Expr) {
         self.code.clear();
         self.code.reserve(e.ops.len() + 1);
@@ -212,7 +237,6 @@ impl Compiled {
         self.consts.clear();
         self.part_bits.clear();
         self.words.clear();
-        self.result = None;
         self.fragment = None;
     }
 }
@@ -285,7 +309,7 @@ impl<'e, 'c> Builder<'e, 'c> {
                         let rb = match (bits, rt) {
                             (Some(b), _) => Some(*b),
                             // The same type has the same size: no layout walk.
-                            (None, Some(rt)) if rt == t => Some(tb),
+                            (None, Some(rt)) if same_type(rt, t) => Some(tb),
                             (None, Some(rt)) => Some(self.size(rt)?),
                             (None, None) => None,
                         };
@@ -328,7 +352,7 @@ impl<'e, 'c> Builder<'e, 'c> {
                     }
                     let ab = match (&a.bits, &a.ty) {
                         (Some(b), _) => Some(*b),
-                        (None, Some(at)) if at == t => Some(tb),
+                        (None, Some(at)) if same_type(at, t) => Some(tb),
                         (None, Some(at)) => Some(self.size(at)?),
                         (None, None) => None,
                     };

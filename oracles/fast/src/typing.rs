@@ -156,8 +156,6 @@ impl<'e> Ty<'e> {
 /// `bitsizeof`, as `DataLayout::bitsizeof` computes it (`None`: its error).
 struct Sizes<'v> {
     env: &'v Env<'v>,
-    /// Pointer bits of address spaces 0..8 (0: not looked up yet).
-    ptr: [u64; 8],
 }
 
 impl Sizes<'_> {
@@ -166,18 +164,13 @@ impl Sizes<'_> {
         match s {
             Scalar::Int(w) => w,
             Scalar::Float(k) => k.width(),
-            Scalar::Ptr(a) | Scalar::TPtr(a, _) => match self.ptr.get_mut(a as usize) {
-                Some(p) => {
-                    if *p == 0 {
-                        *p = self.env.dl.pointer_bits(a);
-                    }
-                    *p
-                }
-                None => self.env.dl.pointer_bits(a),
-            },
+            // A table lookup for the usual address spaces: no cache here.
+            Scalar::Ptr(a) | Scalar::TPtr(a, _) => self.env.dl.pointer_bits(a),
         }
     }
-    #[inline]
+    // `always`: with `inline` it stayed a call per sized entry, which
+    // cost more than sizing a scalar does.
+    #[inline(always)]
     fn of(&mut self, t: Ty) -> Option<u64> {
         let bits = match t {
             Ty::S(s) => self.scalar(s),
@@ -193,10 +186,15 @@ impl Sizes<'_> {
         (bits <= MAX_TYPE_BITS).then_some(bits)
     }
     /// The data layout's size of an aggregate (kept out of line: `of` is
-    /// inlined where scalars are sized).
+    /// inlined where scalars are sized). Arrays and structs of plain types
+    /// take the layout's walk without error values (`bitsizeof_quick`,
+    /// held to `bitsizeof` by the layout's tests); the rest, and types
+    /// without a size, the full one.
     #[inline(never)]
     fn aggregate(&self, t: &Type) -> Option<u64> {
-        self.env.dl.bitsizeof(t, self.env.types).ok()
+        let dl = self.env.dl;
+        dl.bitsizeof_quick(t, self.env.types)
+            .or_else(|| dl.bitsizeof(t, self.env.types).ok())
     }
 }
 
@@ -270,7 +268,7 @@ fn typed<'e>(
     c: &mut Compiled,
 ) -> Option<()> {
     let mut b = Builder::new(e, env, c);
-    let mut sz = Sizes { env, ptr: [0; 8] };
+    let mut sz = Sizes { env };
     let mut frag: Option<(u64, u64)> = None;
     // The pointees of the seed's `DIOpAddrOf` results.
     let mut made: Vec<Ty> = Vec::new();
@@ -525,7 +523,33 @@ fn typed<'e>(
     let [(top, bits)] = stack.as_slice() else {
         return None;
     };
-    b.c.result = Some((top.to_type(&made), *bits));
+    let bits = *bits;
+    // The previous program's result is usually a scalar of the same kind:
+    // overwrite its field rather than drop it and make another.
+    match (&mut b.c.result, *top) {
+        (Some((Type::Int(w), b)), Ty::S(Scalar::Int(x))) => (*w, *b) = (x, bits),
+        (Some((Type::Float(k), b)), Ty::S(Scalar::Float(x))) => (*k, *b) = (FloatKindOrd(x), bits),
+        (
+            Some((
+                Type::Ptr {
+                    addrspace,
+                    pointee: None,
+                },
+                b,
+            )),
+            Ty::S(Scalar::Ptr(x)),
+        ) => (*addrspace, *b) = (x, bits),
+        // A vector keeps its element's box.
+        (Some((Type::Vector { len, elem }, b)), Ty::Vec(n, Scalar::Int(x)))
+            if matches!(**elem, Type::Int(_)) =>
+        {
+            if let Type::Int(w) = &mut **elem {
+                *w = x;
+            }
+            (*len, *b) = (n, bits)
+        }
+        (r, top) => *r = Some((top.to_type(&made), bits)),
+    }
     b.c.fragment = frag;
     Some(())
 }
@@ -560,6 +584,7 @@ impl Compiled {
 fn compile_unchecked_into(e: &Expr, env: &Env, c: &mut Compiled) {
     if !compile_typed_into(e, env, c) {
         c.reset(e);
+        c.result = None;
         checked_types_into(e, env, c);
     }
 }

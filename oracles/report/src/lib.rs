@@ -489,12 +489,11 @@ const RATIOS: [RatioGoal; 6] = [
         why: "in a context prepared beforehand (`PreparedContext`: a debugger \
               prepares a stop's context once for the expressions it evaluates there; the \
               bench's `fast` row runs so, the preparation outside the timed loop) a run is \
-              about 3,960 instructions per evaluation in callgrind against the reference's \
-              50,500 (12.7×; on the raw context, which `Compiled::run` still takes, 4,490, and \
-              it was 4,870 and 10.4× before the prepared context); the time ratio has run \
-              about 1.6× above the instruction ratio (the reference stalls more in callgrind's \
-              cache and branch simulation); what is left is flat: reading values is 39% of \
-              the run, the instruction loop's own dispatch most of the rest",
+              about 3,150 instructions per evaluation in callgrind against the reference's \
+              50,170 (15.9×; 12.7× before the arenas borrowed nothing and the result stopped \
+              carrying the machine, 10.4× before the prepared context); the time ratio has \
+              run above the instruction ratio (the reference stalls more); what is left is \
+              flat: reading values, the loop's per-operation dispatch, wide arithmetic",
     },
     RatioGoal {
         what: "fast evaluator vs reference, corpus expressions",
@@ -503,14 +502,12 @@ const RATIOS: [RatioGoal; 6] = [
         goal: 20.0,
         anchor: "corpus-expressions-fast-vs-reference",
         why: "in a context prepared beforehand a run of a corpus expression (2.75 \
-              operations on average) is about 930 instructions, the reference about 9,910 \
-              (10.6×; on the raw context 1,470, and it was 6.8× before): the context's \
-              locations, pointer sizes and memory pages are prepared once and borrowed by each \
-              run; what is left is reading (the mixed contexts' composites and \
-              multi-locations, 42% of the run) and the fixed cost of lending the scratch's \
-              vectors to the machine and moving the result to the caller (about 190): 20× \
-              needs about 800, i.e. arenas whose entries borrow nothing, so that a run borrows \
-              the scratch's vectors instead of moving them",
+              operations on average) is about 660 instructions, the reference about 9,720 \
+              (14.7×; 10.6× before the arenas borrowed nothing and the result stopped carrying \
+              the machine): what is left is the small multi-location and composite reads of \
+              the mixed contexts (about 210), memory bytes (about 110), the loop's dispatch \
+              (about 70 an operation) and the run's setup (about 90); 20× in instructions \
+              would be about 490",
     },
     RatioGoal {
         what: "fast evaluator with compilation vs reference, generated expressions",
@@ -521,14 +518,12 @@ const RATIOS: [RatioGoal; 6] = [
         why: "compiling each expression into the previous program's buffers \
               (`Compiled::recompile_unchecked`, as a debugger or a fuzz loop reuses a \
               `Scratch`; the bench's `fast+compile` does so) and running it once on the raw \
-              context is about 10,680 instructions per 14-operation expression (13,250 \
-              before), 4.7× fewer than the reference: compiling 5,890 (constants 1,380, sizing \
-              types 1,230 of which the data layout's `bitsizeof` of aggregates about 680, \
-              which the reference computes too, the rest the compiler's per-operation \
-              dispatch), the run about 4,600. In an earlier simulation compile and run had a \
-              third of the reference's mispredictions for a quarter of its instructions: 5× \
-              in time needs a smaller code footprint and fewer mispredictions as well as \
-              fewer instructions",
+              context is about 8,730 instructions per 14-operation expression (10,680 before \
+              this round), 5.7× fewer than the reference: sizing aggregates about 375 and \
+              dropping types about 285 are left in the compiler besides its per-operation \
+              dispatch; in an earlier simulation compile and run had a third of the \
+              reference's mispredictions for a quarter of its instructions, so the time ratio \
+              runs below the instruction ratio",
     },
     RatioGoal {
         what: "fast evaluator with compilation vs reference, corpus expressions",
@@ -537,12 +532,11 @@ const RATIOS: [RatioGoal; 6] = [
         goal: 5.0,
         anchor: "compilation-fast-compile-vs-reference",
         why: "compiling into the previous program's buffers and running once on \
-              the raw context is about 2,740 instructions (3,220 before), 3.6× fewer than the \
-              reference's 9,910: compiling 1,110 (about 620 of it the typing compiler's \
-              per-operation dispatch and moves), the run 1,470 (loading the context locations \
-              the expression names 381, reading 547), the environment both sides build 116; \
-              5× needs the run's fixed costs (see the corpus expressions) and the compiler's \
-              per-operation dispatch both smaller",
+              the raw context is about 2,165 instructions (2,740 before this round), 4.5× fewer \
+              than the reference's 9,720: compiling about 940 (the typing loop's \
+              per-operation dispatch and stack moves about 590), loading the raw context's \
+              locations about 435, the environment both sides build 116; 5× would be about \
+              1,940 in instructions and, with the mispredictions, less in time",
     },
     RatioGoal {
         what: "fast evaluator vs gimli, the same lowered DWARF",

@@ -43,15 +43,41 @@ fn still(opt: &Opt, f: &Finding, text: &str, cfg: &ProveConfig) -> Result<bool, 
         .map_err(|e| e.to_string())
 }
 
-/// The causes a pass gives on a module. Judged once per module and pass: a
-/// module that gave several causes in one pass was kept once per cause,
-/// and each copy would otherwise go through `opt` and validation again.
-type Judged = Result<BTreeSet<String>, String>;
+/// What a pass still refutes on a module: the causes, and the records
+/// (function, variable, line of the before-record) refuted under any
+/// cause. Judged once per module and pass: a module that gave several
+/// causes in one pass was kept once per cause, and each copy would
+/// otherwise go through `opt` and validation again.
+type Judged = Result<(BTreeSet<String>, BTreeSet<(String, String, usize)>), String>;
 
 fn causes_of(opt: &Opt, pass: &str, text: &str, cfg: &ProveConfig) -> Judged {
     findings_of(opt, text, pass, cfg)
-        .map(|v| v.into_iter().map(|(id, _)| id).collect())
+        .map(|v| {
+            let records = v
+                .iter()
+                .map(|(_, r)| (r.function.clone(), r.variable.clone(), r.before.line))
+                .collect();
+            (v.into_iter().map(|(id, _)| id).collect(), records)
+        })
         .map_err(|e| e.to_string())
+}
+
+/// Whether a finding is still a refutation: its cause is still given, or
+/// its own record is still refuted under another cause. A cause key holds
+/// the reading a refutation needs, and a reading that Z3 decides near its
+/// time limit can come out either way on a loaded machine; the record
+/// itself does not, so only a record no longer refuted at all marks its
+/// finding.
+fn still_refuted(
+    f: &Finding,
+    judged: &(BTreeSet<String>, BTreeSet<(String, String, usize)>),
+) -> bool {
+    judged.0.contains(&cause_id(&f.cause))
+        || judged.1.contains(&(
+            f.record.function.clone(),
+            f.record.variable.clone(),
+            f.record.before.line,
+        ))
 }
 
 /// Judges every finding again (`jobs` at a time, `tick` after each one) and
@@ -115,7 +141,7 @@ pub fn recheck(
         for &i in members.iter() {
             inputs[i] = j
                 .as_ref()
-                .map(|ids| ids.contains(&cause_id(&findings[i].cause)))
+                .map(|judged| still_refuted(&findings[i], judged))
                 .map_err(Clone::clone);
         }
     }

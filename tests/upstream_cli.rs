@@ -681,6 +681,11 @@ fn instcombine_replacing_a_value_by_its_demanded_bits_under_a_record_is_refuted(
     assert_eq!(before, (after + (1 << 32) - 16) % (1 << 32), "{p:#}");
 }
 
+/// `validate --passes PASS --debugify FILE --format json`'s document.
+fn debugified_through(file: &Path, pass: &str) -> Value {
+    validate_json(&["--passes", pass, "--debugify", file.to_str().unwrap()]).1
+}
+
 /// The first pair of `function` in a `validate --format json` document.
 fn pair_in<'a>(doc: &'a Value, function: &str) -> &'a Value {
     doc["pairs"]
@@ -835,7 +840,7 @@ fn a_call_whose_uses_the_pass_replaced_is_an_unknown_relation() {
     // (BDCE zeroing `%c` in `and i32 %c, 4`) stays a free value: that
     // refutation is a finding.
     let f = data("bdce-dead-call-operand.ll");
-    let (_, doc) = validate_json(&["--passes", "bdce", "--debugify", f.to_str().unwrap()]);
+    let doc = debugified_through(&f, "bdce");
     let p = pair_of(&doc, "%a");
     assert_eq!(p["verdict"], "refuted", "{p:#}");
     assert_eq!(p["assumes_unknown_operand"], false, "{p:#}");
@@ -900,7 +905,7 @@ fn a_sunk_pointer_compare_salvaged_over_its_operands_is_a_refinement() {
     assert_eq!(shown_value(w, "after_location"), 1, "{w:#}");
     // The same through opt-19 itself.
     let f = data("sunk-ptr-compare.ll");
-    let (_, doc) = validate_json(&["--passes", "instcombine", "--debugify", f.to_str().unwrap()]);
+    let doc = debugified_through(&f, "instcombine");
     let pairs = doc["pairs"].as_array().expect("pairs");
     assert_eq!(pairs.len(), 1, "{doc:#}");
     assert!(
@@ -914,7 +919,7 @@ fn a_sunk_pointer_compare_salvaged_over_its_operands_is_a_refinement() {
     // A compare the pass folded away is not derived: the fold may rest on
     // a fact diopter does not model (here the store before it).
     let f = data("deref-nonnull.ll");
-    let (_, doc) = validate_json(&["--passes", "instcombine", "--debugify", f.to_str().unwrap()]);
+    let doc = debugified_through(&f, "instcombine");
     let p = pair_of(&doc, "%rval");
     assert_eq!(p["verdict"], "refuted", "{p:#}");
     assert_eq!(p["assumes_unknown_operand"], true, "{p:#}");

@@ -131,7 +131,10 @@ pub fn recheck(
     });
     let mut inputs: Vec<Result<bool, String>> = texts
         .iter()
-        .map(|t| t.clone().and(Err("not checked".to_string())))
+        .map(|t| match t {
+            Ok(_) => Err("not checked".to_string()),
+            Err(e) => Err(e.clone()),
+        })
         .collect();
     for ((_, members), j) in work.iter().zip(judged) {
         let j = j

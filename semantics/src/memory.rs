@@ -272,7 +272,15 @@ pub fn overlay_page(base: u128, set: u64, bytes: &[u8; 64], address: u128, out: 
     // Only the page's bytes inside `address..end`.
     let from = address.saturating_sub(base) as u32;
     let to = (end - base).min(PAGE.into()) as u32;
-    let mut set = set & (u64::MAX >> (64 - (to - from))) << from;
+    let want = (u64::MAX >> (64 - (to - from))) << from;
+    // Inputs placed in memory are given whole: then the bytes are one copy.
+    if set & want == want {
+        let k = (base + u128::from(from) - address) as usize;
+        let n = (to - from) as usize;
+        out[k..k + n].copy_from_slice(&bytes[from as usize..to as usize]);
+        return (u64::MAX >> (64 - n)) << k;
+    }
+    let mut set = set & want;
     let mut given = 0u64;
     while set != 0 {
         let i = set.trailing_zeros();

@@ -90,6 +90,7 @@ fn main() {
         items.len(),
         ops as f64 / items.len() as f64
     );
+    let t = std::time::Instant::now();
     match side {
         "reference" => run_reference(&items, n),
         "fast" => {
@@ -109,4 +110,11 @@ fn main() {
         "fast+compile" => run_fast_compile(&items, items[0].compile(), n),
         _ => panic!("{usage}"),
     }
+    // Wall time of the whole side (preparing and compiling included for
+    // `fast`): a quick check between criterion runs, not a benchmark.
+    let d = t.elapsed();
+    eprintln!(
+        "{:.1} ns per evaluation (wall, including the side's setup)",
+        d.as_secs_f64() * 1e9 / (n * items.len()) as f64
+    );
 }

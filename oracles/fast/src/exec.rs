@@ -295,8 +295,9 @@ pub(crate) struct Machine<'a, 'r, O> {
     /// `Memory` is searched otherwise).
     pub pre: Option<&'a PreparedContext<'a>>,
     /// The storage a failed read was about, at the offset it read (for
-    /// `Msg::NotInContext` and `Msg::OutOfBounds`).
-    pub fault: Sgl<O>,
+    /// `Msg::NotInContext` and `Msg::OutOfBounds`): the scratch's, written
+    /// only by the failure that reads it, so never cleared.
+    pub fault: &'r mut Sgl<O>,
 }
 
 /// The arenas of a run, read-only: what a finished run's result is read
@@ -393,6 +394,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
             parts,
             addrs,
             words,
+            fault,
             ..
         } = bufs;
         stack.clear();
@@ -424,10 +426,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
             refs_home,
             run,
             pre,
-            fault: Sgl {
-                st: St::Undef,
-                off: O::zero(),
-            },
+            fault,
         }
     }
 
@@ -446,6 +445,20 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
         self.refs[r as usize].entity()
     }
 
+    /// [`View::loc_nodes`], without building a view for a location of one
+    /// node.
+    #[inline(always)]
+    fn loc_nodes(&self, loc: &Loc<O>) -> u64 {
+        match loc {
+            Loc::One(Sgl {
+                st: St::Comp(..) | St::Addr(_),
+                ..
+            })
+            | Loc::Many(..) => self.view().loc_nodes_walk(loc),
+            Loc::One(_) => 1,
+        }
+    }
+
     /// The machine's arenas, read-only.
     #[inline]
     pub(crate) fn view(&self) -> View<'_, O> {
@@ -456,7 +469,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
             addrs: lend(&self.addrs),
             words: self.words,
             refs: lend(&self.refs),
-            fault: &self.fault,
+            fault: self.fault,
         }
     }
 
@@ -575,7 +588,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 for j in 0..n {
                     let loc = self.stack[base + j].clone();
                     let bits = self.prog.part_bits[at as usize + j];
-                    let nodes = self.view().loc_nodes(&loc);
+                    let nodes = self.loc_nodes(&loc);
                     total = total.saturating_add(nodes);
                     self.parts.push(PartC { loc, bits, nodes });
                 }
@@ -585,7 +598,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
             }
             Ins::Extend { n, w } => {
                 let l = self.pop();
-                let nodes = self.view().loc_nodes(&l);
+                let nodes = self.loc_nodes(&l);
                 check_loc_size(nodes.saturating_mul(u64::from(n)).saturating_add(1))?;
                 let start = self.parts.len() as u32;
                 self.parts.extend(std::iter::repeat_n(
@@ -607,7 +620,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                     Val::S(v) => (v >> i) & 1 == 1,
                     Val::W(p) => words::get(words, p + i, 1) == 1,
                 };
-                let (n1, n0) = (self.view().loc_nodes(&l1), self.view().loc_nodes(&l0));
+                let (n1, n0) = (self.loc_nodes(&l1), self.loc_nodes(&l0));
                 let total = (0..u64::from(n)).fold(1u64, |acc, i| {
                     acc.saturating_add(if bit(self.words, i) { n1 } else { n0 })
                 });
@@ -1011,7 +1024,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 ));
                 for (j, p) in parts.iter().enumerate() {
                     let loc = self.load(&p.loc)?;
-                    let nodes = self.view().loc_nodes(&loc);
+                    let nodes = self.loc_nodes(&loc);
                     self.parts[start + j] = PartC {
                         loc,
                         bits: p.bits,
@@ -1103,6 +1116,24 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
             return;
         }
         let h = splitmix64(self.info().seed_hash ^ u64::from(a));
+        // Below 2^64 every byte's address is one limb: no carry into a
+        // second limb to test for, and a read the context gives nothing of
+        // hashes its bytes in order.
+        if addr + out.len() as u128 <= 1 << 64 {
+            let lo = addr as u64;
+            if given == 0 {
+                for (j, b) in out.iter_mut().enumerate() {
+                    *b = splitmix64(h ^ lo.wrapping_add(j as u64)) as u8;
+                }
+                return;
+            }
+            while seeded != 0 {
+                let j = seeded.trailing_zeros();
+                seeded &= seeded - 1;
+                out[j as usize] = splitmix64(h ^ lo.wrapping_add(u64::from(j))) as u8;
+            }
+            return;
+        }
         while seeded != 0 {
             let j = seeded.trailing_zeros();
             seeded &= seeded - 1;
@@ -1171,7 +1202,21 @@ impl<'v, O: Off> View<'v, O> {
     }
 
     /// `LocDesc::node_count` of the location `loc` converts to.
+    #[inline(always)]
     pub(crate) fn loc_nodes(&self, loc: &Loc<O>) -> u64 {
+        match loc {
+            // One single location of a storage without parts: one node.
+            Loc::One(Sgl {
+                st: St::Comp(..) | St::Addr(_),
+                ..
+            })
+            | Loc::Many(..) => self.loc_nodes_walk(loc),
+            Loc::One(_) => 1,
+        }
+    }
+
+    #[inline(never)]
+    pub(crate) fn loc_nodes_walk(&self, loc: &Loc<O>) -> u64 {
         self.singles_of(loc).iter().fold(0u64, |acc, s| {
             let inner = match s.st {
                 St::Comp(start, len) => self.parts[start as usize..(start + len) as usize]

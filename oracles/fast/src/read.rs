@@ -39,12 +39,46 @@ fn in_bounds<O: Off>(off: &O, n: u64, size: Size) -> bool {
     }
 }
 
+/// `n` bits (at most 128) of an implicit value or an entity held inline,
+/// read in bounds; `None` for every other read.
+#[inline(always)]
+fn value_read<O: Off>(s: &Sgl<O>, n: u64) -> Option<u128> {
+    let (St::Imp(v, w) | St::EntS(_, w, v)) = s.st else {
+        return None;
+    };
+    if n > 128 {
+        return None;
+    }
+    if n == 0 {
+        return Some(0);
+    }
+    let off = s.off.to_u128()?;
+    let end = off.checked_add(u128::from(n))?;
+    (end <= u128::from(w)).then(|| (v >> off) & mask128(n))
+}
+
 /// The message of a read of a location description with no single location.
 const NO_SINGLE: &str = "the location description has no single location";
 
 impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     /// Reads `n` bits of `loc`: inline when `n <= 128`, else a fresh region.
+    ///
+    /// Most reads are of the implicit value the previous operation pushed:
+    /// that case is a shift and a mask where the operation runs, and every
+    /// other read calls the general reader (which, with its wide and memory
+    /// paths, saves and restores more registers than the read costs).
+    #[inline(always)]
     pub(crate) fn read_val(&mut self, loc: &Loc<O>, n: u64) -> R<Val> {
+        if let Loc::One(s) = loc {
+            if let Some(v) = value_read(s, n) {
+                return Ok(Val::S(v));
+            }
+        }
+        self.read_val_general(loc, n)
+    }
+
+    #[inline(never)]
+    fn read_val_general(&mut self, loc: &Loc<O>, n: u64) -> R<Val> {
         if n <= 128 {
             return Ok(Val::S(self.read_small(loc, n)?));
         }
@@ -281,7 +315,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 )
             }
             St::Ent(r) if self.entity(r).1.is_none() => {
-                self.fault = s.clone();
+                *self.fault = s.clone();
                 return fail(ErrorKind::ReadUndefined, Msg::NotInContext);
             }
             _ => {}
@@ -289,7 +323,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
         let off = s.off.add_u64(extra).ok_or(Stop::Bail)?;
         let size = self.size_of(&s.st);
         if !in_bounds(&off, n, size) {
-            self.fault = Sgl { st: s.st, off };
+            *self.fault = Sgl { st: s.st, off };
             return fail(ErrorKind::OutOfBounds, Msg::OutOfBounds { n, size });
         }
         Ok(Some(off))

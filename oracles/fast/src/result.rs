@@ -102,7 +102,9 @@ impl Compiled {
             m.parts.pre = &pre.parts;
             m.addrs.pre = &pre.addrs;
             m.refs.pre = &pre.refs;
-            m.words.extend_from_slice(&pre.words);
+            if !pre.words.is_empty() {
+                m.words.extend_from_slice(&pre.words);
+            }
         }
         let r = m.run();
         let (refs, repeated) = if let Err((_, Stop::Bail)) = r {
@@ -118,14 +120,12 @@ impl Compiled {
                 !matches!(r, Err((_, Stop::Bail))),
                 "BigInt offsets do not overflow"
             );
-            let (fault, refs) = (b.fault, b.refs.own);
+            let refs = b.refs.own;
             big.done = r;
-            big.fault = fault;
             (refs, true)
         } else {
-            let (fault, refs) = (m.fault, m.refs.own);
+            let refs = m.refs.own;
             bufs.done = r;
-            bufs.fault = fault;
             (refs, false)
         };
         Evaluation {

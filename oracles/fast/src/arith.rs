@@ -66,13 +66,31 @@ pub(crate) struct DivByZero;
 
 /// `a op b` on one integer lane of width `w <= 128` (`a` is the deeper
 /// operand, `V2`; `b` the top, `V1`).
-#[inline]
+///
+/// The operations that are a machine instruction and a mask are done where
+/// the lane is; the others (division, shifts) in a call, whose register
+/// saving would otherwise cost every lane more than an addition does.
+#[inline(always)]
 pub(crate) fn int_lane(op: BinOp, w: u64, a: u128, b: u128) -> Result<u128, DivByZero> {
     let m = mask128(w);
     Ok(match op {
         BinOp::Add => a.wrapping_add(b) & m,
         BinOp::Sub => a.wrapping_sub(b) & m,
         BinOp::Mul => a.wrapping_mul(b) & m,
+        BinOp::And => a & b,
+        BinOp::Or => a | b,
+        BinOp::Xor => a ^ b,
+        _ => return int_lane_rest(op, w, a, b),
+    })
+}
+
+#[inline(never)]
+fn int_lane_rest(op: BinOp, w: u64, a: u128, b: u128) -> Result<u128, DivByZero> {
+    let m = mask128(w);
+    Ok(match op {
+        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::And | BinOp::Or | BinOp::Xor => {
+            unreachable!("done inline by int_lane")
+        }
         BinOp::Div => {
             if b == 0 {
                 return Err(DivByZero);
@@ -94,9 +112,6 @@ pub(crate) fn int_lane(op: BinOp, w: u64, a: u128, b: u128) -> Result<u128, DivB
                 (sext128(a, w).wrapping_rem(sext128(b, w)) as u128) & m
             }
         }
-        BinOp::And => a & b,
-        BinOp::Or => a | b,
-        BinOp::Xor => a ^ b,
         BinOp::Shl => {
             if b < u128::from(w) {
                 if diopter_faults::planted!("fast-shl-unmasked") {

@@ -786,11 +786,8 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     /// `V2 op V1`, lane by lane.
     fn binary(&mut self, op: BinOp, lane: Lane, lanes: u64, w: u64, v1: Val, v2: Val) -> R<Val> {
         let total = lanes * w;
-        if let Lane::Ill(m) = lane {
-            if lanes > 0 {
-                return fail(ErrorKind::IllFormed, Msg::Prog(m));
-            }
-        }
+        // An ill-formed lane fails at its first lane, in `lane` (so with
+        // no lanes it does not fail).
         if let (Val::S(b), Val::S(a)) = (v1, v2) {
             if lanes == 1 {
                 return Ok(Val::S(self.lane(op, lane, w, a, b)?));
@@ -803,6 +800,11 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 r |= self.lane(op, lane, w, x, y)? << (i * w);
             }
             return Ok(Val::S(r));
+        }
+        if let Lane::Ill(m) = lane {
+            if lanes > 0 {
+                return fail(ErrorKind::IllFormed, Msg::Prog(m));
+            }
         }
         // Wider than 128 bits in all. One wide integer: on the words.
         if let (Lane::Int, 1, Val::W(b), Val::W(a)) = (lane, lanes, v1, v2) {

@@ -301,6 +301,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     /// What a read of `n` bits at `extra` past `s` fails with before any
     /// bit is read (in the reference's order); else the offset to read at
     /// (`None`: no bits to read).
+    #[inline(always)]
     fn checked(&mut self, s: &Sgl<O>, extra: u64, n: u64) -> R<Option<O>> {
         // Reading no bits reads no bit of any storage.
         if n == 0 {

@@ -367,7 +367,7 @@ impl Default for RunState {
     }
 }
 
-const NOT_LOADED: u32 = u32::MAX;
+pub(crate) const NOT_LOADED: u32 = u32::MAX;
 pub(crate) const REFERRER: usize = 8;
 pub(crate) const OBJECT: usize = 9;
 

@@ -21,8 +21,10 @@
 //! The type itself is defined beside the machine (`exec`), which reads it;
 //! this module builds it and answers its memory reads.
 
-use super::compile::Compiled;
-use super::exec::{Bufs, Machine, Page, PreparedContext, RunState, Stop};
+use super::compile::{Compiled, Ins};
+use super::exec::{
+    Bufs, Machine, Page, PreparedContext, RunState, Stop, NOT_LOADED, OBJECT, REFERRER,
+};
 use diopter_semantics::context::Context;
 use diopter_semantics::memory::overlay_page;
 use std::fmt;
@@ -91,6 +93,21 @@ impl<'c> PreparedContext<'c> {
             given |= overlay_page(p.base, p.set, p.bytes, addr, out);
         }
         given
+    }
+
+    /// The range of the prepared arenas holding the location `ins` pushes,
+    /// when `ins` only names a location of the context and the context has
+    /// it (what `Machine::step` would push from the same slot).
+    #[inline]
+    pub(crate) fn loaded_slot(&self, ins: &Ins) -> Option<(u32, u32)> {
+        let k = match *ins {
+            Ins::Arg(n) if n < 8 => n as usize,
+            Ins::Referrer(_) if self.ctx.referrer.is_some() => REFERRER,
+            Ins::Object => OBJECT,
+            _ => return None,
+        };
+        let slot = self.info.loaded[k];
+        (slot.0 != NOT_LOADED).then_some(slot)
     }
 
     /// The context it was prepared from.

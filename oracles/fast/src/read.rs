@@ -100,21 +100,23 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
 
     fn read_small(&mut self, loc: &Loc<O>, n: u64) -> R<u128> {
         if let Loc::One(s) = loc {
-            if let Some(v) = self.fast_read(s, n) {
+            if let Some(v) = self.fast_read(s, 0, n) {
                 return Ok(v);
             }
         }
         self.read_small_at(loc, 0, n)
     }
 
-    /// One single location of memory, an entity or an implicit value, read
-    /// in bounds; `None` sends the read down the general path.
-    #[inline]
-    fn fast_read(&mut self, s: &Sgl<O>, n: u64) -> Option<u128> {
+    /// `n` bits at `extra` past one single location of memory, an entity or
+    /// an implicit value, read in bounds: what [`Machine::read_single_small`]
+    /// gives then, without its checks in order. `None` sends the read down
+    /// that path (which finds the failure, if there is one).
+    #[inline(always)]
+    fn fast_read(&mut self, s: &Sgl<O>, extra: u64, n: u64) -> Option<u128> {
         if n == 0 {
             return Some(0);
         }
-        let off = s.off.to_u128()?;
+        let off = s.off.to_u128()?.checked_add(u128::from(extra))?;
         let end = off.checked_add(u128::from(n))?;
         match s.st {
             St::Imp(v, w) | St::EntS(_, w, v) => {
@@ -154,7 +156,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     /// first failure, and single locations compared as numbers.
     fn read_small_at(&mut self, loc: &Loc<O>, extra: u64, n: u64) -> R<u128> {
         let (start, len) = match loc {
-            Loc::One(s) => return self.read_single_small(&s.clone(), extra, n),
+            Loc::One(s) => return self.read_one_small(&s.clone(), extra, n),
             Loc::Many(start, len) => (*start as usize, *len as usize),
         };
         if len == 0 {
@@ -163,11 +165,11 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
         // Every single location first: the first failure is the outcome;
         // then the first that differs from #0.
         let s = self.singles[start].clone();
-        let a = self.read_single_small(&s, extra, n)?;
+        let a = self.read_one_small(&s, extra, n)?;
         let mut differs = None;
         for j in 1..len {
             let s = self.singles[start + j].clone();
-            let b = self.read_single_small(&s, extra, n)?;
+            let b = self.read_one_small(&s, extra, n)?;
             if b != a && differs.is_none() {
                 differs = Some((j, b));
             }
@@ -184,6 +186,16 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                     b,
                 },
             ),
+        }
+    }
+
+    /// [`Machine::read_single_small`], through [`Machine::fast_read`] where
+    /// it can.
+    #[inline(always)]
+    fn read_one_small(&mut self, s: &Sgl<O>, extra: u64, n: u64) -> R<u128> {
+        match self.fast_read(s, extra, n) {
+            Some(v) => Ok(v),
+            None => self.read_single_small(s, extra, n),
         }
     }
 

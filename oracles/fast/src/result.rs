@@ -17,7 +17,7 @@
 //! `Evaluation` hands back the one vector a run may have taken (its `refs`).
 
 use super::compile::Compiled;
-use super::exec::{recycle, Arena, Machine, Ref, Sgl, St, Stop, View};
+use super::exec::{recycle, Arena, Loc, Machine, Ref, Sgl, St, Stop, View};
 use super::failure::Msg;
 use super::offset::Off;
 use super::words;
@@ -80,7 +80,49 @@ impl Compiled {
         if pre.lazy {
             return self.run(pre.ctx, scratch);
         }
+        if let [ins] = &self.code[..] {
+            if let Some(slot) = pre.loaded_slot(ins) {
+                return self.just_slot(pre, slot, scratch);
+            }
+        }
         self.start(pre.ctx, Some(pre), scratch)
+    }
+
+    /// The evaluation of a program that only names a location the prepared
+    /// context loaded (`slot`: its range in the prepared arenas): that
+    /// location, without a machine. Most expressions in real debug
+    /// information are this one operation (`DIOpArg(0)`: the variable is
+    /// where the context says), and a run's setup is most of their cost.
+    #[inline(never)]
+    fn just_slot<'a>(
+        &'a self,
+        pre: &'a PreparedContext<'_>,
+        (start, len): (u32, u32),
+        scratch: &'a mut Scratch,
+    ) -> Evaluation<'a> {
+        let b = &mut scratch.bufs;
+        // What a run leaves besides its result: arenas holding the prepared
+        // context's words and nothing of the run's own.
+        b.stack.clear();
+        b.singles.clear();
+        b.parts.clear();
+        b.addrs.clear();
+        b.words.clear();
+        if !pre.words.is_empty() {
+            b.words.extend_from_slice(&pre.words);
+        }
+        b.done = Ok(if len == 1 {
+            Loc::One(pre.singles[start as usize])
+        } else {
+            Loc::Many(start, len)
+        });
+        Evaluation {
+            prog: self,
+            pre: Some(pre),
+            scratch,
+            refs: Vec::new(),
+            big: false,
+        }
     }
 
     #[inline(always)]

@@ -72,6 +72,39 @@ fn leaves() {
     ]);
 }
 
+/// Expressions of one operation naming a context location: in a prepared
+/// context they are answered from the prepared slot without a machine, so
+/// every storage a slot can hold, wide values (kept in the prepared
+/// context's words) included.
+#[test]
+fn only_a_context_location() {
+    let w = "%w = i200 0x1000000000000000000000000000000000000000000000006\n%x = i8 7";
+    cases(&[
+        ("[i200] DIOpArg(0, i200)", &format!("arg 0 = %w\n{w}"), "Ok"),
+        (
+            "[i200] DIOpArg(0, i200)",
+            "arg 0 = implicit(i200 0x1000000000000000000000000000000000000000000000006) + 3",
+            "Ok",
+        ),
+        (
+            "[i16, i208] DIOpArg(1, i208)",
+            &format!("arg 0 = %x\narg 1 = composite(%x : 8, %w : 200) | mem(2, 0x40)\n{w}"),
+            "Ok",
+        ),
+        (
+            "[i32, i32] DIOpArg(1, i32)",
+            "arg 0 = %x\n%x = i8 7",
+            "NoArgument",
+        ),
+        ("[i32] DIOpArg(0, i32)", "arg 0 = undef", "Ok"),
+        (
+            "diexpr [referrer: i200] DIOpReferrer(i200)",
+            &format!("referrer = %w | implicit(i200 5)\n{w}"),
+            "Ok",
+        ),
+    ]);
+}
+
 #[test]
 fn constants() {
     cases(&[

@@ -677,10 +677,14 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 }
                 let off = match self.read_val(&l, ptr_w)? {
                     Val::S(a) => O::from_address(a).ok_or(Stop::Bail)?,
-                    Val::W(p) => {
-                        let a = words::to_biguint(self.words, p, ptr_w);
-                        O::from_bigint(&(num_bigint::BigInt::from(a) * 8)).ok_or(Stop::Bail)?
-                    }
+                    // A wide pointer usually holds a small address.
+                    Val::W(p) => match words::to_u128_unsigned(self.words, p, ptr_w) {
+                        Some(a) => O::from_address(a).ok_or(Stop::Bail)?,
+                        None => {
+                            let a = words::to_biguint(self.words, p, ptr_w);
+                            O::from_bigint(&(num_bigint::BigInt::from(a) * 8)).ok_or(Stop::Bail)?
+                        }
+                    },
                 };
                 self.push_one(St::Mem(addrspace), off);
             }
@@ -1119,20 +1123,14 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
         }
         let h = splitmix64(self.info().seed_hash ^ u64::from(a));
         // Below 2^64 every byte's address is one limb: no carry into a
-        // second limb to test for, and a read the context gives nothing of
-        // hashes its bytes in order.
+        // second limb to test for, and the bytes are visited in order (a
+        // test per byte costs less than finding the next seeded one).
         if addr + out.len() as u128 <= 1 << 64 {
             let lo = addr as u64;
-            if given == 0 {
-                for (j, b) in out.iter_mut().enumerate() {
+            for (j, b) in out.iter_mut().enumerate() {
+                if given >> j & 1 == 0 {
                     *b = splitmix64(h ^ lo.wrapping_add(j as u64)) as u8;
                 }
-                return;
-            }
-            while seeded != 0 {
-                let j = seeded.trailing_zeros();
-                seeded &= seeded - 1;
-                out[j as usize] = splitmix64(h ^ lo.wrapping_add(u64::from(j))) as u8;
             }
             return;
         }

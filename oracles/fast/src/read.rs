@@ -46,8 +46,12 @@ fn value_read<O: Off>(s: &Sgl<O>, n: u64) -> Option<u128> {
     let (St::Imp(v, w) | St::EntS(_, w, v)) = s.st else {
         return None;
     };
-    if n > 128 {
+    // Both widths are at most 128 bits here (a value of `w` bits is inline).
+    if n > u64::from(w) {
         return None;
+    }
+    if s.off.is_zero() {
+        return Some(v & mask128(n));
     }
     if n == 0 {
         return Some(0);

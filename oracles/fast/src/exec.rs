@@ -500,6 +500,20 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
         self.stack.push(Loc::One(Sgl { st, off }));
     }
 
+    /// Replaces the top entry with an implicit location holding `v` (of
+    /// width `w`): what popping it and [`Machine::push_val`] would leave.
+    #[inline(always)]
+    fn set_top_val(&mut self, v: Val, w: u64) {
+        let st = match v {
+            Val::S(v) => St::Imp(v, w as u32),
+            Val::W(p) => St::ImpW((p / 64) as u32, w),
+        };
+        *self
+            .stack
+            .last_mut()
+            .expect("the compiler checked the stack depth") = Loc::One(Sgl { st, off: O::zero() });
+    }
+
     fn step(&mut self, ins: &'a Ins) -> R<()> {
         let ctx = self.ctx;
         match *ins {
@@ -560,9 +574,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 self.push_val(r, to_w);
             }
             Ins::Offset { bw, bytes } => {
-                let b = self.pop();
-                let l = self.pop();
-                let v = self.read_val(&b, bw)?;
+                let v = self.read_entry(0, bw)?;
                 let mut delta = match v {
                     Val::S(v) if diopter_faults::planted!("fast-offset-zext") => {
                         O::small(v as i128)
@@ -577,6 +589,8 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 if bytes {
                     delta = delta.times8().ok_or(Stop::Bail)?;
                 }
+                self.stack.pop();
+                let l = self.pop();
                 let l = self.with_offset(&l, &delta)?;
                 self.stack.push(l);
             }
@@ -694,13 +708,14 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 self.push_val(v, w);
             }
             Ins::Bin { op, lane, lanes, w } => {
-                let l1 = self.pop();
-                let l2 = self.pop();
                 let total = lanes * w;
-                let v1 = self.read_val(&l1, total)?;
-                let v2 = self.read_val(&l2, total)?;
+                let v1 = self.read_entry(0, total)?;
+                let v2 = self.read_entry(1, total)?;
                 let r = self.binary(op, lane, lanes, w, v1, v2)?;
-                self.push_val(r, total);
+                // The operands stay on the stack until the result replaces
+                // them (a failure leaves them: nothing reads the stack then).
+                self.stack.pop();
+                self.set_top_val(r, total);
             }
             Ins::Ext { from, to, signed } => {
                 let l = self.pop();

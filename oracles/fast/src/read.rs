@@ -81,6 +81,21 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
         self.read_val_general(loc, n)
     }
 
+    /// [`Machine::read_val`] of the stack entry `depth` below the top,
+    /// left on the stack: an inline value is read where it is, without
+    /// copying the entry out.
+    #[inline(always)]
+    pub(crate) fn read_entry(&mut self, depth: usize, n: u64) -> R<Val> {
+        let i = self.stack.len() - 1 - depth;
+        if let Loc::One(s) = &self.stack[i] {
+            if let Some(v) = value_read(s, n) {
+                return Ok(Val::S(v));
+            }
+        }
+        let l = self.stack[i].clone();
+        self.read_val_general(&l, n)
+    }
+
     #[inline(never)]
     fn read_val_general(&mut self, loc: &Loc<O>, n: u64) -> R<Val> {
         if n <= 128 {

@@ -1143,9 +1143,8 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
         if addr + out.len() as u128 <= 1 << 64 {
             let lo = addr as u64;
             for (j, b) in out.iter_mut().enumerate() {
-                if given >> j & 1 == 0 {
-                    *b = splitmix64(h ^ lo.wrapping_add(j as u64)) as u8;
-                }
+                let seeded = splitmix64(h ^ lo.wrapping_add(j as u64)) as u8;
+                *b = if given >> j & 1 == 0 { seeded } else { *b };
             }
             return;
         }

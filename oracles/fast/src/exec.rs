@@ -1088,7 +1088,22 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     }
 
     /// Pushes a location of the context, loading it once per run.
+    #[inline(always)]
     fn push_ctx(&mut self, slot: Option<usize>, l: &'a LocDesc) -> R<()> {
+        // Loaded already (always, in a prepared context): no call.
+        if let Some(k) = slot {
+            let range = self.info().loaded[k];
+            if range.0 != NOT_LOADED {
+                let loc = self.slot_loc(range);
+                self.stack.push(loc);
+                return Ok(());
+            }
+        }
+        self.push_ctx_load(slot, l)
+    }
+
+    #[inline(never)]
+    fn push_ctx_load(&mut self, slot: Option<usize>, l: &'a LocDesc) -> R<()> {
         let loc = match slot {
             Some(k) => match self.info().loaded[k] {
                 (NOT_LOADED, _) => self.load_slot(k, l)?,

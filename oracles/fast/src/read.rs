@@ -417,12 +417,16 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
             let lo = off.max(at);
             let hi = end.min(p_end);
             if lo < hi {
-                self.read_into(
-                    &p.loc,
-                    (lo - at) as u64,
-                    (hi - lo) as u64,
-                    dst + (lo - off) as u64,
-                )?;
+                let (extra, len, to) =
+                    ((lo - at) as u64, (hi - lo) as u64, dst + (lo - off) as u64);
+                // A part's piece of at most 128 bits: the small reader's
+                // fast paths, the same reads in the same order.
+                if len <= 128 {
+                    let v = self.read_small_at(&p.loc, extra, len)?;
+                    words::put128(self.words, to, v, len);
+                } else {
+                    self.read_into(&p.loc, extra, len, to)?;
+                }
             }
             at = p_end;
             if at >= end {

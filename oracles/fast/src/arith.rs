@@ -182,6 +182,61 @@ fn apfloat_binop<F: Float>(op: value::FloatOp, a: u128, b: u128) -> u128 {
     r.value.to_bits()
 }
 
+#[inline(always)]
+fn f32_op(f: value::FloatOp, x: f32, y: f32) -> f32 {
+    match f {
+        value::FloatOp::Add => x + y,
+        value::FloatOp::Sub => x - y,
+        value::FloatOp::Mul => x * y,
+        value::FloatOp::Div => x / y,
+    }
+}
+
+/// A binary16 encoding's value (exactly: every half is a single).
+fn half_to_f32(h: u16) -> f32 {
+    let sign = u32::from(h & 0x8000) << 16;
+    let (e, m) = (u32::from(h >> 10) & 0x1f, u32::from(h & 0x3ff));
+    let magnitude = match e {
+        // Subnormal: m * 2^-24, a product of exact powers of two.
+        0 => (m as f32) * f32::from_bits(0x3380_0000),
+        31 => f32::from_bits(0x7f80_0000 | (m << 13)),
+        _ => f32::from_bits(((e + 112) << 23) | (m << 13)),
+    };
+    f32::from_bits(sign | magnitude.to_bits())
+}
+
+/// A single that is not NaN, rounded to nearest even as a binary16.
+fn f32_to_half(x: f32) -> u16 {
+    let u = x.to_bits();
+    let sign = ((u >> 16) & 0x8000) as u16;
+    let a = u & 0x7fff_ffff;
+    if a >= 0x477f_f000 {
+        // 65520 and above (the tie above 65504 goes to the even infinity).
+        return sign | 0x7c00;
+    }
+    if a >= 0x3880_0000 {
+        // Normal: drop 13 significand bits, to nearest even; a carry moves
+        // into the exponent as it should.
+        let r = a + 0x0fff + ((a >> 13) & 1);
+        return sign | ((r - 0x3800_0000) >> 13) as u16;
+    }
+    // Subnormal (or zero): the value in units of 2^-24, to nearest even; 1024
+    // units is the smallest normal's encoding.
+    let units = (f32::from_bits(a) * f32::from_bits(0x4b80_0000)).round_ties_even();
+    sign | units as u16
+}
+
+/// A bfloat16 encoding's value (the high half of a single's).
+fn bf16_to_f32(b: u16) -> f32 {
+    f32::from_bits(u32::from(b) << 16)
+}
+
+/// A single that is not NaN, rounded to nearest even as a bfloat16.
+fn f32_to_bf16(x: f32) -> u16 {
+    let u = x.to_bits();
+    ((u + 0x7fff + ((u >> 16) & 1)) >> 16) as u16
+}
+
 /// `a op b` on encodings of kind `k`; `None` for an operation floats do not
 /// have (`DIOpMod` and the bitwise ones: ill-formed, rejected at compile time).
 #[inline]
@@ -207,6 +262,18 @@ pub(crate) fn float_lane(k: FloatKind, op: BinOp, a: u128, b: u128) -> Option<u1
                 value::FloatOp::Div => x / y,
             };
             (!r.is_nan()).then(|| u128::from(r.to_bits()))
+        }
+        // In `f32` and rounded once more: single precision has more than
+        // twice their significand bits plus two, so rounding twice gives
+        // the correctly rounded result of +, -, * and / (no double-rounding
+        // error), and its exponent range holds every value they can reach.
+        FloatKind::Half => {
+            let r = f32_op(f, half_to_f32(a as u16), half_to_f32(b as u16));
+            (!r.is_nan()).then(|| u128::from(f32_to_half(r)))
+        }
+        FloatKind::BFloat => {
+            let r = f32_op(f, bf16_to_f32(a as u16), bf16_to_f32(b as u16));
+            (!r.is_nan()).then(|| u128::from(f32_to_bf16(r)))
         }
         _ => None,
     };
@@ -529,18 +596,67 @@ mod tests {
     use super::*;
     use crate::words;
 
+    /// Marsaglia's xorshift64 from `state`: the tests' operand source.
+    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        }
+    }
+
+    /// Half and bfloat lanes computed in `f32` against `rustc_apfloat` (what
+    /// the reference uses) on every pair of edge encodings (zeros,
+    /// subnormals, the smallest normal, the largest finite, infinities,
+    /// NaNs, values near the rounding ties) and 200,000 pseudo-random pairs
+    /// per kind and operation.
+    #[test]
+    fn half_and_bfloat_lanes_match_apfloat() {
+        use rustc_apfloat::ieee::{BFloat, Half};
+        let mut rng = xorshift(0x1234_5678_9abc_def1);
+        let mut next = || rng() as u16;
+        let edges: Vec<u16> = [
+            0x0000, 0x0001, 0x0002, 0x03ff, 0x0400, 0x0401, 0x3c00, 0x3c01, 0x3bff, 0x7bff, 0x7bfe,
+            0x7c00, 0x7e00, 0x7c01, 0x5bff, 0x1000, 0x0200, 0x7f7f, 0x7f80, 0x0080, 0x007f, 0x3f80,
+            0x3f81, 0x4000, 0x7fc0, 0x00ff,
+        ]
+        .iter()
+        .flat_map(|&e| [e, e | 0x8000])
+        .collect();
+        for kind in [FloatKind::Half, FloatKind::BFloat] {
+            let apf = |f, a: u16, b: u16| match kind {
+                FloatKind::Half => apfloat_binop::<Half>(f, a.into(), b.into()),
+                _ => apfloat_binop::<BFloat>(f, a.into(), b.into()),
+            };
+            for op in [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div] {
+                let f = op.float().expect("a float operation");
+                let check = |a: u16, b: u16| {
+                    let got = float_lane(kind, op, a.into(), b.into());
+                    assert_eq!(got, Some(apf(f, a, b)), "{kind:?} {op:?} {a:#06x} {b:#06x}");
+                };
+                for &a in &edges {
+                    for &b in &edges {
+                        check(a, b);
+                    }
+                }
+                for _ in 0..200_000 {
+                    check(next(), next());
+                }
+            }
+        }
+    }
+
     /// `int_lane`'s `Div` and `Mod` against the reference's `sdiv`/`srem`
     /// on `Bits` at every width up to 128 (the hardware's 64-bit division
     /// serves widths up to 64), on edge values (0, ±1, INT_MIN, INT_MAX,
     /// `INT_MIN / -1`) and pseudo-random ones.
     #[test]
     fn lane_division_matches_the_reference() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut rng = xorshift(0x2545_f491_4f6c_dd1d);
         let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            u128::from(state) << 64 | u128::from(state.rotate_left(29))
+            let x = rng();
+            u128::from(x) << 64 | u128::from(x.rotate_left(29))
         };
         for w in 1..=128u64 {
             let m = mask128(w);
@@ -568,13 +684,7 @@ mod tests {
     /// (short divisors, equal lengths, negative values, `INT_MIN / -1`).
     #[test]
     fn word_division_matches_the_reference() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         for case in 0..20000 {
             let w = 129 + next() % (64 * DIV_WORDS as u64 - 128);
             let nw = w.div_ceil(64) as usize;
@@ -595,7 +705,7 @@ mod tests {
                     .collect();
                 // Keep the low `len` words, then sign-extend or not.
                 let keep = (len as usize).min(nw);
-                let fill = if next() % 2 == 0 { 0 } else { u64::MAX };
+                let fill = if next().is_multiple_of(2) { 0 } else { u64::MAX };
                 x[keep..].iter_mut().for_each(|d| *d = fill);
                 x[nw - 1] &= mask64(w - 64 * (nw as u64 - 1));
                 x

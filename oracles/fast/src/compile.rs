@@ -164,7 +164,7 @@ pub(crate) type Fail = (ErrorKind, String);
 /// `a == b`, with scalar types (nearly every referrer's and argument's)
 /// compared here rather than by a call to the derived comparison.
 #[inline]
-fn same_type(a: &Type, b: &Type) -> bool {
+pub(crate) fn same_type(a: &Type, b: &Type) -> bool {
     match (a, b) {
         (Type::Int(x), Type::Int(y)) => x == y,
         (Type::Float(x), Type::Float(y)) => x == y,

@@ -20,7 +20,7 @@
 //! to the same program for every expression they are given.
 
 use super::arith::BinOp;
-use super::compile::{checked_types_into, fragment, Builder, Compiled, Conv, Ins, Lane};
+use super::compile::{checked_types_into, fragment, same_type, Builder, Compiled, Conv, Ins, Lane};
 use super::exec::recycle;
 use diopter_semantics::ast::{Dialect, Expr, Op};
 use diopter_semantics::check::Env;
@@ -29,40 +29,65 @@ use diopter_semantics::types::{FloatKindOrd, Type, MAX_TYPE_BITS};
 use diopter_semantics::value::FloatKind;
 use std::cell::Cell;
 
-/// A scalar type: what a vector may hold.
+/// What a type code stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Scalar<'e> {
-    Int(u64),
-    Float(FloatKind),
-    /// An opaque pointer in this address space.
-    Ptr(u32),
-    /// A typed pointer `T addrspace(N)*`.
-    TPtr(u32, Pointee<'e>),
+enum Kind {
+    Int,
+    Float,
+    /// An opaque pointer.
+    Ptr,
+    /// A typed pointer to a type written in the expression (`Ty::r`).
+    PtrTo,
+    /// A typed pointer to the type of the location the seed's `DIOpAddrOf`
+    /// took the address of (`Ty::made` indexes the compiler's list of
+    /// such types).
+    PtrMade,
+    /// An array, struct, named or target type, borrowed from the expression
+    /// (`Ty::r`): none of them is basic, an integer, a float, a pointer or
+    /// a vector for the checker (which does not resolve names for these
+    /// questions).
+    Other,
 }
 
-/// What a typed pointer points to.
+/// A type code: a scalar (an integer, a float, a pointer), a vector of one
+/// (`lanes` > 0), or a type it borrows. Comparing two codes never says two
+/// different types are equal: fields a kind does not use are zero, and
+/// the borrowed types compare as types (a pointee made by `DIOpAddrOf`
+/// may compare unequal to the same type written out; that only sends the
+/// expression to the checker's typing).
+///
+/// Flat fields rather than nested enums: the typing loop copies a code
+/// into and out of its stack at every operation, and nested enums with
+/// payloads of different sizes made each copy a dozen instructions of
+/// shifts and masks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Pointee<'e> {
-    /// A type written in the expression.
-    Ref(&'e Type),
-    /// The type of the location the seed's `DIOpAddrOf` took the address
-    /// of: an index into the compiler's list of such types.
-    Made(u32),
+struct Ty<'e> {
+    kind: Kind,
+    /// A float's kind (`Half` for the other kinds).
+    fk: FloatKind,
+    /// A vector's length; 0 for a scalar or `Other` (a vector of no lanes,
+    /// or of more than `u32::MAX`, is left to the checker's typing).
+    lanes: u32,
+    /// An integer's width (wider than `u32::MAX` is left to the checker's
+    /// typing, which rejects it: over `MAX_TYPE_BITS`), a pointer's
+    /// address space.
+    x: u32,
+    /// A `PtrMade`'s pointee: an index into the compiler's list.
+    made: u32,
+    /// A `PtrTo`'s pointee, an `Other`'s type.
+    r: Option<&'e Type>,
 }
 
-/// A type code. Comparing two codes never says two different types are
-/// equal: integers, floats, opaque pointers and vectors of them have one
-/// code each, and the rest compare the types they borrow (a pointee made by
-/// `DIOpAddrOf` may compare unequal to the same type written out; that only
-/// sends the expression to the checker's typing).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Ty<'e> {
-    S(Scalar<'e>),
-    Vec(u64, Scalar<'e>),
-    /// An array, struct, named or target type, borrowed from the expression:
-    /// none of them is basic, an integer, a float, a pointer or a vector
-    /// for the checker (which does not resolve names for these questions).
-    Other(&'e Type),
+impl Ty<'_> {
+    /// The code of no type, whose fields the others start from.
+    const ZERO: Ty<'static> = Ty {
+        kind: Kind::Int,
+        fk: FloatKind::Half,
+        lanes: 0,
+        x: 0,
+        made: 0,
+        r: None,
+    };
 }
 
 /// The basic types, as `DIOpConvert` tells them apart.
@@ -73,83 +98,103 @@ enum Basic {
     Ptr,
 }
 
-fn scalar(t: &Type) -> Option<Scalar<'_>> {
-    match t {
-        Type::Int(w) => Some(Scalar::Int(*w)),
-        Type::Float(k) => Some(Scalar::Float(k.0)),
+/// The code of a scalar type (`None`: not a scalar, or an integer too wide
+/// for the code).
+fn scalar(t: &Type) -> Option<Ty<'_>> {
+    Some(match t {
+        Type::Int(w) => Ty {
+            x: u32::try_from(*w).ok()?,
+            ..Ty::ZERO
+        },
+        Type::Float(k) => Ty {
+            kind: Kind::Float,
+            fk: k.0,
+            ..Ty::ZERO
+        },
         Type::Ptr {
             addrspace,
             pointee: None,
-        } => Some(Scalar::Ptr(*addrspace)),
+        } => Ty {
+            kind: Kind::Ptr,
+            x: *addrspace,
+            ..Ty::ZERO
+        },
         Type::Ptr {
             addrspace,
             pointee: Some(p),
-        } => Some(Scalar::TPtr(*addrspace, Pointee::Ref(p))),
-        _ => None,
-    }
+        } => Ty {
+            kind: Kind::PtrTo,
+            x: *addrspace,
+            r: Some(p),
+            ..Ty::ZERO
+        },
+        _ => return None,
+    })
 }
 
 /// The code of a type; `None` for the shapes left to the checker's typing
-/// (vectors of aggregates or of vectors).
+/// (vectors of aggregates or of vectors, and what the code cannot hold).
 fn code(t: &Type) -> Option<Ty<'_>> {
     match t {
-        Type::Int(_) | Type::Float(_) | Type::Ptr { .. } => scalar(t).map(Ty::S),
-        Type::Vector { len, elem } => scalar(elem).map(|s| Ty::Vec(*len, s)),
+        Type::Int(_) | Type::Float(_) | Type::Ptr { .. } => scalar(t),
+        Type::Vector { len, elem } => Some(Ty {
+            lanes: u32::try_from(*len).ok().filter(|&n| n > 0)?,
+            ..scalar(elem)?
+        }),
         Type::Array { .. } | Type::Struct { .. } | Type::Named(_) | Type::Target { .. } => {
-            Some(Ty::Other(t))
+            Some(Ty {
+                kind: Kind::Other,
+                r: Some(t),
+                ..Ty::ZERO
+            })
         }
-    }
-}
-
-/// The type of a scalar code (`made`: the pointees of `Pointee::Made`).
-fn scalar_type<'e>(s: Scalar<'e>, made: &[Ty<'e>]) -> Type {
-    match s {
-        Scalar::Int(w) => Type::Int(w),
-        Scalar::Float(k) => Type::Float(FloatKindOrd(k)),
-        Scalar::Ptr(a) => Type::opaque_ptr(a),
-        Scalar::TPtr(a, Pointee::Ref(p)) => Type::typed_ptr(p.clone(), a),
-        Scalar::TPtr(a, Pointee::Made(k)) => Type::typed_ptr(made[k as usize].to_type(made), a),
     }
 }
 
 impl<'e> Ty<'e> {
-    /// The type itself (`made`: the pointees of `Pointee::Made`).
+    /// The type itself (`made`: the pointees of `Kind::PtrMade`).
     fn to_type(self, made: &[Ty<'e>]) -> Type {
-        match self {
-            Ty::S(s) => scalar_type(s, made),
-            Ty::Vec(len, s) => Type::Vector {
-                len,
-                elem: Box::new(scalar_type(s, made)),
+        let one = match self.kind {
+            Kind::Int => Type::Int(self.x.into()),
+            Kind::Float => Type::Float(FloatKindOrd(self.fk)),
+            Kind::Ptr => Type::opaque_ptr(self.x),
+            Kind::PtrTo => Type::typed_ptr(self.borrowed().clone(), self.x),
+            Kind::PtrMade => Type::typed_ptr(made[self.made as usize].to_type(made), self.x),
+            Kind::Other => return self.borrowed().clone(),
+        };
+        match self.lanes {
+            0 => one,
+            n => Type::Vector {
+                len: n.into(),
+                elem: Box::new(one),
             },
-            Ty::Other(t) => t.clone(),
         }
+    }
+    fn borrowed(self) -> &'e Type {
+        self.r
+            .expect("a pointer to a written type or an `Other` borrows it")
     }
     fn int_width(self) -> Option<u64> {
-        match self {
-            Ty::S(Scalar::Int(w)) => Some(w),
-            _ => None,
-        }
+        (self.kind == Kind::Int && self.lanes == 0).then_some(self.x.into())
     }
     /// The scalar type of a vector, else the type itself when it is a scalar.
-    fn lane(self) -> Option<Scalar<'e>> {
-        match self {
-            Ty::S(s) | Ty::Vec(_, s) => Some(s),
-            Ty::Other(_) => None,
-        }
+    fn lane(self) -> Option<Ty<'e>> {
+        (self.kind != Kind::Other).then_some(Ty { lanes: 0, ..self })
     }
     fn basic(self) -> Option<Basic> {
-        match self {
-            Ty::S(Scalar::Int(w)) => Some(Basic::Int(w)),
-            Ty::S(Scalar::Float(k)) => Some(Basic::Float(k)),
-            Ty::S(Scalar::Ptr(_) | Scalar::TPtr(..)) => Some(Basic::Ptr),
-            Ty::Vec(..) | Ty::Other(_) => None,
+        if self.lanes != 0 {
+            return None;
+        }
+        match self.kind {
+            Kind::Int => Some(Basic::Int(self.x.into())),
+            Kind::Float => Some(Basic::Float(self.fk)),
+            Kind::Ptr | Kind::PtrTo | Kind::PtrMade => Some(Basic::Ptr),
+            Kind::Other => None,
         }
     }
     fn addrspace(self) -> Option<u32> {
-        match self {
-            Ty::S(Scalar::Ptr(a) | Scalar::TPtr(a, _)) => Some(a),
-            _ => None,
-        }
+        (matches!(self.kind, Kind::Ptr | Kind::PtrTo | Kind::PtrMade) && self.lanes == 0)
+            .then_some(self.x)
     }
 }
 
@@ -159,29 +204,22 @@ struct Sizes<'v> {
 }
 
 impl Sizes<'_> {
-    #[inline]
-    fn scalar(&mut self, s: Scalar) -> u64 {
-        match s {
-            Scalar::Int(w) => w,
-            Scalar::Float(k) => k.width(),
-            // A table lookup for the usual address spaces: no cache here.
-            Scalar::Ptr(a) | Scalar::TPtr(a, _) => self.env.dl.pointer_bits(a),
-        }
-    }
     // `always`: with `inline` it stayed a call per sized entry, which
     // cost more than sizing a scalar does.
     #[inline(always)]
     fn of(&mut self, t: Ty) -> Option<u64> {
-        let bits = match t {
-            Ty::S(s) => self.scalar(s),
-            Ty::Vec(len, s) => {
-                let e = self.scalar(s);
-                if e > MAX_TYPE_BITS {
-                    return None;
-                }
-                len.checked_mul(e)?
-            }
-            Ty::Other(t) => return self.aggregate(t),
+        let e = match t.kind {
+            Kind::Int => u64::from(t.x),
+            Kind::Float => t.fk.width(),
+            // A table lookup for the usual address spaces: no cache here.
+            Kind::Ptr | Kind::PtrTo | Kind::PtrMade => self.env.dl.pointer_bits(t.x),
+            Kind::Other => return self.aggregate(t.borrowed()),
+        };
+        let bits = match t.lanes {
+            0 => e,
+            _ if e > MAX_TYPE_BITS => return None,
+            // At most 2^32 lanes of 2^28 bits: no overflow.
+            n => u64::from(n) * e,
         };
         (bits <= MAX_TYPE_BITS).then_some(bits)
     }
@@ -196,6 +234,28 @@ impl Sizes<'_> {
         dl.bitsizeof_quick(t, self.env.types)
             .or_else(|| dl.bitsizeof(t, self.env.types).ok())
     }
+}
+
+/// `DIOpArg(n, t)`'s instruction when the argument is not poison and its
+/// size is known to be `bits` or its type is `t`: the usual
+/// argument, which this takes without the call to `Builder::leaf` (whose
+/// frame, made for every leaf and its messages, costs more than the check).
+/// `None`: ask `Builder::leaf`, which checks the rest.
+#[inline(always)]
+fn quick_arg(env: &Env, n: u64, t: &Type, bits: u64) -> Option<Ins> {
+    let Some(args) = env.args else {
+        return Some(Ins::Arg(n));
+    };
+    let a = args.get(usize::try_from(n).ok()?)?;
+    if a.poison {
+        return None;
+    }
+    let same = match (a.bits, &a.ty) {
+        (Some(ab), _) => ab == bits,
+        (None, None) => true,
+        (None, Some(at)) => same_type(at, t),
+    };
+    same.then_some(Ins::Arg(n))
 }
 
 /// How many entries `op` pops (`check::arity`; `DIOpComposite`'s count is
@@ -287,7 +347,17 @@ fn typed<'e>(
         let input = |k: usize| stack[stack.len() - 1 - k].0;
         let inbits = |k: usize| stack[stack.len() - 1 - k].1;
         let (ty, bits) = match op {
-            Op::Referrer(t) | Op::Arg(_, t) | Op::Constant(t, _) => {
+            Op::Arg(n, t) => {
+                let ty = code(t)?;
+                let bits = sz.of(ty)?;
+                let ins = match quick_arg(env, *n, t, bits) {
+                    Some(ins) => ins,
+                    None => b.leaf(op, t, bits).ok()?,
+                };
+                b.emit(i, ins);
+                (ty, bits)
+            }
+            Op::Referrer(t) | Op::Constant(t, _) => {
                 let ty = code(t)?;
                 let bits = sz.of(ty)?;
                 // The referrer's and arguments' sizes and the literal are
@@ -334,10 +404,8 @@ fn typed<'e>(
                 (ty, bits)
             }
             Op::Offset | Op::BitOffset(_) | Op::ByteOffset(_) => {
-                let bw = match input(0) {
-                    Ty::S(Scalar::Int(_)) => inbits(0),
-                    _ => return None,
-                };
+                input(0).int_width()?;
+                let bw = inbits(0);
                 let (ty, bits) = match op {
                     Op::BitOffset(Some(t)) | Op::ByteOffset(t) => {
                         let ty = code(t)?;
@@ -371,11 +439,14 @@ fn typed<'e>(
                 (ty, bits)
             }
             Op::Extend(k) => {
-                let Ty::S(s) = input(0) else { return None };
-                if *k == 0 || *k > MAX_PARTS {
+                let s = input(0);
+                if s.lanes != 0 || s.kind == Kind::Other || *k == 0 || *k > MAX_PARTS {
                     return None;
                 }
-                let ty = Ty::Vec(*k, s);
+                let ty = Ty {
+                    lanes: *k as u32,
+                    ..s
+                };
                 let bits = sz.of(ty)?;
                 let w = inbits(0);
                 b.emit(i, Ins::Extend { n: *k as u32, w });
@@ -383,15 +454,15 @@ fn typed<'e>(
             }
             Op::Select => {
                 let (l1, l0, lm) = (input(0), input(1), input(2));
-                let Ty::Vec(k, s) = l1 else { return None };
-                if l0 != l1 || k > MAX_PARTS {
+                let k = u64::from(l1.lanes);
+                if k == 0 || l0 != l1 || k > MAX_PARTS {
                     return None;
                 }
                 let mask_w = match lm.int_width() {
                     Some(w) if w >= k => inbits(2),
                     _ => return None,
                 };
-                let w = sz.of(Ty::S(s))?;
+                let w = sz.of(l1.lane()?)?;
                 b.emit(
                     i,
                     Ins::Select {
@@ -408,10 +479,19 @@ fn typed<'e>(
                 // The live dialect's line makes an opaque pointer; the
                 // seed's a pointer to the target's type.
                 let ty = match e.dialect {
-                    Dialect::DiExpression => Ty::S(Scalar::Ptr(a)),
+                    Dialect::DiExpression => Ty {
+                        kind: Kind::Ptr,
+                        x: a,
+                        ..Ty::ZERO
+                    },
                     Dialect::DiExpr => {
                         made.push(target);
-                        Ty::S(Scalar::TPtr(a, Pointee::Made((made.len() - 1) as u32)))
+                        Ty {
+                            kind: Kind::PtrMade,
+                            x: a,
+                            made: (made.len() - 1) as u32,
+                            ..Ty::ZERO
+                        }
                     }
                 };
                 let bits = sz.of(ty)?;
@@ -430,11 +510,11 @@ fn typed<'e>(
             Op::Deref(t) => {
                 let p = input(0);
                 let addrspace = p.addrspace()?;
-                let ty = match (t, p) {
+                let ty = match (t, p.kind) {
                     (Some(t), _) => code(t)?,
                     // The seed's form: the pointee of a typed pointer.
-                    (None, Ty::S(Scalar::TPtr(_, Pointee::Ref(t)))) => code(t)?,
-                    (None, Ty::S(Scalar::TPtr(_, Pointee::Made(k)))) => made[k as usize],
+                    (None, Kind::PtrTo) => code(p.borrowed())?,
+                    (None, Kind::PtrMade) => made[p.made as usize],
                     (None, _) => return None,
                 };
                 let bits = sz.of(ty)?;
@@ -471,17 +551,13 @@ fn typed<'e>(
                     return None;
                 }
                 let arithmetic = op.is_arithmetic();
-                let s = ty.lane()?;
-                let lane = match s {
-                    Scalar::Int(_) => Lane::Int,
-                    Scalar::Float(k) if arithmetic => Lane::Float(k),
-                    Scalar::Float(_) | Scalar::Ptr(_) | Scalar::TPtr(..) => return None,
+                let lane = match ty.kind {
+                    Kind::Int => Lane::Int,
+                    Kind::Float if arithmetic => Lane::Float(ty.fk),
+                    _ => return None,
                 };
-                let lanes = match ty {
-                    Ty::Vec(k, _) => k,
-                    _ => 1,
-                };
-                let w = sz.of(Ty::S(s))?;
+                let lanes = u64::from(ty.lanes.max(1));
+                let w = sz.of(Ty { lanes: 0, ..ty })?;
                 let bin = BinOp::of(op);
                 b.emit(
                     i,
@@ -526,9 +602,10 @@ fn typed<'e>(
     let bits = *bits;
     // The previous program's result is usually a scalar of the same kind:
     // overwrite its field rather than drop it and make another.
-    match (&mut b.c.result, *top) {
-        (Some((Type::Int(w), b)), Ty::S(Scalar::Int(x))) => (*w, *b) = (x, bits),
-        (Some((Type::Float(k), b)), Ty::S(Scalar::Float(x))) => (*k, *b) = (FloatKindOrd(x), bits),
+    let top = *top;
+    match (&mut b.c.result, top.lanes, top.kind) {
+        (Some((Type::Int(w), b)), 0, Kind::Int) => (*w, *b) = (top.x.into(), bits),
+        (Some((Type::Float(k), b)), 0, Kind::Float) => (*k, *b) = (FloatKindOrd(top.fk), bits),
         (
             Some((
                 Type::Ptr {
@@ -537,18 +614,19 @@ fn typed<'e>(
                 },
                 b,
             )),
-            Ty::S(Scalar::Ptr(x)),
-        ) => (*addrspace, *b) = (x, bits),
+            0,
+            Kind::Ptr,
+        ) => (*addrspace, *b) = (top.x, bits),
         // A vector keeps its element's box.
-        (Some((Type::Vector { len, elem }, b)), Ty::Vec(n, Scalar::Int(x)))
+        (Some((Type::Vector { len, elem }, b)), n @ 1.., Kind::Int)
             if matches!(**elem, Type::Int(_)) =>
         {
             if let Type::Int(w) = &mut **elem {
-                *w = x;
+                *w = top.x.into();
             }
-            (*len, *b) = (n, bits)
+            (*len, *b) = (n.into(), bits)
         }
-        (r, top) => *r = Some((top.to_type(&made), bits)),
+        (r, ..) => *r = Some((top.to_type(&made), bits)),
     }
     b.c.fragment = frag;
     Some(())

@@ -357,7 +357,18 @@ fn typed<'e>(
                 b.emit(i, ins);
                 (ty, bits)
             }
-            Op::Referrer(t) | Op::Constant(t, _) => {
+            Op::Constant(t, v) => {
+                let ty = code(t)?;
+                let bits = sz.of(ty)?;
+                // `Builder::leaf`'s way for a constant, without its call.
+                let ins = match b.quick_literal(t, v, bits) {
+                    Some(ins) => ins,
+                    None => b.literal(t, v).ok()?,
+                };
+                b.emit(i, ins);
+                (ty, bits)
+            }
+            Op::Referrer(t) => {
                 let ty = code(t)?;
                 let bits = sz.of(ty)?;
                 // The referrer's and arguments' sizes and the literal are

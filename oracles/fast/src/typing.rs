@@ -29,65 +29,76 @@ use diopter_semantics::types::{FloatKindOrd, Type, MAX_TYPE_BITS};
 use diopter_semantics::value::FloatKind;
 use std::cell::Cell;
 
-/// What a type code stands for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    Int,
-    Float,
-    /// An opaque pointer.
-    Ptr,
-    /// A typed pointer to a type written in the expression (`Ty::r`).
-    PtrTo,
-    /// A typed pointer to the type of the location the seed's `DIOpAddrOf`
-    /// took the address of (`Ty::made` indexes the compiler's list of
-    /// such types).
-    PtrMade,
-    /// An array, struct, named or target type, borrowed from the expression
-    /// (`Ty::r`): none of them is basic, an integer, a float, a pointer or
-    /// a vector for the checker (which does not resolve names for these
-    /// questions).
-    Other,
-}
+/// The kinds of type code (the low byte of [`Ty::head`]).
+const INT: u64 = 0;
+const FLOAT: u64 = 1;
+/// An opaque pointer.
+const PTR: u64 = 2;
+/// A typed pointer: to a type written in the expression (`Ty::r`), or
+/// (`r` none) to the type of the location the seed's `DIOpAddrOf` took the
+/// address of (the code's `sub` indexes the compiler's list of such types).
+const TPTR: u64 = 3;
+/// An array, struct, named or target type, borrowed from the expression
+/// (`Ty::r`): none of them is basic, an integer, a float, a pointer or a
+/// vector for the checker (which does not resolve names for these
+/// questions).
+const OTHER: u64 = 4;
 
-/// A type code: a scalar (an integer, a float, a pointer), a vector of one
-/// (`lanes` > 0), or a type it borrows. Comparing two codes never says two
-/// different types are equal: fields a kind does not use are zero, and
-/// the borrowed types compare as types (a pointee made by `DIOpAddrOf`
-/// may compare unequal to the same type written out; that only sends the
-/// expression to the checker's typing).
+/// A type code: a scalar (an integer, a float, a pointer), a vector of one,
+/// or a type it borrows. Comparing two codes never says two different
+/// types are equal: fields a kind does not use are zero, and the borrowed
+/// types compare as types (a pointee made by `DIOpAddrOf` may compare
+/// unequal to the same type written out; that only sends the expression
+/// to the checker's typing).
 ///
-/// Flat fields rather than nested enums: the typing loop copies a code
-/// into and out of its stack at every operation, and nested enums with
-/// payloads of different sizes made each copy a dozen instructions of
-/// shifts and masks.
+/// Packed into a word and a borrow: the typing loop carries the code of
+/// every operation's result through its match and into its stack, and
+/// each separate field was a value to spill and reload there (nested
+/// enums were worse: shifts and masks on every copy).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Ty<'e> {
-    kind: Kind,
-    /// A float's kind (`Half` for the other kinds).
-    fk: FloatKind,
-    /// A vector's length; 0 for a scalar or `Other` (a vector of no lanes,
-    /// or of more than `u32::MAX`, is left to the checker's typing).
-    lanes: u32,
-    /// An integer's width (wider than `u32::MAX` is left to the checker's
-    /// typing, which rejects it: over `MAX_TYPE_BITS`), a pointer's
-    /// address space.
-    x: u32,
-    /// A `PtrMade`'s pointee: an index into the compiler's list.
-    made: u32,
-    /// A `PtrTo`'s pointee, an `Other`'s type.
+    /// The kind (bits 0-7); a float's kind or a made pointee's index (bits
+    /// 8-15); a vector's length, 0 for anything else (bits 16-39); an
+    /// integer's width or a pointer's address space (bits 40-63).
+    head: u64,
+    /// A typed pointer's written pointee, an `OTHER`'s type.
     r: Option<&'e Type>,
 }
 
-impl Ty<'_> {
-    /// The code of no type, whose fields the others start from.
-    const ZERO: Ty<'static> = Ty {
-        kind: Kind::Int,
-        fk: FloatKind::Half,
-        lanes: 0,
-        x: 0,
-        made: 0,
-        r: None,
-    };
+/// The bound of a code's 24-bit fields: wider integers, pointers in higher
+/// address spaces and longer vectors are left to the checker's typing.
+const FIELD: u64 = 1 << 24;
+
+impl<'e> Ty<'e> {
+    /// The code of these fields (each within its bits).
+    fn new(kind: u64, sub: u64, lanes: u64, x: u64, r: Option<&'e Type>) -> Ty<'e> {
+        Ty {
+            head: kind | sub << 8 | lanes << 16 | x << 40,
+            r,
+        }
+    }
+    fn kind(self) -> u64 {
+        self.head & 0xff
+    }
+    fn sub(self) -> u64 {
+        (self.head >> 8) & 0xff
+    }
+    fn lanes(self) -> u64 {
+        (self.head >> 16) & (FIELD - 1)
+    }
+    fn x(self) -> u64 {
+        self.head >> 40
+    }
+    fn fk(self) -> FloatKind {
+        FloatKind::ALL[self.sub() as usize]
+    }
+    /// This code with `n` lanes (`n < FIELD`; 0: the scalar itself).
+    fn with_lanes(self, n: u64) -> Ty<'e> {
+        Ty {
+            head: self.head & !((FIELD - 1) << 16) | n << 16,
+            r: self.r,
+        }
+    }
 }
 
 /// The basic types, as `DIOpConvert` tells them apart.
@@ -98,38 +109,23 @@ enum Basic {
     Ptr,
 }
 
-/// The code of a scalar type (`None`: not a scalar, or an integer too wide
-/// for the code).
+/// The code of a scalar type (`None`: not a scalar, or a field the code
+/// cannot hold).
 fn scalar(t: &Type) -> Option<Ty<'_>> {
-    Some(match t {
-        Type::Int(w) => Ty {
-            x: u32::try_from(*w).ok()?,
-            ..Ty::ZERO
-        },
-        Type::Float(k) => Ty {
-            kind: Kind::Float,
-            fk: k.0,
-            ..Ty::ZERO
-        },
+    let (kind, sub, x, r) = match t {
+        Type::Int(w) => (INT, 0, *w, None),
+        Type::Float(k) => (FLOAT, k.0 as u64, 0, None),
         Type::Ptr {
             addrspace,
             pointee: None,
-        } => Ty {
-            kind: Kind::Ptr,
-            x: *addrspace,
-            ..Ty::ZERO
-        },
+        } => (PTR, 0, u64::from(*addrspace), None),
         Type::Ptr {
             addrspace,
             pointee: Some(p),
-        } => Ty {
-            kind: Kind::PtrTo,
-            x: *addrspace,
-            r: Some(p),
-            ..Ty::ZERO
-        },
+        } => (TPTR, 0, u64::from(*addrspace), Some(&**p)),
         _ => return None,
-    })
+    };
+    (x < FIELD).then(|| Ty::new(kind, sub, 0, x, r))
 }
 
 /// The code of a type; `None` for the shapes left to the checker's typing
@@ -137,64 +133,61 @@ fn scalar(t: &Type) -> Option<Ty<'_>> {
 fn code(t: &Type) -> Option<Ty<'_>> {
     match t {
         Type::Int(_) | Type::Float(_) | Type::Ptr { .. } => scalar(t),
-        Type::Vector { len, elem } => Some(Ty {
-            lanes: u32::try_from(*len).ok().filter(|&n| n > 0)?,
-            ..scalar(elem)?
-        }),
+        Type::Vector { len, elem } if (1..FIELD).contains(len) => {
+            Some(scalar(elem)?.with_lanes(*len))
+        }
+        Type::Vector { .. } => None,
         Type::Array { .. } | Type::Struct { .. } | Type::Named(_) | Type::Target { .. } => {
-            Some(Ty {
-                kind: Kind::Other,
-                r: Some(t),
-                ..Ty::ZERO
-            })
+            Some(Ty::new(OTHER, 0, 0, 0, Some(t)))
         }
     }
 }
 
 impl<'e> Ty<'e> {
-    /// The type itself (`made`: the pointees of `Kind::PtrMade`).
+    /// The type itself (`made`: the pointees of `PTR_MADE` codes).
     fn to_type(self, made: &[Ty<'e>]) -> Type {
-        let one = match self.kind {
-            Kind::Int => Type::Int(self.x.into()),
-            Kind::Float => Type::Float(FloatKindOrd(self.fk)),
-            Kind::Ptr => Type::opaque_ptr(self.x),
-            Kind::PtrTo => Type::typed_ptr(self.borrowed().clone(), self.x),
-            Kind::PtrMade => Type::typed_ptr(made[self.made as usize].to_type(made), self.x),
-            Kind::Other => return self.borrowed().clone(),
+        let x = self.x();
+        let one = match self.kind() {
+            INT => Type::Int(x),
+            FLOAT => Type::Float(FloatKindOrd(self.fk())),
+            PTR => Type::opaque_ptr(x as u32),
+            TPTR => match self.r {
+                Some(p) => Type::typed_ptr(p.clone(), x as u32),
+                None => Type::typed_ptr(made[self.sub() as usize].to_type(made), x as u32),
+            },
+            _ => return self.borrowed().clone(),
         };
-        match self.lanes {
+        match self.lanes() {
             0 => one,
-            n => Type::Vector {
-                len: n.into(),
+            len => Type::Vector {
+                len,
                 elem: Box::new(one),
             },
         }
     }
     fn borrowed(self) -> &'e Type {
-        self.r
-            .expect("a pointer to a written type or an `Other` borrows it")
+        self.r.expect("an `OTHER` borrows its type")
     }
     fn int_width(self) -> Option<u64> {
-        (self.kind == Kind::Int && self.lanes == 0).then_some(self.x.into())
+        (self.kind() == INT && self.lanes() == 0).then_some(self.x())
     }
     /// The scalar type of a vector, else the type itself when it is a scalar.
     fn lane(self) -> Option<Ty<'e>> {
-        (self.kind != Kind::Other).then_some(Ty { lanes: 0, ..self })
+        (self.kind() != OTHER).then_some(self.with_lanes(0))
     }
     fn basic(self) -> Option<Basic> {
-        if self.lanes != 0 {
+        if self.lanes() != 0 {
             return None;
         }
-        match self.kind {
-            Kind::Int => Some(Basic::Int(self.x.into())),
-            Kind::Float => Some(Basic::Float(self.fk)),
-            Kind::Ptr | Kind::PtrTo | Kind::PtrMade => Some(Basic::Ptr),
-            Kind::Other => None,
+        match self.kind() {
+            INT => Some(Basic::Int(self.x())),
+            FLOAT => Some(Basic::Float(self.fk())),
+            PTR | TPTR => Some(Basic::Ptr),
+            _ => None,
         }
     }
     fn addrspace(self) -> Option<u32> {
-        (matches!(self.kind, Kind::Ptr | Kind::PtrTo | Kind::PtrMade) && self.lanes == 0)
-            .then_some(self.x)
+        (matches!(self.kind(), PTR | TPTR) && self.lanes() == 0).then_some(self.x() as u32)
     }
 }
 
@@ -208,18 +201,18 @@ impl Sizes<'_> {
     // cost more than sizing a scalar does.
     #[inline(always)]
     fn of(&mut self, t: Ty) -> Option<u64> {
-        let e = match t.kind {
-            Kind::Int => u64::from(t.x),
-            Kind::Float => t.fk.width(),
+        let e = match t.kind() {
+            INT => t.x(),
+            FLOAT => t.fk().width(),
             // A table lookup for the usual address spaces: no cache here.
-            Kind::Ptr | Kind::PtrTo | Kind::PtrMade => self.env.dl.pointer_bits(t.x),
-            Kind::Other => return self.aggregate(t.borrowed()),
+            PTR | TPTR => self.env.dl.pointer_bits(t.x() as u32),
+            _ => return self.aggregate(t.borrowed()),
         };
-        let bits = match t.lanes {
+        let bits = match t.lanes() {
             0 => e,
             _ if e > MAX_TYPE_BITS => return None,
-            // At most 2^32 lanes of 2^28 bits: no overflow.
-            n => u64::from(n) * e,
+            // Under 2^24 lanes of at most 2^28 bits: no overflow.
+            n => n * e,
         };
         (bits <= MAX_TYPE_BITS).then_some(bits)
     }
@@ -451,13 +444,10 @@ fn typed<'e>(
             }
             Op::Extend(k) => {
                 let s = input(0);
-                if s.lanes != 0 || s.kind == Kind::Other || *k == 0 || *k > MAX_PARTS {
+                if s.lanes() != 0 || s.kind() == OTHER || *k == 0 || *k > MAX_PARTS {
                     return None;
                 }
-                let ty = Ty {
-                    lanes: *k as u32,
-                    ..s
-                };
+                let ty = s.with_lanes(*k);
                 let bits = sz.of(ty)?;
                 let w = inbits(0);
                 b.emit(i, Ins::Extend { n: *k as u32, w });
@@ -465,7 +455,7 @@ fn typed<'e>(
             }
             Op::Select => {
                 let (l1, l0, lm) = (input(0), input(1), input(2));
-                let k = u64::from(l1.lanes);
+                let k = l1.lanes();
                 if k == 0 || l0 != l1 || k > MAX_PARTS {
                     return None;
                 }
@@ -486,23 +476,20 @@ fn typed<'e>(
             }
             Op::AddrOf(k) => {
                 let target = input(0);
-                let a = u32::try_from(*k).ok()?;
+                // Address spaces the code cannot hold are left to the
+                // checker's typing.
+                let a = Some(*k).filter(|&a| a < FIELD)?;
                 // The live dialect's line makes an opaque pointer; the
                 // seed's a pointer to the target's type.
                 let ty = match e.dialect {
-                    Dialect::DiExpression => Ty {
-                        kind: Kind::Ptr,
-                        x: a,
-                        ..Ty::ZERO
-                    },
+                    Dialect::DiExpression => Ty::new(PTR, 0, 0, a, None),
                     Dialect::DiExpr => {
-                        made.push(target);
-                        Ty {
-                            kind: Kind::PtrMade,
-                            x: a,
-                            made: (made.len() - 1) as u32,
-                            ..Ty::ZERO
+                        // The code holds 256 made pointees.
+                        if made.len() > 0xff {
+                            return None;
                         }
+                        made.push(target);
+                        Ty::new(TPTR, (made.len() - 1) as u64, 0, a, None)
                     }
                 };
                 let bits = sz.of(ty)?;
@@ -521,11 +508,13 @@ fn typed<'e>(
             Op::Deref(t) => {
                 let p = input(0);
                 let addrspace = p.addrspace()?;
-                let ty = match (t, p.kind) {
+                let ty = match (t, p.kind()) {
                     (Some(t), _) => code(t)?,
                     // The seed's form: the pointee of a typed pointer.
-                    (None, Kind::PtrTo) => code(p.borrowed())?,
-                    (None, Kind::PtrMade) => made[p.made as usize],
+                    (None, TPTR) => match p.r {
+                        Some(t) => code(t)?,
+                        None => made[p.sub() as usize],
+                    },
                     (None, _) => return None,
                 };
                 let bits = sz.of(ty)?;
@@ -562,13 +551,13 @@ fn typed<'e>(
                     return None;
                 }
                 let arithmetic = op.is_arithmetic();
-                let lane = match ty.kind {
-                    Kind::Int => Lane::Int,
-                    Kind::Float if arithmetic => Lane::Float(ty.fk),
+                let lane = match ty.kind() {
+                    INT => Lane::Int,
+                    FLOAT if arithmetic => Lane::Float(ty.fk()),
                     _ => return None,
                 };
-                let lanes = u64::from(ty.lanes.max(1));
-                let w = sz.of(Ty { lanes: 0, ..ty })?;
+                let lanes = ty.lanes().max(1);
+                let w = sz.of(ty.with_lanes(0))?;
                 let bin = BinOp::of(op);
                 b.emit(
                     i,
@@ -614,9 +603,9 @@ fn typed<'e>(
     // The previous program's result is usually a scalar of the same kind:
     // overwrite its field rather than drop it and make another.
     let top = *top;
-    match (&mut b.c.result, top.lanes, top.kind) {
-        (Some((Type::Int(w), b)), 0, Kind::Int) => (*w, *b) = (top.x.into(), bits),
-        (Some((Type::Float(k), b)), 0, Kind::Float) => (*k, *b) = (FloatKindOrd(top.fk), bits),
+    match (&mut b.c.result, top.lanes(), top.kind()) {
+        (Some((Type::Int(w), b)), 0, INT) => (*w, *b) = (top.x(), bits),
+        (Some((Type::Float(k), b)), 0, FLOAT) => (*k, *b) = (FloatKindOrd(top.fk()), bits),
         (
             Some((
                 Type::Ptr {
@@ -626,16 +615,14 @@ fn typed<'e>(
                 b,
             )),
             0,
-            Kind::Ptr,
-        ) => (*addrspace, *b) = (top.x, bits),
+            PTR,
+        ) => (*addrspace, *b) = (top.x() as u32, bits),
         // A vector keeps its element's box.
-        (Some((Type::Vector { len, elem }, b)), n @ 1.., Kind::Int)
-            if matches!(**elem, Type::Int(_)) =>
-        {
+        (Some((Type::Vector { len, elem }, b)), n @ 1.., INT) if matches!(**elem, Type::Int(_)) => {
             if let Type::Int(w) = &mut **elem {
-                *w = top.x.into();
+                *w = top.x();
             }
-            (*len, *b) = (n.into(), bits)
+            (*len, *b) = (n, bits)
         }
         (r, ..) => *r = Some((top.to_type(&made), bits)),
     }

@@ -974,7 +974,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
             Storage::Memory { addrspace } => St::Mem(*addrspace),
             Storage::Entity { name } => self.load_entity(name),
             Storage::Implicit { value } if value.width() <= 128 => {
-                St::Imp(value.to_u128().unwrap_or(0), value.width() as u32)
+                St::Imp(words::small_bits(value), value.width() as u32)
             }
             Storage::Undefined => St::Undef,
             storage => self.load_storage(storage)?,
@@ -988,7 +988,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
         let b = self.ctx.entity(name);
         let r = self.push_ref(Ref::Ent(name, b));
         match b {
-            Some(b) if b.width() <= 128 => St::EntS(r, b.width() as u32, b.to_u128().unwrap_or(0)),
+            Some(b) if b.width() <= 128 => St::EntS(r, b.width() as u32, words::small_bits(b)),
             Some(b) if b.width() <= u64::from(u32::MAX) => {
                 let start = words::push_bits(self.words, b);
                 St::EntW(r, start as u32, b.width() as u32)

@@ -13,7 +13,8 @@
 //!
 //! It only vouches for what it accepts: at the first operation the checker
 //! or the compiler would reject (or that involves a shape it does not
-//! model: vectors of aggregates or of vectors),
+//! model: vectors of aggregates or of vectors, and integers, address
+//! spaces or vector lengths of 2^24 or more),
 //! [`compile_typed`] gives up and the expression is compiled
 //! again with the checker's typing, so that ill-formed expressions still get
 //! the checker's messages. `tests/fast_typing.rs` holds the two compilers

@@ -162,9 +162,11 @@ pub struct Compiled {
 pub(crate) type Fail = (ErrorKind, String);
 
 /// `a == b`, with scalar types (nearly every referrer's and argument's)
-/// compared here rather than by a call to the derived comparison.
-#[inline]
-fn same_type(a: &Type, b: &Type) -> bool {
+/// compared here rather than by a call to the derived comparison
+/// (`always`: with `inline` it stayed a call, which cost as much as the
+/// comparison).
+#[inline(always)]
+pub(crate) fn same_type(a: &Type, b: &Type) -> bool {
     match (a, b) {
         (Type::Int(x), Type::Int(y)) => x == y,
         (Type::Float(x), Type::Float(y)) => x == y,
@@ -581,7 +583,7 @@ impl<'e, 'c> Builder<'e, 'c> {
     /// nulls. The reference's general encoding builds bit lists and a
     /// `LocDesc` and costs about as much as the rest of compiling; `None`
     /// sends anything else (and every literal that is an error) down it.
-    fn quick_literal(&mut self, t: &Type, v: &Literal, size: u64) -> Option<Ins> {
+    pub(crate) fn quick_literal(&mut self, t: &Type, v: &Literal, size: u64) -> Option<Ins> {
         match v {
             // One undefined chunk: the undefined location.
             Literal::Undef | Literal::Poison => Some(Ins::Undef),
@@ -702,25 +704,28 @@ impl<'e, 'c> Builder<'e, 'c> {
 
     /// The bits and width of a scalar literal (an integer or float of at
     /// most 128 bits, or a null or zero scalar of any width).
+    // Inlined: called per element of a vector or array literal, where the
+    // call and its result in memory cost about a third of the work.
+    #[inline(always)]
     fn scalar_literal(&self, t: &Type, v: &Literal) -> Option<(u128, u64)> {
-        let size = match t {
-            Type::Int(w) => *w,
-            Type::Float(k) => k.0.width(),
-            Type::Ptr { addrspace, .. } => self.env.dl.pointer_bits(*addrspace),
-            _ => return None,
-        };
-        if size > MAX_TYPE_BITS {
-            return None;
-        }
-        match v {
-            Literal::Null | Literal::ZeroInitializer => Some((0, size)),
-            Literal::Int(n) if t.is_int() && size <= 128 => {
+        // The pairs of a type and its literal first: the type's size is
+        // known without a lookup for them.
+        match (t, v) {
+            (Type::Int(w), Literal::Int(n)) if *w <= 128 => {
                 // The literal modulo 2^w, as `Bits::from_bigint` reads it.
-                let x = low128(n)?;
-                Some((x & words::mask128(size), size))
+                Some((low128(n)? & words::mask128(*w), *w))
             }
-            Literal::Float(b) if t.is_float() && b.width() == size => {
-                Some((b.to_u128().unwrap_or(0), size))
+            (Type::Float(k), Literal::Float(b)) if b.width() == k.0.width() => {
+                Some((b.to_u128().unwrap_or(0), b.width()))
+            }
+            (_, Literal::Null | Literal::ZeroInitializer) => {
+                let size = match t {
+                    Type::Int(w) => *w,
+                    Type::Float(k) => k.0.width(),
+                    Type::Ptr { addrspace, .. } => self.env.dl.pointer_bits(*addrspace),
+                    _ => return None,
+                };
+                (size <= MAX_TYPE_BITS).then_some((0, size))
             }
             _ => None,
         }
@@ -734,6 +739,13 @@ impl<'e, 'c> Builder<'e, 'c> {
                 return Ok(ins);
             }
         }
+        self.literal(t, v)
+    }
+
+    /// `DIOpConstant(T V)` by the reference's own encoding
+    /// (`literal_location`), for what `quick_literal` does not take.
+    #[inline(never)]
+    pub(crate) fn literal(&mut self, t: &Type, v: &Literal) -> Result<Ins, Fail> {
         let loc = location::literal_location(t, v, self.env.dl, self.env.types)
             .map_err(|e| ill(e.to_string()))?;
         if let [s] = loc.singles.as_slice() {

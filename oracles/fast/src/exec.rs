@@ -974,6 +974,13 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
         if let [s] = l.singles.as_slice() {
             return Ok(Loc::One(self.load_single(s)?));
         }
+        let (start, len) = self.load_many(l)?;
+        Ok(Loc::Many(start, len))
+    }
+
+    /// [`Machine::load`] of several singles: their range.
+    #[inline(never)]
+    fn load_many(&mut self, l: &'a LocDesc) -> R<(u32, u32)> {
         let start = self.singles.len();
         let len = l.singles.len();
         // Reserve the range first: loading a single may push other ranges.
@@ -987,35 +994,51 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
         for (j, s) in l.singles.iter().enumerate() {
             self.singles[start + j] = self.load_single(s)?;
         }
-        Ok(Loc::Many(start as u32, len as u32))
+        Ok((start as u32, len as u32))
     }
 
+    /// One single location in compact form. The usual storages are taken
+    /// here, inlined into `load`; the rest (wide values, implicit
+    /// addresses, composites: they load other locations) out of line, so
+    /// that the usual single does not pay for their frame.
+    #[inline(always)]
     fn load_single(&mut self, s: &'a Single) -> R<Sgl<O>> {
-        let off = O::from_bigint(&s.offset).ok_or(Stop::Bail)?;
+        let off = O::from_context(&s.offset).ok_or(Stop::Bail)?;
         let st = match &s.storage {
             Storage::Memory { addrspace } => St::Mem(*addrspace),
-            Storage::Entity { name } => {
-                let b = self.ctx.entity(name);
-                let r = self.push_ref(Ref::Ent(name, b));
-                match b {
-                    Some(b) if b.width() <= 128 => {
-                        St::EntS(r, b.width() as u32, b.to_u128().unwrap_or(0))
-                    }
-                    Some(b) if b.width() <= u64::from(u32::MAX) => {
-                        let start = words::push_bits(self.words, b);
-                        St::EntW(r, start as u32, b.width() as u32)
-                    }
-                    _ => St::Ent(r),
-                }
-            }
+            Storage::Entity { name } => self.load_entity(name),
             Storage::Implicit { value } if value.width() <= 128 => {
-                St::Imp(value.to_u128().unwrap_or(0), value.width() as u32)
+                St::Imp(words::small_bits(value), value.width() as u32)
             }
+            Storage::Undefined => St::Undef,
+            storage => self.load_storage(storage)?,
+        };
+        Ok(Sgl { st, off })
+    }
+
+    /// An entity's storage: its value, looked up once per run.
+    #[inline(never)]
+    fn load_entity(&mut self, name: &'a str) -> St {
+        let b = self.ctx.entity(name);
+        let r = self.push_ref(Ref::Ent(name, b));
+        match b {
+            Some(b) if b.width() <= 128 => St::EntS(r, b.width() as u32, words::small_bits(b)),
+            Some(b) if b.width() <= u64::from(u32::MAX) => {
+                let start = words::push_bits(self.words, b);
+                St::EntW(r, start as u32, b.width() as u32)
+            }
+            _ => St::Ent(r),
+        }
+    }
+
+    /// The storages `load_single` leaves out of line.
+    #[inline(never)]
+    fn load_storage(&mut self, storage: &'a Storage) -> R<St> {
+        Ok(match storage {
             Storage::Implicit { value } => {
                 let start = words::push_bits(self.words, value);
                 St::ImpW(start as u32, value.width())
             }
-            Storage::Undefined => St::Undef,
             Storage::ImplicitAddress {
                 target,
                 target_ty,
@@ -1054,8 +1077,10 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 }
                 St::Comp(start as u32, parts.len() as u32)
             }
-        };
-        Ok(Sgl { st, off })
+            Storage::Memory { .. } | Storage::Entity { .. } | Storage::Undefined => {
+                unreachable!("taken by load_single")
+            }
+        })
     }
 
     // --------------------------------------------------------------- memory
@@ -1129,15 +1154,17 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     /// Loads a location of the context into its slot.
     #[inline(always)]
     pub(crate) fn load_slot(&mut self, k: usize, l: &'a LocDesc) -> R<Loc<O>> {
-        let loc = self.load(l)?;
-        self.run.info.loaded[k] = match &loc {
-            Loc::One(s) => {
-                self.singles.push(s.clone());
-                ((self.singles.len() - 1) as u32, 1)
-            }
-            Loc::Many(start, len) => (*start, *len),
-        };
-        Ok(loc)
+        // A single is loaded here rather than through `load`, whose result
+        // would be unwrapped only to be matched again.
+        if let [s] = l.singles.as_slice() {
+            let s = self.load_single(s)?;
+            self.singles.push(s.clone());
+            self.run.info.loaded[k] = ((self.singles.len() - 1) as u32, 1);
+            return Ok(Loc::One(s));
+        }
+        let (start, len) = self.load_many(l)?;
+        self.run.info.loaded[k] = (start, len);
+        Ok(Loc::Many(start, len))
     }
 
     /// Bytes `addr..addr+out.len()` (at most 64) of an address space (the

@@ -16,6 +16,14 @@ pub(crate) trait Off: Clone + PartialEq + Debug {
     fn small(v: i128) -> Self;
     /// `None` when the value does not fit (only for `i128`).
     fn from_bigint(v: &BigInt) -> Option<Self>;
+    /// [`Off::from_bigint`], inlined: for the offsets of context singles,
+    /// where the call cost as much as reading the digit. (The other
+    /// callers, rare paths of the run loop, keep the call: inlined there
+    /// it made the loop's code worse.)
+    #[inline(always)]
+    fn from_context(v: &BigInt) -> Option<Self> {
+        Self::from_bigint(v)
+    }
     fn to_bigint(&self) -> BigInt;
     fn checked_add(&self, o: &Self) -> Option<Self>;
     fn add_u64(&self, d: u64) -> Option<Self>;
@@ -38,6 +46,10 @@ impl Off for i128 {
         v
     }
     fn from_bigint(v: &BigInt) -> Option<Self> {
+        Self::from_context(v)
+    }
+    #[inline(always)]
+    fn from_context(v: &BigInt) -> Option<Self> {
         // Context offsets are nearly always one digit or zero: read those
         // directly rather than through the general conversion.
         let mut digits = v.iter_u64_digits();

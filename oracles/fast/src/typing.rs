@@ -13,14 +13,15 @@
 //!
 //! It only vouches for what it accepts: at the first operation the checker
 //! or the compiler would reject (or that involves a shape it does not
-//! model: vectors of aggregates or of vectors),
+//! model: vectors of aggregates or of vectors, and integers, address
+//! spaces or vector lengths of 2^24 or more),
 //! [`compile_typed`] gives up and the expression is compiled
 //! again with the checker's typing, so that ill-formed expressions still get
 //! the checker's messages. `tests/fast_typing.rs` holds the two compilers
 //! to the same program for every expression they are given.
 
 use super::arith::BinOp;
-use super::compile::{checked_types_into, fragment, Builder, Compiled, Conv, Ins, Lane};
+use super::compile::{checked_types_into, fragment, same_type, Builder, Compiled, Conv, Ins, Lane};
 use super::exec::recycle;
 use diopter_semantics::ast::{Dialect, Expr, Op};
 use diopter_semantics::check::Env;
@@ -29,40 +30,76 @@ use diopter_semantics::types::{FloatKindOrd, Type, MAX_TYPE_BITS};
 use diopter_semantics::value::FloatKind;
 use std::cell::Cell;
 
-/// A scalar type: what a vector may hold.
+/// The kinds of type code (the low byte of [`Ty::head`]).
+const INT: u64 = 0;
+const FLOAT: u64 = 1;
+/// An opaque pointer.
+const PTR: u64 = 2;
+/// A typed pointer: to a type written in the expression (`Ty::r`), or
+/// (`r` none) to the type of the location the seed's `DIOpAddrOf` took the
+/// address of (the code's `sub` indexes the compiler's list of such types).
+const TPTR: u64 = 3;
+/// An array, struct, named or target type, borrowed from the expression
+/// (`Ty::r`): none of them is basic, an integer, a float, a pointer or a
+/// vector for the checker (which does not resolve names for these
+/// questions).
+const OTHER: u64 = 4;
+
+/// A type code: a scalar (an integer, a float, a pointer), a vector of one,
+/// or a type it borrows. Comparing two codes never says two different
+/// types are equal: fields a kind does not use are zero, and the borrowed
+/// types compare as types (a pointee made by `DIOpAddrOf` may compare
+/// unequal to the same type written out; that only sends the expression
+/// to the checker's typing).
+///
+/// Packed into a word and a borrow: the typing loop carries the code of
+/// every operation's result through its match and into its stack, and
+/// each separate field was a value to spill and reload there (nested
+/// enums were worse: shifts and masks on every copy).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Scalar<'e> {
-    Int(u64),
-    Float(FloatKind),
-    /// An opaque pointer in this address space.
-    Ptr(u32),
-    /// A typed pointer `T addrspace(N)*`.
-    TPtr(u32, Pointee<'e>),
+struct Ty<'e> {
+    /// The kind (bits 0-7); a float's kind or a made pointee's index (bits
+    /// 8-15); a vector's length, 0 for anything else (bits 16-39); an
+    /// integer's width or a pointer's address space (bits 40-63).
+    head: u64,
+    /// A typed pointer's written pointee, an `OTHER`'s type.
+    r: Option<&'e Type>,
 }
 
-/// What a typed pointer points to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Pointee<'e> {
-    /// A type written in the expression.
-    Ref(&'e Type),
-    /// The type of the location the seed's `DIOpAddrOf` took the address
-    /// of: an index into the compiler's list of such types.
-    Made(u32),
-}
+/// The bound of a code's 24-bit fields: wider integers, pointers in higher
+/// address spaces and longer vectors are left to the checker's typing.
+const FIELD: u64 = 1 << 24;
 
-/// A type code. Comparing two codes never says two different types are
-/// equal: integers, floats, opaque pointers and vectors of them have one
-/// code each, and the rest compare the types they borrow (a pointee made by
-/// `DIOpAddrOf` may compare unequal to the same type written out; that only
-/// sends the expression to the checker's typing).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Ty<'e> {
-    S(Scalar<'e>),
-    Vec(u64, Scalar<'e>),
-    /// An array, struct, named or target type, borrowed from the expression:
-    /// none of them is basic, an integer, a float, a pointer or a vector
-    /// for the checker (which does not resolve names for these questions).
-    Other(&'e Type),
+impl<'e> Ty<'e> {
+    /// The code of these fields (each within its bits).
+    fn new(kind: u64, sub: u64, lanes: u64, x: u64, r: Option<&'e Type>) -> Ty<'e> {
+        Ty {
+            head: kind | sub << 8 | lanes << 16 | x << 40,
+            r,
+        }
+    }
+    fn kind(self) -> u64 {
+        self.head & 0xff
+    }
+    fn sub(self) -> u64 {
+        (self.head >> 8) & 0xff
+    }
+    fn lanes(self) -> u64 {
+        (self.head >> 16) & (FIELD - 1)
+    }
+    fn x(self) -> u64 {
+        self.head >> 40
+    }
+    fn fk(self) -> FloatKind {
+        FloatKind::ALL[self.sub() as usize]
+    }
+    /// This code with `n` lanes (`n < FIELD`; 0: the scalar itself).
+    fn with_lanes(self, n: u64) -> Ty<'e> {
+        Ty {
+            head: self.head & !((FIELD - 1) << 16) | n << 16,
+            r: self.r,
+        }
+    }
 }
 
 /// The basic types, as `DIOpConvert` tells them apart.
@@ -73,83 +110,85 @@ enum Basic {
     Ptr,
 }
 
-fn scalar(t: &Type) -> Option<Scalar<'_>> {
-    match t {
-        Type::Int(w) => Some(Scalar::Int(*w)),
-        Type::Float(k) => Some(Scalar::Float(k.0)),
+/// The code of a scalar type (`None`: not a scalar, or a field the code
+/// cannot hold).
+fn scalar(t: &Type) -> Option<Ty<'_>> {
+    let (kind, sub, x, r) = match t {
+        Type::Int(w) => (INT, 0, *w, None),
+        Type::Float(k) => (FLOAT, k.0 as u64, 0, None),
         Type::Ptr {
             addrspace,
             pointee: None,
-        } => Some(Scalar::Ptr(*addrspace)),
+        } => (PTR, 0, u64::from(*addrspace), None),
         Type::Ptr {
             addrspace,
             pointee: Some(p),
-        } => Some(Scalar::TPtr(*addrspace, Pointee::Ref(p))),
-        _ => None,
-    }
+        } => (TPTR, 0, u64::from(*addrspace), Some(&**p)),
+        _ => return None,
+    };
+    (x < FIELD).then(|| Ty::new(kind, sub, 0, x, r))
 }
 
 /// The code of a type; `None` for the shapes left to the checker's typing
-/// (vectors of aggregates or of vectors).
+/// (vectors of aggregates or of vectors, and what the code cannot hold).
 fn code(t: &Type) -> Option<Ty<'_>> {
     match t {
-        Type::Int(_) | Type::Float(_) | Type::Ptr { .. } => scalar(t).map(Ty::S),
-        Type::Vector { len, elem } => scalar(elem).map(|s| Ty::Vec(*len, s)),
-        Type::Array { .. } | Type::Struct { .. } | Type::Named(_) | Type::Target { .. } => {
-            Some(Ty::Other(t))
+        Type::Int(_) | Type::Float(_) | Type::Ptr { .. } => scalar(t),
+        Type::Vector { len, elem } if (1..FIELD).contains(len) => {
+            Some(scalar(elem)?.with_lanes(*len))
         }
-    }
-}
-
-/// The type of a scalar code (`made`: the pointees of `Pointee::Made`).
-fn scalar_type<'e>(s: Scalar<'e>, made: &[Ty<'e>]) -> Type {
-    match s {
-        Scalar::Int(w) => Type::Int(w),
-        Scalar::Float(k) => Type::Float(FloatKindOrd(k)),
-        Scalar::Ptr(a) => Type::opaque_ptr(a),
-        Scalar::TPtr(a, Pointee::Ref(p)) => Type::typed_ptr(p.clone(), a),
-        Scalar::TPtr(a, Pointee::Made(k)) => Type::typed_ptr(made[k as usize].to_type(made), a),
+        Type::Vector { .. } => None,
+        Type::Array { .. } | Type::Struct { .. } | Type::Named(_) | Type::Target { .. } => {
+            Some(Ty::new(OTHER, 0, 0, 0, Some(t)))
+        }
     }
 }
 
 impl<'e> Ty<'e> {
-    /// The type itself (`made`: the pointees of `Pointee::Made`).
+    /// The type itself (`made`: the pointees of `PTR_MADE` codes).
     fn to_type(self, made: &[Ty<'e>]) -> Type {
-        match self {
-            Ty::S(s) => scalar_type(s, made),
-            Ty::Vec(len, s) => Type::Vector {
-                len,
-                elem: Box::new(scalar_type(s, made)),
+        let x = self.x();
+        let one = match self.kind() {
+            INT => Type::Int(x),
+            FLOAT => Type::Float(FloatKindOrd(self.fk())),
+            PTR => Type::opaque_ptr(x as u32),
+            TPTR => match self.r {
+                Some(p) => Type::typed_ptr(p.clone(), x as u32),
+                None => Type::typed_ptr(made[self.sub() as usize].to_type(made), x as u32),
             },
-            Ty::Other(t) => t.clone(),
+            _ => return self.borrowed().clone(),
+        };
+        match self.lanes() {
+            0 => one,
+            len => Type::Vector {
+                len,
+                elem: Box::new(one),
+            },
         }
+    }
+    fn borrowed(self) -> &'e Type {
+        self.r.expect("an `OTHER` borrows its type")
     }
     fn int_width(self) -> Option<u64> {
-        match self {
-            Ty::S(Scalar::Int(w)) => Some(w),
-            _ => None,
-        }
+        (self.kind() == INT && self.lanes() == 0).then_some(self.x())
     }
     /// The scalar type of a vector, else the type itself when it is a scalar.
-    fn lane(self) -> Option<Scalar<'e>> {
-        match self {
-            Ty::S(s) | Ty::Vec(_, s) => Some(s),
-            Ty::Other(_) => None,
-        }
+    fn lane(self) -> Option<Ty<'e>> {
+        (self.kind() != OTHER).then_some(self.with_lanes(0))
     }
     fn basic(self) -> Option<Basic> {
-        match self {
-            Ty::S(Scalar::Int(w)) => Some(Basic::Int(w)),
-            Ty::S(Scalar::Float(k)) => Some(Basic::Float(k)),
-            Ty::S(Scalar::Ptr(_) | Scalar::TPtr(..)) => Some(Basic::Ptr),
-            Ty::Vec(..) | Ty::Other(_) => None,
+        if self.lanes() != 0 {
+            return None;
+        }
+        match self.kind() {
+            INT => Some(Basic::Int(self.x())),
+            FLOAT => Some(Basic::Float(self.fk())),
+            PTR | TPTR => Some(Basic::Ptr),
+            _ => None,
         }
     }
     fn addrspace(self) -> Option<u32> {
-        match self {
-            Ty::S(Scalar::Ptr(a) | Scalar::TPtr(a, _)) => Some(a),
-            _ => None,
-        }
+        (matches!(self.kind(), PTR | TPTR) && self.lanes() == 0).then_some(self.x() as u32)
     }
 }
 
@@ -159,29 +198,22 @@ struct Sizes<'v> {
 }
 
 impl Sizes<'_> {
-    #[inline]
-    fn scalar(&mut self, s: Scalar) -> u64 {
-        match s {
-            Scalar::Int(w) => w,
-            Scalar::Float(k) => k.width(),
-            // A table lookup for the usual address spaces: no cache here.
-            Scalar::Ptr(a) | Scalar::TPtr(a, _) => self.env.dl.pointer_bits(a),
-        }
-    }
     // `always`: with `inline` it stayed a call per sized entry, which
     // cost more than sizing a scalar does.
     #[inline(always)]
     fn of(&mut self, t: Ty) -> Option<u64> {
-        let bits = match t {
-            Ty::S(s) => self.scalar(s),
-            Ty::Vec(len, s) => {
-                let e = self.scalar(s);
-                if e > MAX_TYPE_BITS {
-                    return None;
-                }
-                len.checked_mul(e)?
-            }
-            Ty::Other(t) => return self.aggregate(t),
+        let e = match t.kind() {
+            INT => t.x(),
+            FLOAT => t.fk().width(),
+            // A table lookup for the usual address spaces: no cache here.
+            PTR | TPTR => self.env.dl.pointer_bits(t.x() as u32),
+            _ => return self.aggregate(t.borrowed()),
+        };
+        let bits = match t.lanes() {
+            0 => e,
+            _ if e > MAX_TYPE_BITS => return None,
+            // Under 2^24 lanes of at most 2^28 bits: no overflow.
+            n => n * e,
         };
         (bits <= MAX_TYPE_BITS).then_some(bits)
     }
@@ -196,6 +228,28 @@ impl Sizes<'_> {
         dl.bitsizeof_quick(t, self.env.types)
             .or_else(|| dl.bitsizeof(t, self.env.types).ok())
     }
+}
+
+/// `DIOpArg(n, t)`'s instruction when the argument is not poison and its
+/// size is known to be `bits` or its type is `t`: the usual
+/// argument, which this takes without the call to `Builder::leaf` (whose
+/// frame, made for every leaf and its messages, costs more than the check).
+/// `None`: ask `Builder::leaf`, which checks the rest.
+#[inline(always)]
+fn quick_arg(env: &Env, n: u64, t: &Type, bits: u64) -> Option<Ins> {
+    let Some(args) = env.args else {
+        return Some(Ins::Arg(n));
+    };
+    let a = args.get(usize::try_from(n).ok()?)?;
+    if a.poison {
+        return None;
+    }
+    let same = match (a.bits, &a.ty) {
+        (Some(ab), _) => ab == bits,
+        (None, None) => true,
+        (None, Some(at)) => same_type(at, t),
+    };
+    same.then_some(Ins::Arg(n))
 }
 
 /// How many entries `op` pops (`check::arity`; `DIOpComposite`'s count is
@@ -287,7 +341,28 @@ fn typed<'e>(
         let input = |k: usize| stack[stack.len() - 1 - k].0;
         let inbits = |k: usize| stack[stack.len() - 1 - k].1;
         let (ty, bits) = match op {
-            Op::Referrer(t) | Op::Arg(_, t) | Op::Constant(t, _) => {
+            Op::Arg(n, t) => {
+                let ty = code(t)?;
+                let bits = sz.of(ty)?;
+                let ins = match quick_arg(env, *n, t, bits) {
+                    Some(ins) => ins,
+                    None => b.leaf(op, t, bits).ok()?,
+                };
+                b.emit(i, ins);
+                (ty, bits)
+            }
+            Op::Constant(t, v) => {
+                let ty = code(t)?;
+                let bits = sz.of(ty)?;
+                // `Builder::leaf`'s way for a constant, without its call.
+                let ins = match b.quick_literal(t, v, bits) {
+                    Some(ins) => ins,
+                    None => b.literal(t, v).ok()?,
+                };
+                b.emit(i, ins);
+                (ty, bits)
+            }
+            Op::Referrer(t) => {
                 let ty = code(t)?;
                 let bits = sz.of(ty)?;
                 // The referrer's and arguments' sizes and the literal are
@@ -334,10 +409,8 @@ fn typed<'e>(
                 (ty, bits)
             }
             Op::Offset | Op::BitOffset(_) | Op::ByteOffset(_) => {
-                let bw = match input(0) {
-                    Ty::S(Scalar::Int(_)) => inbits(0),
-                    _ => return None,
-                };
+                input(0).int_width()?;
+                let bw = inbits(0);
                 let (ty, bits) = match op {
                     Op::BitOffset(Some(t)) | Op::ByteOffset(t) => {
                         let ty = code(t)?;
@@ -371,11 +444,11 @@ fn typed<'e>(
                 (ty, bits)
             }
             Op::Extend(k) => {
-                let Ty::S(s) = input(0) else { return None };
-                if *k == 0 || *k > MAX_PARTS {
+                let s = input(0);
+                if s.lanes() != 0 || s.kind() == OTHER || *k == 0 || *k > MAX_PARTS {
                     return None;
                 }
-                let ty = Ty::Vec(*k, s);
+                let ty = s.with_lanes(*k);
                 let bits = sz.of(ty)?;
                 let w = inbits(0);
                 b.emit(i, Ins::Extend { n: *k as u32, w });
@@ -383,15 +456,15 @@ fn typed<'e>(
             }
             Op::Select => {
                 let (l1, l0, lm) = (input(0), input(1), input(2));
-                let Ty::Vec(k, s) = l1 else { return None };
-                if l0 != l1 || k > MAX_PARTS {
+                let k = l1.lanes();
+                if k == 0 || l0 != l1 || k > MAX_PARTS {
                     return None;
                 }
                 let mask_w = match lm.int_width() {
                     Some(w) if w >= k => inbits(2),
                     _ => return None,
                 };
-                let w = sz.of(Ty::S(s))?;
+                let w = sz.of(l1.lane()?)?;
                 b.emit(
                     i,
                     Ins::Select {
@@ -404,14 +477,20 @@ fn typed<'e>(
             }
             Op::AddrOf(k) => {
                 let target = input(0);
-                let a = u32::try_from(*k).ok()?;
+                // Address spaces the code cannot hold are left to the
+                // checker's typing.
+                let a = Some(*k).filter(|&a| a < FIELD)?;
                 // The live dialect's line makes an opaque pointer; the
                 // seed's a pointer to the target's type.
                 let ty = match e.dialect {
-                    Dialect::DiExpression => Ty::S(Scalar::Ptr(a)),
+                    Dialect::DiExpression => Ty::new(PTR, 0, 0, a, None),
                     Dialect::DiExpr => {
+                        // The code holds 256 made pointees.
+                        if made.len() > 0xff {
+                            return None;
+                        }
                         made.push(target);
-                        Ty::S(Scalar::TPtr(a, Pointee::Made((made.len() - 1) as u32)))
+                        Ty::new(TPTR, (made.len() - 1) as u64, 0, a, None)
                     }
                 };
                 let bits = sz.of(ty)?;
@@ -430,11 +509,13 @@ fn typed<'e>(
             Op::Deref(t) => {
                 let p = input(0);
                 let addrspace = p.addrspace()?;
-                let ty = match (t, p) {
+                let ty = match (t, p.kind()) {
                     (Some(t), _) => code(t)?,
                     // The seed's form: the pointee of a typed pointer.
-                    (None, Ty::S(Scalar::TPtr(_, Pointee::Ref(t)))) => code(t)?,
-                    (None, Ty::S(Scalar::TPtr(_, Pointee::Made(k)))) => made[k as usize],
+                    (None, TPTR) => match p.r {
+                        Some(t) => code(t)?,
+                        None => made[p.sub() as usize],
+                    },
                     (None, _) => return None,
                 };
                 let bits = sz.of(ty)?;
@@ -471,17 +552,13 @@ fn typed<'e>(
                     return None;
                 }
                 let arithmetic = op.is_arithmetic();
-                let s = ty.lane()?;
-                let lane = match s {
-                    Scalar::Int(_) => Lane::Int,
-                    Scalar::Float(k) if arithmetic => Lane::Float(k),
-                    Scalar::Float(_) | Scalar::Ptr(_) | Scalar::TPtr(..) => return None,
+                let lane = match ty.kind() {
+                    INT => Lane::Int,
+                    FLOAT if arithmetic => Lane::Float(ty.fk()),
+                    _ => return None,
                 };
-                let lanes = match ty {
-                    Ty::Vec(k, _) => k,
-                    _ => 1,
-                };
-                let w = sz.of(Ty::S(s))?;
+                let lanes = ty.lanes().max(1);
+                let w = sz.of(ty.with_lanes(0))?;
                 let bin = BinOp::of(op);
                 b.emit(
                     i,
@@ -526,9 +603,10 @@ fn typed<'e>(
     let bits = *bits;
     // The previous program's result is usually a scalar of the same kind:
     // overwrite its field rather than drop it and make another.
-    match (&mut b.c.result, *top) {
-        (Some((Type::Int(w), b)), Ty::S(Scalar::Int(x))) => (*w, *b) = (x, bits),
-        (Some((Type::Float(k), b)), Ty::S(Scalar::Float(x))) => (*k, *b) = (FloatKindOrd(x), bits),
+    let top = *top;
+    match (&mut b.c.result, top.lanes(), top.kind()) {
+        (Some((Type::Int(w), b)), 0, INT) => (*w, *b) = (top.x(), bits),
+        (Some((Type::Float(k), b)), 0, FLOAT) => (*k, *b) = (FloatKindOrd(top.fk()), bits),
         (
             Some((
                 Type::Ptr {
@@ -537,18 +615,17 @@ fn typed<'e>(
                 },
                 b,
             )),
-            Ty::S(Scalar::Ptr(x)),
-        ) => (*addrspace, *b) = (x, bits),
+            0,
+            PTR,
+        ) => (*addrspace, *b) = (top.x() as u32, bits),
         // A vector keeps its element's box.
-        (Some((Type::Vector { len, elem }, b)), Ty::Vec(n, Scalar::Int(x)))
-            if matches!(**elem, Type::Int(_)) =>
-        {
+        (Some((Type::Vector { len, elem }, b)), n @ 1.., INT) if matches!(**elem, Type::Int(_)) => {
             if let Type::Int(w) = &mut **elem {
-                *w = x;
+                *w = top.x();
             }
             (*len, *b) = (n, bits)
         }
-        (r, top) => *r = Some((top.to_type(&made), bits)),
+        (r, ..) => *r = Some((top.to_type(&made), bits)),
     }
     b.c.fragment = frag;
     Some(())

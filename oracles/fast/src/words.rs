@@ -185,6 +185,18 @@ pub(crate) fn to_bigint_signed(words: &[u64], pos: u64, n: u64) -> BigInt {
     to_bits(words, pos, n).to_bigint()
 }
 
+/// The value of `b`, at most 128 bits wide, read from its digits here:
+/// `Bits::to_u128` is a call, which cost as much as the reading where
+/// context values are loaded.
+#[inline(always)]
+pub(crate) fn small_bits(b: &Bits) -> u128 {
+    debug_assert!(b.width() <= 128);
+    let mut digits = b.iter_u64_digits();
+    let lo = digits.next().unwrap_or(0);
+    let hi = digits.next().unwrap_or(0);
+    u128::from(lo) | u128::from(hi) << 64
+}
+
 /// Writes the bits of `b` at `pos` (zero bits there before).
 pub(crate) fn put_bits(words: &mut [u64], pos: u64, b: &Bits) {
     let n = b.width();

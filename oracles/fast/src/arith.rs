@@ -705,7 +705,11 @@ mod tests {
                     .collect();
                 // Keep the low `len` words, then sign-extend or not.
                 let keep = (len as usize).min(nw);
-                let fill = if next().is_multiple_of(2) { 0 } else { u64::MAX };
+                let fill = if next().is_multiple_of(2) {
+                    0
+                } else {
+                    u64::MAX
+                };
                 x[keep..].iter_mut().for_each(|d| *d = fill);
                 x[nw - 1] &= mask64(w - 64 * (nw as u64 - 1));
                 x

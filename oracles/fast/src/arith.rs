@@ -439,8 +439,11 @@ pub(crate) fn wide_int(words: &mut Vec<u64>, op: BinOp, a: u64, b: u64, w: u64) 
 }
 
 /// The widest lane, in words, that [`wide_divrem`] divides on the stack;
-/// wider ones go through the reference's `Bits` algebra.
-const DIV_WORDS: usize = 16;
+/// wider ones go through the reference's `Bits` algebra. Lanes of at most
+/// [`DIV_WORDS_SMALL`] words use arrays of that size (arrays are zeroed
+/// whole, so a 129-bit division should not clear 64 words).
+const DIV_WORDS: usize = 64;
+const DIV_WORDS_SMALL: usize = 16;
 /// The same in bits.
 pub(crate) const DIV_BITS: u64 = 64 * DIV_WORDS as u64;
 
@@ -460,9 +463,25 @@ pub(crate) fn wide_divrem(
     if !matches!(op, BinOp::Div | BinOp::Mod) || nw > DIV_WORDS || nw == 0 {
         return None;
     }
+    Some(if nw <= DIV_WORDS_SMALL {
+        divrem_on::<DIV_WORDS_SMALL, { DIV_WORDS_SMALL + 1 }>(words, op, a, b, w)
+    } else {
+        divrem_on::<DIV_WORDS, { DIV_WORDS + 1 }>(words, op, a, b, w)
+    })
+}
+
+/// [`wide_divrem`] on arrays of `N` words (`M` is `N + 1`).
+fn divrem_on<const N: usize, const M: usize>(
+    words: &mut Vec<u64>,
+    op: BinOp,
+    a: u64,
+    b: u64,
+    w: u64,
+) -> Result<u64, DivByZero> {
+    let nw = w.div_ceil(64) as usize;
     let top = w - 64 * (nw as u64 - 1);
     let load = |at: u64| {
-        let mut x = [0u64; DIV_WORDS];
+        let mut x = [0u64; N];
         let i = (at / 64) as usize;
         x[..nw].copy_from_slice(&words[i..i + nw]);
         x[nw - 1] &= mask64(top);
@@ -474,10 +493,10 @@ pub(crate) fn wide_divrem(
     };
     let ((x, nx), (y, ny)) = (load(a), load(b));
     if y[..nw].iter().all(|&d| d == 0) {
-        return Some(Err(DivByZero));
+        return Err(DivByZero);
     }
-    let (mut q, mut r) = ([0u64; DIV_WORDS], [0u64; DIV_WORDS]);
-    divmod(&x[..nw], &y[..nw], &mut q[..nw], &mut r[..nw]);
+    let (mut q, mut r) = ([0u64; N], [0u64; N]);
+    divmod::<N, M>(&x[..nw], &y[..nw], &mut q[..nw], &mut r[..nw]);
     let (mut res, negative) = if op == BinOp::Div {
         (q, nx != ny)
     } else {
@@ -489,7 +508,7 @@ pub(crate) fn wide_divrem(
     let out = words.len();
     words.extend_from_slice(&res[..nw]);
     words[out + nw - 1] &= mask64(top);
-    Some(Ok((out * 64) as u64))
+    Ok((out * 64) as u64)
 }
 
 /// Two's complement negation of a run of words whose last has `top` bits.
@@ -508,7 +527,7 @@ fn negate(x: &mut [u64], top: u64) {
 /// little-endian words, `v` not zero: schoolbook long division in base
 /// 2^64, the quotient digit estimated from the top two digits of the
 /// normalized divisor and corrected (Knuth, TAOCP vol. 2, 4.3.1, algorithm D).
-fn divmod(u: &[u64], v: &[u64], q: &mut [u64], r: &mut [u64]) {
+fn divmod<const N: usize, const M: usize>(u: &[u64], v: &[u64], q: &mut [u64], r: &mut [u64]) {
     let n = v.iter().rposition(|&d| d != 0).expect("a nonzero divisor") + 1;
     let m = u.iter().rposition(|&d| d != 0).map_or(0, |i| i + 1);
     if m < n {
@@ -535,12 +554,12 @@ fn divmod(u: &[u64], v: &[u64], q: &mut [u64], r: &mut [u64]) {
             (hi << s) | (lo >> (64 - s))
         }
     };
-    let mut vn = [0u64; DIV_WORDS];
+    let mut vn = [0u64; N];
     vn[0] = v[0] << s;
     for i in 1..n {
         vn[i] = shl(v[i], v[i - 1]);
     }
-    let mut un = [0u64; DIV_WORDS + 1];
+    let mut un = [0u64; M];
     un[0] = u[0] << s;
     for i in 1..m {
         un[i] = shl(u[i], u[i - 1]);

@@ -835,6 +835,19 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
             }
         }
         let out = self.alloc(total);
+        // Integer lanes wider than 128 bits go through the words: each lane's
+        // operands are copied to word-aligned regions made once for the
+        // operation (each copy overwrites the whole region), the word
+        // operation puts its result after them, and that is copied into place.
+        let wide = match (lane, v2, v1) {
+            (Lane::Int, Val::W(p2), Val::W(p1))
+                if w > 128 && (!matches!(op, BinOp::Div | BinOp::Mod) || w <= arith::DIV_BITS) =>
+            {
+                Some((p2, p1, self.alloc(w), self.alloc(w)))
+            }
+            _ => None,
+        };
+        let mark = self.words.len();
         for i in 0..lanes {
             let at = i * w;
             if w <= 128 {
@@ -842,19 +855,9 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 let y = self.get_lane(v1, at, w);
                 let r = self.lane(op, lane, w, x, y)?;
                 words::put128(self.words, out + at, r, w);
-            } else if let (Lane::Int, Val::W(p2), Val::W(p1), true) = (
-                lane,
-                v2,
-                v1,
-                !matches!(op, BinOp::Div | BinOp::Mod) || w <= arith::DIV_BITS,
-            ) {
-                // A wide lane: aligned copies of the operands, the word
-                // operation, the result copied into place.
-                let mark = self.words.len();
-                let x = self.alloc(w);
-                words::copy(self.words, p2 + at, x, w);
-                let y = self.alloc(w);
-                words::copy(self.words, p1 + at, y, w);
+            } else if let Some((p2, p1, x, y)) = wide {
+                words::copy_over(self.words, p2 + at, x, w);
+                words::copy_over(self.words, p1 + at, y, w);
                 let r = match arith::wide_int(self.words, op, x, y, w) {
                     Some(r) => r,
                     None => arith::wide_divrem(self.words, op, x, y, w)

@@ -84,6 +84,28 @@ pub(crate) fn get128(words: &[u64], pos: u64, len: u64) -> u128 {
     }
 }
 
+/// Copies `n` bits from `src` to the word-aligned `dst`, overwriting every
+/// word from `dst` on that they reach (the bits above `n` in the last one
+/// become zeros), so the region need not be zero (a scratch region reused).
+pub(crate) fn copy_over(words: &mut [u64], src: u64, dst: u64, n: u64) {
+    let (d, w, s) = ((dst / 64) as usize, (src / 64) as usize, src % 64);
+    let full = (n / 64) as usize;
+    if s == 0 {
+        for i in 0..full {
+            words[d + i] = words[w + i];
+        }
+    } else {
+        // A whole chunk of source bits straddles two words (both inside
+        // the source's bits).
+        for i in 0..full {
+            words[d + i] = (words[w + i] >> s) | (words[w + i + 1] << (64 - s));
+        }
+    }
+    if !n.is_multiple_of(64) {
+        words[d + full] = get(words, src + full as u64 * 64, n % 64);
+    }
+}
+
 /// Copies `n` bits from `src` to `dst` within one arena (the ranges do not
 /// overlap).
 pub(crate) fn copy(words: &mut [u64], src: u64, dst: u64, n: u64) {
@@ -106,6 +128,16 @@ pub(crate) fn copy(words: &mut [u64], src: u64, dst: u64, n: u64) {
         let (d, w, s) = ((dst / 64) as usize, (src / 64) as usize, src % 64);
         for i in 0..(n / 64) as usize {
             words[d + i] = (words[w + i] >> s) | (words[w + i + 1] << (64 - s));
+        }
+        done = n / 64 * 64;
+    } else if src.is_multiple_of(64) && !dst.is_multiple_of(64) {
+        // From whole source words into a zero region at a bit offset: each
+        // word ORed into the two it straddles.
+        let (w, d, s) = ((src / 64) as usize, (dst / 64) as usize, dst % 64);
+        for i in 0..(n / 64) as usize {
+            let x = words[w + i];
+            words[d + i] |= x << s;
+            words[d + i + 1] |= x >> (64 - s);
         }
         done = n / 64 * 64;
     }
@@ -156,6 +188,15 @@ pub(crate) fn to_i128_signed(words: &[u64], pos: u64, n: u64) -> Option<i128> {
     let low = get128(words, pos, 128);
     let sign = if (low >> 127) == 1 { u64::MAX } else { 0 };
     let mut at = 128;
+    if pos.is_multiple_of(64) {
+        // Whole words compared as words (regions are word-aligned).
+        let first = (pos / 64) as usize;
+        let full = first + (n / 64) as usize;
+        if words[first + 2..full].iter().any(|&x| x != sign) {
+            return None;
+        }
+        at = n / 64 * 64;
+    }
     while at < n {
         let len = (n - at).min(64);
         if get(words, pos + at, len) != sign & mask64(len) {
@@ -273,6 +314,30 @@ mod tests {
                         );
                     }
                     assert_eq!(get(&words, dst + n, 1), 0, "past the end");
+                }
+            }
+        }
+    }
+
+    /// `copy_over` writes the source bits and zeros above them over a
+    /// region that held anything.
+    #[test]
+    fn copy_over_overwrites_the_region() {
+        let src: Vec<u64> = (0..8u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
+            .collect();
+        for from in [0u64, 1, 63, 64, 100] {
+            for n in [1u64, 63, 64, 65, 129, 200] {
+                let mut words = src.clone();
+                words.resize(16, u64::MAX);
+                copy_over(&mut words, from, 12 * 64, n);
+                for i in 0..n.div_ceil(64) * 64 {
+                    let want = if i < n { get(&src, from + i, 1) } else { 0 };
+                    assert_eq!(
+                        get(&words, 12 * 64 + i, 1),
+                        want,
+                        "from {from} n {n} bit {i}"
+                    );
                 }
             }
         }

@@ -253,7 +253,11 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
             let p_end = at + u128::from(p.bits);
             let (lo, hi) = (off.max(at), end.min(p_end));
             if lo < hi {
-                let x = self.read_small_at(&p.loc, (lo - at) as u64, (hi - lo) as u64)?;
+                let (extra, len) = ((lo - at) as u64, (hi - lo) as u64);
+                let x = match &p.loc {
+                    Loc::One(s) => self.read_one_small(s, extra, len)?,
+                    many => self.read_small_at(many, extra, len)?,
+                };
                 v |= x << (lo - off);
             }
             at = p_end;

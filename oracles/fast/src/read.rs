@@ -118,12 +118,10 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     }
 
     fn read_small(&mut self, loc: &Loc<O>, n: u64) -> R<u128> {
-        if let Loc::One(s) = loc {
-            if let Some(v) = self.fast_read(s, 0, n) {
-                return Ok(v);
-            }
+        match loc {
+            Loc::One(s) => self.read_one_small(s, 0, n),
+            many => self.read_small_at(many, 0, n),
         }
-        self.read_small_at(loc, 0, n)
     }
 
     /// `n` bits at `extra` past one single location of memory, an entity or

@@ -19,7 +19,9 @@
 //!     cargo bench -p diopter-fast --bench eval -- --warm-up-time 1 --measurement-time 3
 //!
 //! Besides criterion's estimates it prints, at the end, the mean time per
-//! iteration of each benchmark over everything it ran and the ratios.
+//! iteration of each benchmark over everything it ran and the ratios, and
+//! (when no filter is given) the same ratios timed in alternation
+//! (`interleaved`), which a machine whose speed drifts does not skew.
 
 #[path = "common/eval_items.rs"]
 mod items;
@@ -137,6 +139,62 @@ fn bench_set(c: &mut Criterion, set: &str, items: &[Item]) {
     g.finish();
 }
 
+/// The reference and the fast evaluator (prepared contexts; and with
+/// compilation) timed in alternation, 21 rounds of about 0.2 s each: the
+/// median per-evaluation times and their ratios. Criterion measures one
+/// benchmark after another, so a machine whose speed drifts over seconds
+/// (a shared host) moves one side of a ratio and not the other; here both
+/// sides see the same drift.
+fn interleaved(set: &str, items: &[Item]) {
+    let programs: Vec<Compiled> = items.iter().map(Item::compile).collect();
+    let prepared: Vec<PreparedContext> = items.iter().map(Item::prepare).collect();
+    let mut scratch = Scratch::new();
+    let mut p = items[0].compile();
+    // Per-evaluation nanoseconds of `reps` passes over the set.
+    let mut time = |side: usize, reps: u32| {
+        let t = Instant::now();
+        for _ in 0..reps {
+            match side {
+                0 => items.iter().for_each(|i| {
+                    black_box(i.reference()).ok();
+                }),
+                1 => prepared.iter().zip(&programs).for_each(|(pre, p)| {
+                    black_box(&p.run_prepared(pre, &mut scratch));
+                }),
+                _ => items.iter().for_each(|i| {
+                    i.compile_once(&mut p);
+                    black_box(&p.run(&i.ctx, &mut scratch));
+                }),
+            }
+        }
+        t.elapsed().as_secs_f64() * 1e9 / f64::from(reps) / items.len() as f64
+    };
+    // Passes per side so that each takes about 0.2 s.
+    let reps: Vec<u32> = (0..3)
+        .map(|side| {
+            (0.2e9 / (time(side, 3) * items.len() as f64))
+                .ceil()
+                .max(1.0) as u32
+        })
+        .collect();
+    let mut ns = [Vec::new(), Vec::new(), Vec::new()];
+    for _ in 0..21 {
+        for side in 0..3 {
+            ns[side].push(time(side, reps[side]));
+        }
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let [r, f, fc] = ns.map(|mut v| median(&mut v));
+    println!(
+        "{set:>9} interleaved (21 rounds, medians): reference {r:.0} ns, fast {f:.1} ns, fast with compile {fc:.0} ns per evaluation; fast is {:.1}x the reference, {:.1}x with compile",
+        r / f,
+        r / fc
+    );
+}
+
 fn main() {
     let corpus = corpus_items();
     let generated = generated_items(300);
@@ -144,6 +202,15 @@ fn main() {
     bench_set(&mut c, "corpus", &corpus);
     bench_set(&mut c, "generated", &generated);
     c.final_summary();
+    // Not when a filter picked some benchmarks (`cargo bench -- corpus/fast`);
+    // options and their numbers (`--measurement-time 3`) are no filter.
+    if std::env::args()
+        .skip(1)
+        .all(|a| a.starts_with('-') || a.parse::<f64>().is_ok())
+    {
+        interleaved("corpus", &corpus);
+        interleaved("generated", &generated);
+    }
     for (set, n) in [("corpus", corpus.len()), ("generated", generated.len())] {
         if TOTALS.with(|t| !t.borrow().contains_key(&format!("{set}/fast"))) {
             continue; // filtered out on the command line

@@ -13,7 +13,11 @@
 //! context's locations are found where the lazy path would have put them.
 //!
 //! The run is the same code as [`Compiled::run`]'s, on the same compact
-//! forms: only where the context's data comes from differs. A context with
+//! forms: only where the context's data comes from differs. One kind of
+//! program needs no run at all: one that only names a location the context
+//! has (`DIOpArg(0)` alone, the commonest expression of real debug
+//! information) evaluates to that location as prepared
+//! (`PreparedContext::loaded_slot`, `Compiled::just_slot`). A context with
 //! an offset beyond `i128` (which the lazy path meets only if the
 //! expression names that location) is not prepared: its runs take the lazy
 //! path, which handles it.

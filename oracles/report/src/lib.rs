@@ -489,25 +489,27 @@ const RATIOS: [RatioGoal; 6] = [
         why: "in a context prepared beforehand (`PreparedContext`: a debugger \
               prepares a stop's context once for the expressions it evaluates there; the \
               bench's `fast` row runs so, the preparation outside the timed loop) a run is \
-              about 3,150 instructions per evaluation in callgrind against the reference's \
-              50,170 (15.9×; 12.7× before the arenas borrowed nothing and the result stopped \
-              carrying the machine, 10.4× before the prepared context); the time ratio has \
-              run above the instruction ratio (the reference stalls more); what is left is \
-              flat: reading values, the loop's per-operation dispatch, wide arithmetic",
+              about 2,530 instructions per evaluation in callgrind against the reference's \
+              50,190 (19.9×; 15.9× before the fifth round); a few expressions with vectors \
+              of wide lanes, divisions of thousands of bits or offsets that outgrow `i128` \
+              (repeated with `BigInt` offsets) are a fifth of it; the rest is flat: reading \
+              values, the loop's per-operation dispatch and stack moves",
     },
     RatioGoal {
         what: "fast evaluator vs reference, corpus expressions",
         slow: "corpus/reference",
         fast: "corpus/fast",
         goal: 20.0,
-        anchor: "corpus-expressions-fast-vs-reference",
+        anchor: "fifth-round-part-2-reads-where-the-operation-runs-prepared-slots-wide-lanes",
         why: "in a context prepared beforehand a run of a corpus expression (2.75 \
-              operations on average) is about 660 instructions, the reference about 9,720 \
-              (14.7×; 10.6× before the arenas borrowed nothing and the result stopped carrying \
-              the machine): what is left is the small multi-location and composite reads of \
-              the mixed contexts (about 210), memory bytes (about 110), the loop's dispatch \
-              (about 70 an operation) and the run's setup (about 90); 20× in instructions \
-              would be about 490",
+              operations on average) is about 530 instructions, the reference about 9,730 \
+              (18.4×; 14.7× before the fifth round), and the time ratio runs below the \
+              instruction ratio (17.0× to 17.7× in this run and in alternation): what is \
+              left is memory the mixed contexts give only a byte or two of (each other byte \
+              is the seed's hash, about 15 instructions; about 100 an evaluation with the \
+              page search), the composite and multi-location reads around it (about 175), \
+              and the run's setup and dispatch (about 150); 20× in time would take about \
+              450 instructions",
     },
     RatioGoal {
         what: "fast evaluator with compilation vs reference, generated expressions",
@@ -518,12 +520,9 @@ const RATIOS: [RatioGoal; 6] = [
         why: "compiling each expression into the previous program's buffers \
               (`Compiled::recompile_unchecked`, as a debugger or a fuzz loop reuses a \
               `Scratch`; the bench's `fast+compile` does so) and running it once on the raw \
-              context is about 8,730 instructions per 14-operation expression (10,680 before \
-              this round), 5.7× fewer than the reference: sizing aggregates about 375 and \
-              dropping types about 285 are left in the compiler besides its per-operation \
-              dispatch; in an earlier simulation compile and run had a third of the \
-              reference's mispredictions for a quarter of its instructions, so the time ratio \
-              runs below the instruction ratio",
+              context is about 7,160 instructions per 14-operation expression (8,730 before \
+              the fifth round), 7.0× fewer than the reference: the typing loop's dispatch, \
+              sizing aggregates and the run",
     },
     RatioGoal {
         what: "fast evaluator with compilation vs reference, corpus expressions",
@@ -532,11 +531,11 @@ const RATIOS: [RatioGoal; 6] = [
         goal: 5.0,
         anchor: "compilation-fast-compile-vs-reference",
         why: "compiling into the previous program's buffers and running once on \
-              the raw context is about 2,165 instructions (2,740 before this round), 4.5× fewer \
-              than the reference's 9,720: compiling about 940 (the typing loop's \
-              per-operation dispatch and stack moves about 590), loading the raw context's \
-              locations about 435, the environment both sides build 116; 5× would be about \
-              1,940 in instructions and, with the mispredictions, less in time",
+              the raw context is about 1,760 instructions (2,165 before the fifth round), \
+              5.5× fewer than the reference's 9,730; the environment both sides build (about \
+              116) and the context entity lookups by name (about 45) are the largest single \
+              costs left; the compile path's mispredictions make its time ratio run below \
+              the instruction ratio",
     },
     RatioGoal {
         what: "fast evaluator vs gimli, the same lowered DWARF",

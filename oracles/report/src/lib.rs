@@ -1046,9 +1046,9 @@ mod tests {
             "{}",
             r.markdown
         );
-        assert!(r
-            .markdown
-            .contains("(profiles.md#corpus-expressions-fast-vs-reference)"));
+        assert!(r.markdown.contains(
+            "(profiles.md#fifth-round-part-2-reads-where-the-operation-runs-prepared-slots-wide-lanes)"
+        ));
         assert!(!r.markdown.contains("profiles.md#generated-expressions"));
         assert!(!r.markdown.contains("profiles.md#lowered-dwarf"));
         assert!(

@@ -25,7 +25,7 @@
 //!   expression to evaluate it once costs less than interpreting it.
 //! * Values of at most 128 bits are `u128`s; wider ones are runs of `u64`
 //!   words in the scratch arena, computed on words (`DIOpDiv`/`DIOpMod` of
-//!   integers wider than 1024 bits and wide int/float conversions go
+//!   integers wider than 4096 bits and wide int/float conversions go
 //!   through the reference's `Bits` algebra, and allocate).
 //! * Offsets are `i128`. An offset that outgrows it (huge pointers, huge
 //!   `DIOpBitOffset` values, huge context offsets) stops the run, which is

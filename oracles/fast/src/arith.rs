@@ -244,13 +244,7 @@ pub(crate) fn float_lane(k: FloatKind, op: BinOp, a: u128, b: u128) -> Option<u1
     let f = op.float()?;
     let native = match k {
         FloatKind::Float => {
-            let (x, y) = (f32::from_bits(a as u32), f32::from_bits(b as u32));
-            let r = match f {
-                value::FloatOp::Add => x + y,
-                value::FloatOp::Sub => x - y,
-                value::FloatOp::Mul => x * y,
-                value::FloatOp::Div => x / y,
-            };
+            let r = f32_op(f, f32::from_bits(a as u32), f32::from_bits(b as u32));
             (!r.is_nan()).then(|| u128::from(r.to_bits()))
         }
         FloatKind::Double => {

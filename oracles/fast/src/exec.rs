@@ -78,6 +78,21 @@ pub(crate) enum Loc<O> {
     Many(u32, u32),
 }
 
+impl<O> Loc<O> {
+    /// One single location of a storage without parts: one node of the
+    /// reference's `LocDesc::node_count`, counted without a walk.
+    #[inline(always)]
+    pub(crate) fn is_one_node(&self) -> bool {
+        !matches!(
+            self,
+            Loc::One(Sgl {
+                st: St::Comp(..) | St::Addr(_),
+                ..
+            }) | Loc::Many(..)
+        )
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PartC<O> {
     pub loc: Loc<O>,
@@ -271,6 +286,17 @@ pub(crate) enum Val {
     W(u64),
 }
 
+impl Val {
+    /// The implicit storage holding the value (of width `w`).
+    #[inline(always)]
+    fn storage(self, w: u64) -> St {
+        match self {
+            Val::S(v) => St::Imp(v, w as u32),
+            Val::W(p) => St::ImpW((p / 64) as u32, w),
+        }
+    }
+}
+
 /// The run-time state. Its vectors are the scratch's, borrowed for the
 /// run; what it learns of the context lives in the scratch too (`run`), so
 /// that the machine, which the result keeps and so is moved with it, stays
@@ -449,13 +475,10 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     /// node.
     #[inline(always)]
     fn loc_nodes(&self, loc: &Loc<O>) -> u64 {
-        match loc {
-            Loc::One(Sgl {
-                st: St::Comp(..) | St::Addr(_),
-                ..
-            })
-            | Loc::Many(..) => self.view().loc_nodes_walk(loc),
-            Loc::One(_) => 1,
+        if loc.is_one_node() {
+            1
+        } else {
+            self.view().loc_nodes_walk(loc)
         }
     }
 
@@ -504,10 +527,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     /// width `w`): what popping it and [`Machine::push_val`] would leave.
     #[inline(always)]
     fn set_top_val(&mut self, v: Val, w: u64) {
-        let st = match v {
-            Val::S(v) => St::Imp(v, w as u32),
-            Val::W(p) => St::ImpW((p / 64) as u32, w),
-        };
+        let st = v.storage(w);
         *self
             .stack
             .last_mut()
@@ -769,11 +789,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
 
     /// Pushes an implicit location holding `v` (of width `w`).
     fn push_val(&mut self, v: Val, w: u64) {
-        let st = match v {
-            Val::S(v) => St::Imp(v, w as u32),
-            Val::W(p) => St::ImpW((p / 64) as u32, w),
-        };
-        self.push_one(st, O::zero());
+        self.push_one(v.storage(w), O::zero());
     }
 
     /// A fresh zeroed region of `n` bits in the words arena (word-aligned).
@@ -1263,14 +1279,10 @@ impl<'v, O: Off> View<'v, O> {
     /// `LocDesc::node_count` of the location `loc` converts to.
     #[inline(always)]
     pub(crate) fn loc_nodes(&self, loc: &Loc<O>) -> u64 {
-        match loc {
-            // One single location of a storage without parts: one node.
-            Loc::One(Sgl {
-                st: St::Comp(..) | St::Addr(_),
-                ..
-            })
-            | Loc::Many(..) => self.loc_nodes_walk(loc),
-            Loc::One(_) => 1,
+        if loc.is_one_node() {
+            1
+        } else {
+            self.loc_nodes_walk(loc)
         }
     }
 

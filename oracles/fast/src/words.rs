@@ -88,12 +88,19 @@ pub(crate) fn get128(words: &[u64], pos: u64, len: u64) -> u128 {
 /// word from `dst` on that they reach (the bits above `n` in the last one
 /// become zeros), so the region need not be zero (a scratch region reused).
 pub(crate) fn copy_over(words: &mut [u64], src: u64, dst: u64, n: u64) {
-    let (d, w, s) = ((dst / 64) as usize, (src / 64) as usize, src % 64);
     let full = (n / 64) as usize;
+    store_words(words, src, dst, full);
+    if !n.is_multiple_of(64) {
+        words[dst as usize / 64 + full] = get(words, src + full as u64 * 64, n % 64);
+    }
+}
+
+/// `full` whole words of bits from `src` stored at the word-aligned `dst`
+/// (overwriting; the ranges do not overlap).
+fn store_words(words: &mut [u64], src: u64, dst: u64, full: usize) {
+    let (d, w, s) = ((dst / 64) as usize, (src / 64) as usize, src % 64);
     if s == 0 {
-        for i in 0..full {
-            words[d + i] = words[w + i];
-        }
+        words.copy_within(w..w + full, d);
     } else {
         // A whole chunk of source bits straddles two words (both inside
         // the source's bits).
@@ -101,36 +108,17 @@ pub(crate) fn copy_over(words: &mut [u64], src: u64, dst: u64, n: u64) {
             words[d + i] = (words[w + i] >> s) | (words[w + i + 1] << (64 - s));
         }
     }
-    if !n.is_multiple_of(64) {
-        words[d + full] = get(words, src + full as u64 * 64, n % 64);
-    }
 }
 
 /// Copies `n` bits from `src` to `dst` within one arena (the ranges do not
 /// overlap).
 pub(crate) fn copy(words: &mut [u64], src: u64, dst: u64, n: u64) {
-    if src.is_multiple_of(64) && dst.is_multiple_of(64) && n >= 64 {
-        // Whole words at once; the tail bit by bit below.
-        let full = (n / 64) as usize;
-        let (s, d) = ((src / 64) as usize, (dst / 64) as usize);
-        words.copy_within(s..s + full, d);
-        let done = full as u64 * 64;
-        if done < n {
-            let v = get(words, src + done, n - done);
-            put(words, dst + done, v, n - done);
-        }
-        return;
-    }
     let mut done = 0;
-    if dst.is_multiple_of(64) && !src.is_multiple_of(64) {
-        // Into a fresh region: whole destination words are stored, each
-        // from two source words, rather than ORed in through `put`.
-        let (d, w, s) = ((dst / 64) as usize, (src / 64) as usize, src % 64);
-        for i in 0..(n / 64) as usize {
-            words[d + i] = (words[w + i] >> s) | (words[w + i + 1] << (64 - s));
-        }
+    if dst.is_multiple_of(64) {
+        // Whole destination words stored at once; the tail bit by bit below.
+        store_words(words, src, dst, (n / 64) as usize);
         done = n / 64 * 64;
-    } else if src.is_multiple_of(64) && !dst.is_multiple_of(64) {
+    } else if src.is_multiple_of(64) {
         // From whole source words into a zero region at a bit offset: each
         // word ORed into the two it straddles.
         let (w, d, s) = ((src / 64) as usize, (dst / 64) as usize, dst % 64);

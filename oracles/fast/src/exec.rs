@@ -252,14 +252,33 @@ pub(crate) struct Bufs<O> {
     pub parts: Vec<PartC<O>>,
     pub addrs: Vec<AddrC<O>>,
     pub words: Vec<u64>,
-    /// The last run's result, and the storage a failed read was about.
-    pub done: Finished<O>,
+    /// How the last run ended (its location is the stack's one entry),
+    /// and the storage a failed read was about.
+    pub done: Ended,
     pub fault: Sgl<O>,
 }
 
-/// How a run ended: the location left on the stack, or the error and the
-/// index of the instruction that stopped it.
-pub(crate) type Finished<O> = Result<Loc<O>, (usize, Stop)>;
+/// How a run ended: with its location as the stack's one entry (left
+/// there rather than moved out: the result is read where it lies), or with
+/// the error and the index of the instruction that stopped it.
+pub(crate) type Ended = Result<(), (usize, Stop)>;
+
+/// A finished run's result as the view reads it.
+pub(crate) type Finished<'v, O> = Result<&'v Loc<O>, &'v (usize, Stop)>;
+
+impl<O> Bufs<O> {
+    /// The last run's result: the location it left, or how it failed.
+    #[inline]
+    pub(crate) fn finished(&self) -> Finished<'_, O> {
+        match &self.done {
+            Ok(()) => Ok(self
+                .stack
+                .last()
+                .expect("a finished run leaves its location")),
+            Err(e) => Err(e),
+        }
+    }
+}
 
 impl<O: Off> Default for Bufs<O> {
     fn default() -> Self {
@@ -499,18 +518,17 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     // ------------------------------------------------------------ the loop
 
     /// Runs the program; on failure, the error and the instruction index.
-    pub(crate) fn run(&mut self) -> Finished<O> {
+    pub(crate) fn run(&mut self) -> Ended {
         let prog = self.prog;
         for (k, ins) in prog.code.iter().enumerate() {
             if let Err(s) = self.step(ins) {
                 return Err((k, s));
             }
         }
-        // A program that does not end in `Fail` leaves exactly one entry.
-        Ok(self
-            .stack
-            .pop()
-            .expect("the compiler checked the stack depth"))
+        // A program that does not end in `Fail` leaves exactly one entry:
+        // the result, read where it lies.
+        debug_assert_eq!(self.stack.len(), 1);
+        Ok(())
     }
 
     fn pop(&mut self) -> Loc<O> {
@@ -1367,7 +1385,7 @@ impl<'v, O: Off> View<'v, O> {
     }
 
     /// The outcome of a finished run (`None`: bailed out).
-    pub(crate) fn outcome(&self, r: &Finished<O>) -> Option<Outcome> {
+    pub(crate) fn outcome(&self, r: Finished<'_, O>) -> Option<Outcome> {
         match r {
             Ok(loc) => {
                 let (ty, bits) = self

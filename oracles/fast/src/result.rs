@@ -51,10 +51,10 @@ pub struct Evaluation<'a> {
 macro_rules! on_view {
     ($e:expr, |$m:ident, $r:ident| $body:expr) => {
         if $e.big {
-            let ($m, $r) = (&$e.view_big(), &$e.scratch.big.done);
+            let ($m, $r) = (&$e.view_big(), $e.scratch.big.finished());
             $body
         } else {
-            let ($m, $r) = (&$e.view_small(), &$e.scratch.bufs.done);
+            let ($m, $r) = (&$e.view_small(), $e.scratch.bufs.finished());
             $body
         }
     };
@@ -101,9 +101,14 @@ impl Compiled {
         scratch: &'a mut Scratch,
     ) -> Evaluation<'a> {
         let b = &mut scratch.bufs;
-        // What a run leaves besides its result: arenas holding the prepared
-        // context's words and nothing of the run's own.
+        // What a run leaves: its result as the stack's one entry, arenas
+        // holding the prepared context's words and nothing of the run's own.
         b.stack.clear();
+        b.stack.push(if len == 1 {
+            Loc::One(pre.singles[start as usize])
+        } else {
+            Loc::Many(start, len)
+        });
         b.singles.clear();
         b.parts.clear();
         b.addrs.clear();
@@ -111,11 +116,7 @@ impl Compiled {
         if !pre.words.is_empty() {
             b.words.extend_from_slice(&pre.words);
         }
-        b.done = Ok(if len == 1 {
-            Loc::One(pre.singles[start as usize])
-        } else {
-            Loc::Many(start, len)
-        });
+        b.done = Ok(());
         Evaluation {
             prog: self,
             pre: Some(pre),

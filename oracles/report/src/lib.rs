@@ -500,16 +500,21 @@ const RATIOS: [RatioGoal; 6] = [
         slow: "corpus/reference",
         fast: "corpus/fast",
         goal: 20.0,
-        anchor: "fifth-round-part-2-reads-where-the-operation-runs-prepared-slots-wide-lanes",
+        anchor: "where-the-corpus-gap-sits",
         why: "in a context prepared beforehand a run of a corpus expression (2.75 \
-              operations on average) is about 530 instructions, the reference about 9,730 \
-              (18.4×; 14.7× before the fifth round), and the time ratio runs below the \
-              instruction ratio (17.0× to 17.7× in this run and in alternation): what is \
-              left is memory the mixed contexts give only a byte or two of (each other byte \
-              is the seed's hash, about 15 instructions; about 100 an evaluation with the \
-              page search), the composite and multi-location reads around it (about 175), \
-              and the run's setup and dispatch (about 150); 20× in time would take about \
-              450 instructions",
+              operations on average) is about 520 instructions, the reference about 9,730 \
+              (18.6×; 14.7× before the fifth round), and the time ratio runs at or below the \
+              instruction ratio (16.1× to 18.4× over the round's runs and alternations). No \
+              kind of expression carries the gap: grouped by how the context places what \
+              they read, every group of six or more expressions sits between 12.8× and \
+              18.2×; grouped by program shape, the two-instruction programs \
+              (`DIOpArg`/`DIOpReferrer` then `DIOpDeref` or `DIOpConvert`: 86 expressions, \
+              38% of the fast side's time) run at about 13×, because a run's \
+              fixed part (setup, frame, dispatch, stack entries of 48 bytes: about 300 \
+              instructions) is most of their cost, and a read through a composite or a \
+              multi-location adds 660 to 920 (the seed's hash gives most bytes of the mixed \
+              contexts' memory, about 15 instructions a byte). 20× in time would take about \
+              470 instructions: a cheaper run for every program, not a path for some",
     },
     RatioGoal {
         what: "fast evaluator with compilation vs reference, generated expressions",
@@ -1046,9 +1051,9 @@ mod tests {
             "{}",
             r.markdown
         );
-        assert!(r.markdown.contains(
-            "(profiles.md#fifth-round-part-2-reads-where-the-operation-runs-prepared-slots-wide-lanes)"
-        ));
+        assert!(r
+            .markdown
+            .contains("(profiles.md#where-the-corpus-gap-sits)"));
         assert!(!r.markdown.contains("profiles.md#generated-expressions"));
         assert!(!r.markdown.contains("profiles.md#lowered-dwarf"));
         assert!(

@@ -52,7 +52,10 @@ pub struct Env<'a> {
     pub types: &'a TypeTable,
     /// `None`: argument types unknown; `DIOpArg` then only checks its own type.
     pub args: Option<&'a [ArgInfo]>,
-    pub referrer: ReferrerInfo,
+    /// Borrowed: an environment is built for each evaluation and each
+    /// checked operation, and a typed pointer's type would be cloned (a
+    /// `Box`) every time.
+    pub referrer: &'a ReferrerInfo,
     /// Size of the described variable, for `DIOpFragment`.
     pub var_bits: Option<u64>,
 }
@@ -356,7 +359,7 @@ pub fn result_type(
         dl,
         types,
         args: None,
-        referrer: ReferrerInfo::Known {
+        referrer: &ReferrerInfo::Known {
             ty: None,
             bits: None,
         },
@@ -699,7 +702,7 @@ pub fn check_expr(e: &Expr, env: &Env) -> Result<Checked, Vec<Diagnostic>> {
             dl: env.dl,
             types: env.types,
             args: env.args,
-            referrer: env.referrer.clone(),
+            referrer: env.referrer,
             var_bits: env.var_bits,
         };
         match apply(op, &tys, &env_here) {
@@ -849,7 +852,7 @@ impl BareInputs {
             dl,
             types,
             args: self.args.as_deref(),
-            referrer: self.referrer.clone(),
+            referrer: &self.referrer,
             var_bits: self.var_bits,
         }
     }

@@ -454,7 +454,7 @@ impl<'m> Model<'m> {
             dl,
             types: &m.types,
             args: Some(&arg_infos),
-            referrer: info,
+            referrer: &info,
             var_bits: ir::object_bits(m, obj, dl),
         };
         let mut c = ctx.clone();

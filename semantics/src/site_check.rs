@@ -45,7 +45,7 @@ pub fn check_site(
         dl,
         types: &m.types,
         args: args.as_deref(),
-        referrer,
+        referrer: &referrer,
         var_bits,
     };
     check_expr(site.expr, &env)

@@ -678,7 +678,7 @@ fn programmatic_contexts() {
         dl: &ctx.datalayout,
         types: &types,
         args: Some(&args[..]),
-        referrer: ReferrerInfo::Known {
+        referrer: &ReferrerInfo::Known {
             ty: None,
             bits: None,
         },

@@ -548,7 +548,7 @@ impl Rule {
             dl,
             types: table,
             args: Some(&args),
-            referrer: ReferrerInfo::Known {
+            referrer: &ReferrerInfo::Known {
                 ty: None,
                 bits: None,
             },

@@ -50,7 +50,7 @@ fn well_formed(i: &Instance, e: &diopter_semantics::ast::Expr) -> bool {
         dl: &dl,
         types: &i.types,
         args: Some(&args),
-        referrer: ReferrerInfo::Known {
+        referrer: &ReferrerInfo::Known {
             ty: None,
             bits: None,
         },

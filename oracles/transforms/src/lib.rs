@@ -919,7 +919,7 @@ fn flatten(m: &Module, src: &str, limit: usize) -> Result<Transformed, NotApplic
                 dl: &dl,
                 types: &m.types,
                 args: Some(&infos),
-                referrer: ReferrerInfo::Forbidden,
+                referrer: &ReferrerInfo::Forbidden,
                 var_bits: None,
             };
             let Ok(checked) = check_expr(inner, &env) else {

@@ -194,7 +194,7 @@ fn env<'a>(dl: &'a DataLayout, types: &'a TypeTable, args: &'a [ArgInfo]) -> Env
         dl,
         types,
         args: Some(args),
-        referrer: ReferrerInfo::Absent,
+        referrer: &ReferrerInfo::Absent,
         var_bits: None,
     }
 }

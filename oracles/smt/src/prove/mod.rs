@@ -596,7 +596,7 @@ pub(crate) fn env<'a>(inst: &'a Instance, dl: &'a DataLayout, args: &'a [ArgInfo
         dl,
         types: &inst.types,
         args: Some(args),
-        referrer: ReferrerInfo::Absent,
+        referrer: &ReferrerInfo::Absent,
         var_bits: None,
     }
 }

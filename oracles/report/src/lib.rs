@@ -489,8 +489,8 @@ const RATIOS: [RatioGoal; 6] = [
         why: "in a context prepared beforehand (`PreparedContext`: a debugger \
               prepares a stop's context once for the expressions it evaluates there; the \
               bench's `fast` row runs so, the preparation outside the timed loop) a run is \
-              about 2,530 instructions per evaluation in callgrind against the reference's \
-              50,190 (19.9×; 15.9× before the fifth round); a few expressions with vectors \
+              about 2,520 instructions per evaluation in callgrind against the reference's \
+              49,870 (19.8×; 15.9× before the fifth round); a few expressions with vectors \
               of wide lanes, divisions of thousands of bits or offsets that outgrow `i128` \
               (repeated with `BigInt` offsets) are a fifth of it; the rest is flat: reading \
               values, the loop's per-operation dispatch and stack moves",
@@ -502,8 +502,8 @@ const RATIOS: [RatioGoal; 6] = [
         goal: 20.0,
         anchor: "where-the-corpus-gap-sits",
         why: "in a context prepared beforehand a run of a corpus expression (2.75 \
-              operations on average) is about 520 instructions, the reference about 9,730 \
-              (18.6×; 14.7× before the fifth round), and the time ratio runs at or below the \
+              operations on average) is about 520 instructions, the reference about 9,590 \
+              (18.4×; 14.7× before the fifth round), and the time ratio runs at or below the \
               instruction ratio (16.1× to 18.4× over the round's runs and alternations). No \
               kind of expression carries the gap: grouped by how the context places what \
               they read, every group of six or more expressions sits between 12.8× and \
@@ -514,7 +514,7 @@ const RATIOS: [RatioGoal; 6] = [
               instructions) is most of their cost, and a read through a composite or a \
               multi-location adds 660 to 920 (the seed's hash gives most bytes of the mixed \
               contexts' memory, about 15 instructions a byte). 20× in time would take about \
-              470 instructions: a cheaper run for every program, not a path for some",
+              465 instructions: a cheaper run for every program, not a path for some",
     },
     RatioGoal {
         what: "fast evaluator with compilation vs reference, generated expressions",
@@ -525,8 +525,8 @@ const RATIOS: [RatioGoal; 6] = [
         why: "compiling each expression into the previous program's buffers \
               (`Compiled::recompile_unchecked`, as a debugger or a fuzz loop reuses a \
               `Scratch`; the bench's `fast+compile` does so) and running it once on the raw \
-              context is about 7,160 instructions per 14-operation expression (8,730 before \
-              the fifth round), 7.0× fewer than the reference: the typing loop's dispatch, \
+              context is about 6,860 instructions per 14-operation expression (8,730 before \
+              the fifth round), 7.3× fewer than the reference: the typing loop's dispatch, \
               sizing aggregates and the run",
     },
     RatioGoal {
@@ -536,10 +536,10 @@ const RATIOS: [RatioGoal; 6] = [
         goal: 5.0,
         anchor: "compilation-fast-compile-vs-reference",
         why: "compiling into the previous program's buffers and running once on \
-              the raw context is about 1,760 instructions (2,165 before the fifth round), \
-              5.5× fewer than the reference's 9,730; the environment both sides build (about \
-              116) and the context entity lookups by name (about 45) are the largest single \
-              costs left; the compile path's mispredictions make its time ratio run below \
+              the raw context is about 1,610 instructions (2,165 before the fifth round), \
+              6.0× fewer than the reference's 9,590 (the environment both sides build no \
+              longer clones the referrer's type); the context entity lookups by name (about \
+              45) are the largest single cost left; the compile path's mispredictions make its time ratio run below \
               the instruction ratio",
     },
     RatioGoal {

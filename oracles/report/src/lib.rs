@@ -509,9 +509,9 @@ const RATIOS: [RatioGoal; 6] = [
               they read, every group of six or more expressions sits between 12.8× and \
               18.2×; grouped by program shape, the two-instruction programs \
               (`DIOpArg`/`DIOpReferrer` then `DIOpDeref` or `DIOpConvert`: 86 expressions, \
-              38% of the fast side's time) run at about 13×, because a run's \
-              fixed part (setup, frame, dispatch, stack entries of 48 bytes: about 300 \
-              instructions) is most of their cost, and a read through a composite or a \
+              38% of the fast side's time) run at about 13×, because a run's fixed part \
+              (setup, frame, dispatch, stack entries of 48 bytes: about 300 instructions) \
+              is most of their cost, and a read through a composite or a \
               multi-location adds 660 to 920 (the seed's hash gives most bytes of the mixed \
               contexts' memory, about 15 instructions a byte). 20× in time would take about \
               465 instructions: a cheaper run for every program, not a path for some",
@@ -538,9 +538,9 @@ const RATIOS: [RatioGoal; 6] = [
         why: "compiling into the previous program's buffers and running once on \
               the raw context is about 1,610 instructions (2,165 before the fifth round), \
               6.0× fewer than the reference's 9,590 (the environment both sides build no \
-              longer clones the referrer's type); the context entity lookups by name (about \
-              45) are the largest single cost left; the compile path's mispredictions make its time ratio run below \
-              the instruction ratio",
+              longer clones the referrer's type); the context entity lookups by name \
+              (about 45) are the largest single cost left; the compile path's \
+              mispredictions make its time ratio run below the instruction ratio",
     },
     RatioGoal {
         what: "fast evaluator vs gimli, the same lowered DWARF",

@@ -267,6 +267,20 @@ pub(crate) type Ended = Result<(), (usize, Stop)>;
 pub(crate) type Finished<'v, O> = Result<&'v Loc<O>, &'v (usize, Stop)>;
 
 impl<O> Bufs<O> {
+    /// Empties the arenas for a run; its words start with the prepared
+    /// context's (`pre_words`), whose regions the prepared locations name.
+    #[inline(always)]
+    pub(crate) fn begin(&mut self, pre_words: &[u64]) {
+        self.stack.clear();
+        self.singles.clear();
+        self.parts.clear();
+        self.addrs.clear();
+        self.words.clear();
+        if !pre_words.is_empty() {
+            self.words.extend_from_slice(pre_words);
+        }
+    }
+
     /// The last run's result: the location it left, or how it failed.
     #[inline]
     pub(crate) fn finished(&self) -> Finished<'_, O> {
@@ -419,7 +433,8 @@ pub(crate) const OBJECT: usize = 9;
 impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     /// A machine in a context prepared beforehand (`pre`; it reads the
     /// prepared `CtxInfo` then, and `run` only caches), or in a context it
-    /// has learnt nothing of yet. The scratch's vectors are cleared.
+    /// has learnt nothing of yet. The scratch's arenas start as
+    /// [`Bufs::begin`] leaves them.
     #[inline(always)]
     pub(crate) fn new(
         prog: &'a Compiled,
@@ -433,6 +448,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
             run.info = CtxInfo::fresh(ctx);
         }
         run.given = None;
+        bufs.begin(pre.map_or(&[], |p| &p.words[..]));
         let Bufs {
             stack,
             singles,
@@ -442,11 +458,6 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
             fault,
             ..
         } = bufs;
-        stack.clear();
-        singles.clear();
-        parts.clear();
-        addrs.clear();
-        words.clear();
         Machine {
             prog,
             ctx,

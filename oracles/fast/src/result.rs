@@ -103,19 +103,12 @@ impl Compiled {
         let b = &mut scratch.bufs;
         // What a run leaves: its result as the stack's one entry, arenas
         // holding the prepared context's words and nothing of the run's own.
-        b.stack.clear();
+        b.begin(&pre.words);
         b.stack.push(if len == 1 {
             Loc::One(pre.singles[start as usize])
         } else {
             Loc::Many(start, len)
         });
-        b.singles.clear();
-        b.parts.clear();
-        b.addrs.clear();
-        b.words.clear();
-        if !pre.words.is_empty() {
-            b.words.extend_from_slice(&pre.words);
-        }
         b.done = Ok(());
         Evaluation {
             prog: self,
@@ -145,9 +138,6 @@ impl Compiled {
             m.parts.pre = &pre.parts;
             m.addrs.pre = &pre.addrs;
             m.refs.pre = &pre.refs;
-            if !pre.words.is_empty() {
-                m.words.extend_from_slice(&pre.words);
-            }
         }
         let r = m.run();
         let (refs, repeated) = if let Err((_, Stop::Bail)) = r {

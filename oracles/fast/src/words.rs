@@ -5,14 +5,23 @@
 use diopter_semantics::value::Bits;
 use num_bigint::{BigInt, BigUint};
 
-/// The low `w` bits set (`w <= 128`).
+/// `MASKS[w]`: the low `w` bits set.
+static MASKS: [u128; 129] = {
+    let mut m = [0u128; 129];
+    let mut w = 1;
+    while w <= 128 {
+        m[w] = u128::MAX >> (128 - w);
+        w += 1;
+    }
+    m
+};
+
+/// The low `w` bits set (all of them from 128 on). A table: a shift of a
+/// `u128` by a variable amount, with its two edge cases, is a dozen
+/// instructions, and masks are taken on every read.
 #[inline]
 pub(crate) fn mask128(w: u64) -> u128 {
-    if w >= 128 {
-        u128::MAX
-    } else {
-        (1u128 << w) - 1
-    }
+    MASKS[w.min(128) as usize]
 }
 
 #[inline]
@@ -272,6 +281,17 @@ pub(crate) fn fill_ones(words: &mut [u64], pos: u64, n: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The table's masks, bit by bit: the low `w` bits, all 128 from 128 on.
+    #[test]
+    fn mask128_has_the_low_bits() {
+        for w in 0..=200u64 {
+            let m = mask128(w);
+            for i in 0..128 {
+                assert_eq!(m >> i & 1 == 1, i < w, "w {w} bit {i}");
+            }
+        }
+    }
 
     /// `to_i128_signed` agrees with `to_bigint_signed` wherever the value
     /// fits, and declines where it does not.

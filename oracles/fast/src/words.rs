@@ -24,13 +24,11 @@ pub(crate) fn mask128(w: u64) -> u128 {
     MASKS[w.min(128) as usize]
 }
 
+/// The low `w` bits set (all of them from 64 on): the low word of
+/// [`mask128`]'s table.
 #[inline]
 pub(crate) fn mask64(w: u64) -> u64 {
-    if w >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << w) - 1
-    }
+    MASKS[w.min(64) as usize] as u64
 }
 
 /// The signed reading of the low `w` bits of `v` (`1 <= w <= 128`).
@@ -38,6 +36,11 @@ pub(crate) fn mask64(w: u64) -> u64 {
 pub(crate) fn sext128(v: u128, w: u64) -> i128 {
     if w == 0 {
         return 0;
+    }
+    // Most values are at most 64 bits wide: shifts of one word.
+    if w <= 64 {
+        let s = 64 - w as u32;
+        return i128::from(((v as u64) << s) as i64 >> s);
     }
     let s = 128 - w.min(128) as u32;
     ((v << s) as i128) >> s
@@ -282,13 +285,43 @@ pub(crate) fn fill_ones(words: &mut [u64], pos: u64, n: u64) {
 mod tests {
     use super::*;
 
-    /// The table's masks, bit by bit: the low `w` bits, all 128 from 128 on.
+    /// The table's masks, bit by bit: the low `w` bits, all of them from
+    /// the width on.
     #[test]
-    fn mask128_has_the_low_bits() {
+    fn masks_have_the_low_bits() {
         for w in 0..=200u64 {
-            let m = mask128(w);
+            let (m, m64) = (mask128(w), mask64(w));
             for i in 0..128 {
-                assert_eq!(m >> i & 1 == 1, i < w, "w {w} bit {i}");
+                assert_eq!(m >> i & 1 == 1, i < w, "mask128({w}) bit {i}");
+            }
+            for i in 0..64 {
+                assert_eq!(m64 >> i & 1 == 1, i < w, "mask64({w}) bit {i}");
+            }
+        }
+    }
+
+    /// `sext128` bit by bit: the low `w` bits kept, bit `w - 1` copied
+    /// above them (0 for `w = 0`).
+    #[test]
+    fn sext128_copies_the_sign_bit() {
+        let values = [
+            0u128,
+            1,
+            u128::MAX,
+            0x8000_0000,
+            0x7fff_ffff,
+            0x8000_0000_0000_0000,
+            0x1234_5678_9abc_def0_0fed_cba9_8765_4321,
+            1 << 127,
+        ];
+        for v in values {
+            for w in 0..=128u64 {
+                let r = sext128(v, w) as u128;
+                let sign = w > 0 && v >> (w - 1) & 1 == 1;
+                for i in 0..128 {
+                    let want = if i < w { v >> i & 1 == 1 } else { sign };
+                    assert_eq!(r >> i & 1 == 1, want, "sext128({v:#x}, {w}) bit {i}");
+                }
             }
         }
     }

@@ -357,6 +357,8 @@ pub(crate) struct Machine<'a, 'r, O> {
     /// `Msg::NotInContext` and `Msg::OutOfBounds`): the scratch's, written
     /// only by the failure that reads it, so never cleared.
     pub fault: &'r mut Sgl<O>,
+    /// How the run ended: the scratch's, written once, at the end.
+    pub done: &'r mut Ended,
 }
 
 /// The arenas of a run, read-only: what a finished run's result is read
@@ -456,7 +458,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
             addrs,
             words,
             fault,
-            ..
+            done,
         } = bufs;
         Machine {
             prog,
@@ -483,6 +485,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
             run,
             pre,
             fault,
+            done,
         }
     }
 
@@ -528,18 +531,21 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
 
     // ------------------------------------------------------------ the loop
 
-    /// Runs the program; on failure, the error and the instruction index.
-    pub(crate) fn run(&mut self) -> Ended {
+    /// Runs the program, and writes how it ended into the scratch (`done`):
+    /// on failure, the error and the instruction index. Written there
+    /// rather than returned, so that the error is not copied again.
+    pub(crate) fn run(&mut self) {
         let prog = self.prog;
         for (k, ins) in prog.code.iter().enumerate() {
             if let Err(s) = self.step(ins) {
-                return Err((k, s));
+                *self.done = Err((k, s));
+                return;
             }
         }
         // A program that does not end in `Fail` leaves exactly one entry:
         // the result, read where it lies.
         debug_assert_eq!(self.stack.len(), 1);
-        Ok(())
+        *self.done = Ok(());
     }
 
     fn pop(&mut self) -> Loc<O> {

@@ -139,8 +139,8 @@ impl Compiled {
             m.addrs.pre = &pre.addrs;
             m.refs.pre = &pre.refs;
         }
-        let r = m.run();
-        let (refs, repeated) = if let Err((_, Stop::Bail)) = r {
+        m.run();
+        let (refs, repeated) = if let Err((_, Stop::Bail)) = m.done {
             // The small run's references are of no use to the repeated
             // run, which loads the context again; their vector is.
             let mut refs = std::mem::take(&mut m.refs.own);
@@ -148,18 +148,14 @@ impl Compiled {
             let mut b: Machine<'a, '_, BigInt> =
                 Machine::new(self, ctx, big, m.refs_home, m.run, None);
             b.refs.own = refs;
-            let r = b.run();
+            b.run();
             assert!(
-                !matches!(r, Err((_, Stop::Bail))),
+                !matches!(b.done, Err((_, Stop::Bail))),
                 "BigInt offsets do not overflow"
             );
-            let refs = b.refs.own;
-            big.done = r;
-            (refs, true)
+            (b.refs.own, true)
         } else {
-            let refs = m.refs.own;
-            bufs.done = r;
-            (refs, false)
+            (m.refs.own, false)
         };
         Evaluation {
             prog: self,

@@ -81,7 +81,7 @@ impl<'c> PreparedContext<'c> {
 
     /// [`Memory::overlay_u128`](diopter_semantics::memory::Memory::overlay_u128)
     /// on the prepared pages.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn overlay(&self, a: u32, addr: u128, out: &mut [u8]) -> u64 {
         let n = out.len();
         debug_assert!(n <= 64, "at most 64 bytes at a time");

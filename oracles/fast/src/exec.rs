@@ -1151,10 +1151,18 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     }
 
     /// Pointer bits of an address space (cached: a datalayout lookup).
+    /// A prepared context knows them for spaces 0 to 7: that lookup is
+    /// inline, the others a call.
+    #[inline(always)]
     pub(crate) fn pointer_bits(&mut self, a: u32) -> u64 {
         if let Some(&p) = self.pre.and_then(|p| p.info.ptr_bits.get(a as usize)) {
             return p;
         }
+        self.pointer_bits_cached(a)
+    }
+
+    #[inline(never)]
+    fn pointer_bits_cached(&mut self, a: u32) -> u64 {
         match self.run.info.ptr_bits.get_mut(a as usize) {
             Some(p) => {
                 if *p == 0 {

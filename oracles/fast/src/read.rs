@@ -152,7 +152,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
 
     /// `n` (at most 128) bits of memory from bit `off`, if the bytes'
     /// addresses stay below 2^128 (in bounds: the caller checked).
-    #[inline]
+    #[inline(always)]
     fn mem_u128(&mut self, a: u32, off: u128, n: u64) -> Option<u128> {
         let addr = off >> 3;
         let sh = (off & 7) as u32;

@@ -446,10 +446,12 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
         run: &'r mut RunState,
         pre: Option<&'a PreparedContext<'a>>,
     ) -> Self {
+        // A prepared context answers reads from its own pages: `given`
+        // serves only runs without one.
         if pre.is_none() {
             run.info = CtxInfo::fresh(ctx);
+            run.given = None;
         }
-        run.given = None;
         bufs.begin(pre.map_or(&[], |p| &p.words[..]));
         let Bufs {
             stack,

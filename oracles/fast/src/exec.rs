@@ -1242,7 +1242,10 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
         if out.is_empty() || seeded == 0 {
             return;
         }
-        let h = splitmix64(self.info().seed_hash ^ u64::from(a));
+        let h = match self.pre {
+            Some(p) if a < 8 => p.space_hash[a as usize],
+            _ => splitmix64(self.info().seed_hash ^ u64::from(a)),
+        };
         // Below 2^64 every byte's address is one limb: no carry into a
         // second limb to test for, and the bytes are visited in order (a
         // test per byte costs less than finding the next seeded one).
@@ -1472,6 +1475,9 @@ pub struct PreparedContext<'c> {
     /// address space and address: a binary search finds the first a read
     /// needs (the map's own search compares big page numbers).
     pub(crate) pages: Vec<Page<'c>>,
+    /// `splitmix64(seed_hash ^ a)` for address spaces 0 to 7: the first
+    /// step of every seeded byte of the space.
+    pub(crate) space_hash: [u64; 8],
     pub(crate) singles: Vec<Sgl<i128>>,
     pub(crate) parts: Vec<PartC<i128>>,
     pub(crate) addrs: Vec<AddrC<i128>>,

@@ -29,7 +29,7 @@ use super::compile::{Compiled, Ins};
 use super::exec::{
     Bufs, Machine, Page, PreparedContext, RunState, Stop, NOT_LOADED, OBJECT, REFERRER,
 };
-use diopter_semantics::context::Context;
+use diopter_semantics::context::{splitmix64, Context};
 use std::fmt;
 
 /// The program a context is loaded with: loading reads nothing of it.
@@ -66,10 +66,12 @@ impl<'c> PreparedContext<'c> {
                 bytes,
             })
             .collect();
+        let space_hash = std::array::from_fn(|a| splitmix64(run.info.seed_hash ^ a as u64));
         PreparedContext {
             ctx,
             info: run.info,
             pages,
+            space_hash,
             singles,
             parts,
             addrs,

@@ -123,10 +123,10 @@ impl Off for BigInt {
         Some(self + BigInt::from(d))
     }
     fn from_address(a: u128) -> Option<Self> {
-        Some(BigInt::from(a) * 8)
+        Some(BigInt::from(a) << 3)
     }
     fn times8(&self) -> Option<Self> {
-        Some(self * 8)
+        Some(self << 3)
     }
     fn is_zero(&self) -> bool {
         Zero::is_zero(self)

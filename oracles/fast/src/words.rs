@@ -151,11 +151,14 @@ pub(crate) fn copy(words: &mut [u64], src: u64, dst: u64, n: u64) {
 
 /// The `n` bits at `pos` as an unsigned big integer.
 pub(crate) fn to_biguint(words: &[u64], pos: u64, n: u64) -> BigUint {
-    let mut digits: Vec<u32> = Vec::with_capacity(n.div_ceil(32) as usize);
+    // A word of bits at a time, each two of `BigUint`'s `u32` input digits.
+    let mut digits: Vec<u32> = Vec::with_capacity(2 * n.div_ceil(64) as usize);
     let mut done = 0;
     while done < n {
-        let len = (n - done).min(32);
-        digits.push(get(words, pos + done, len) as u32);
+        let len = (n - done).min(64);
+        let x = get(words, pos + done, len);
+        digits.push(x as u32);
+        digits.push((x >> 32) as u32);
         done += len;
     }
     BigUint::new(digits)
@@ -221,9 +224,20 @@ pub(crate) fn to_u128_unsigned(words: &[u64], pos: u64, n: u64) -> Option<u128> 
     Some(get128(words, pos, 128))
 }
 
-/// The `n` bits at `pos`, read as a two's complement integer.
+/// The `n` bits at `pos`, read as a two's complement integer: the
+/// unsigned value, less `2^n` when the sign bit is set. (Through `Bits`,
+/// the value was built twice, and this is what a run repeated with
+/// `BigInt` offsets does with every wide offset it reads.)
 pub(crate) fn to_bigint_signed(words: &[u64], pos: u64, n: u64) -> BigInt {
-    to_bits(words, pos, n).to_bigint()
+    if n == 0 {
+        return BigInt::ZERO;
+    }
+    let unsigned = BigInt::from(to_biguint(words, pos, n));
+    if get(words, pos + n - 1, 1) == 1 {
+        unsigned - (BigInt::from(1u8) << n)
+    } else {
+        unsigned
+    }
 }
 
 /// The value of `b`, at most 128 bits wide, read from its digits here:
@@ -296,6 +310,51 @@ mod tests {
             }
             for i in 0..64 {
                 assert_eq!(m64 >> i & 1 == 1, i < w, "mask64({w}) bit {i}");
+            }
+        }
+    }
+
+    /// `to_bigint_signed` and `to_biguint` against the value built bit by
+    /// bit (and the reference's reading of the same bits, `Bits::to_bigint`)
+    /// at every alignment, for widths around word boundaries and with the sign
+    /// bit set or clear.
+    #[test]
+    fn big_readings_match_bits() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let words: Vec<u64> = (0..40)
+            .map(|i| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // Some words all ones or all zeros, for long sign runs.
+                match i % 5 {
+                    3 => u64::MAX,
+                    4 => 0,
+                    _ => x,
+                }
+            })
+            .collect();
+        for pos in [0u64, 1, 31, 64, 65, 127, 200, 640] {
+            for n in [
+                1u64, 2, 31, 32, 33, 63, 64, 65, 127, 128, 129, 191, 256, 300, 1000,
+            ] {
+                // The value bit by bit, and as the reference reads it.
+                let mut unsigned = BigUint::ZERO;
+                for i in (0..n).rev() {
+                    unsigned = (unsigned << 1u8) + BigUint::from(get(&words, pos + i, 1));
+                }
+                let signed = if get(&words, pos + n - 1, 1) == 1 {
+                    BigInt::from(unsigned.clone()) - (BigInt::from(1u8) << n)
+                } else {
+                    BigInt::from(unsigned.clone())
+                };
+                assert_eq!(to_biguint(&words, pos, n), unsigned, "pos {pos} n {n}");
+                assert_eq!(to_bigint_signed(&words, pos, n), signed, "pos {pos} n {n}");
+                assert_eq!(
+                    to_bits(&words, pos, n).to_bigint(),
+                    signed,
+                    "pos {pos} n {n}"
+                );
             }
         }
     }

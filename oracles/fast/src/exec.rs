@@ -637,11 +637,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                         O::small(v as i128)
                     }
                     Val::S(v) => O::small(sext128(v, bw)),
-                    Val::W(p) => match words::to_i128_signed(self.words, p, bw) {
-                        Some(v) => O::small(v),
-                        None => O::from_bigint(&words::to_bigint_signed(self.words, p, bw))
-                            .ok_or(Stop::Bail)?,
-                    },
+                    Val::W(p) => O::from_wide_signed(self.words, p, bw).ok_or(Stop::Bail)?,
                 };
                 if bytes {
                     delta = delta.times8().ok_or(Stop::Bail)?;
@@ -748,14 +744,7 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
                 }
                 let off = match self.read_val(&l, ptr_w)? {
                     Val::S(a) => O::from_address(a).ok_or(Stop::Bail)?,
-                    // A wide pointer usually holds a small address.
-                    Val::W(p) => match words::to_u128_unsigned(self.words, p, ptr_w) {
-                        Some(a) => O::from_address(a).ok_or(Stop::Bail)?,
-                        None => {
-                            let a = words::to_biguint(self.words, p, ptr_w);
-                            O::from_bigint(&(num_bigint::BigInt::from(a) * 8)).ok_or(Stop::Bail)?
-                        }
-                    },
+                    Val::W(p) => O::from_wide_address(self.words, p, ptr_w).ok_or(Stop::Bail)?,
                 };
                 self.push_one(St::Mem(addrspace), off);
             }

@@ -7,6 +7,7 @@
 //! only used to re-run an evaluation that bailed (a 1024-bit pointer, a
 //! `DIOpBitOffset` by an `i256`, a context offset beyond 2^127).
 
+use super::words;
 use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive, Zero};
 use std::fmt::Debug;
@@ -30,6 +31,13 @@ pub(crate) trait Off: Clone + PartialEq + Debug {
     /// `8 * a`, the bit offset of byte address `a`.
     fn from_address(a: u128) -> Option<Self>;
     fn times8(&self) -> Option<Self>;
+    /// The two's complement value of the `n` (more than 128) bits at `p`
+    /// in `words`; `None` when it does not fit (only for `i128`, which so
+    /// never builds the big integer).
+    fn from_wide_signed(words: &[u64], p: u64, n: u64) -> Option<Self>;
+    /// The bit offset of the byte address held (unsigned) in the `n` (more
+    /// than 128) bits at `p` in `words`; `None` when it does not fit.
+    fn from_wide_address(words: &[u64], p: u64, n: u64) -> Option<Self>;
     fn is_zero(&self) -> bool;
     fn is_negative(&self) -> bool;
     fn to_u128(&self) -> Option<u128>;
@@ -85,6 +93,12 @@ impl Off for i128 {
     fn times8(&self) -> Option<Self> {
         self.checked_mul(8)
     }
+    fn from_wide_signed(w: &[u64], p: u64, n: u64) -> Option<Self> {
+        words::to_i128_signed(w, p, n)
+    }
+    fn from_wide_address(w: &[u64], p: u64, n: u64) -> Option<Self> {
+        words::to_u128_unsigned(w, p, n).and_then(Self::from_address)
+    }
     #[inline]
     fn is_zero(&self) -> bool {
         *self == 0
@@ -127,6 +141,20 @@ impl Off for BigInt {
     }
     fn times8(&self) -> Option<Self> {
         Some(self << 3)
+    }
+    fn from_wide_signed(w: &[u64], p: u64, n: u64) -> Option<Self> {
+        // A wide offset usually holds a small value.
+        Some(match words::to_i128_signed(w, p, n) {
+            Some(v) => BigInt::from(v),
+            None => words::to_bigint_signed(w, p, n),
+        })
+    }
+    fn from_wide_address(w: &[u64], p: u64, n: u64) -> Option<Self> {
+        // A wide pointer usually holds a small address.
+        Some(match words::to_u128_unsigned(w, p, n) {
+            Some(a) => BigInt::from(a) << 3,
+            None => BigInt::from(words::to_biguint(w, p, n)) << 3,
+        })
     }
     fn is_zero(&self) -> bool {
         Zero::is_zero(self)

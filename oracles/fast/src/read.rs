@@ -61,6 +61,17 @@ fn value_read<O: Off>(s: &Sgl<O>, n: u64) -> Option<u128> {
     (end <= u128::from(w)).then(|| (v >> off) & mask128(n))
 }
 
+/// A whole wide implicit value read at offset 0: its region (regions are
+/// never written after they are made, so the value is shared rather than
+/// copied).
+#[inline(always)]
+fn whole_wide<O: Off>(s: &Sgl<O>, n: u64) -> Option<u64> {
+    match s.st {
+        St::ImpW(start, w) if w == n && s.off.is_zero() => Some(u64::from(start) * 64),
+        _ => None,
+    }
+}
+
 /// The message of a read of a location description with no single location.
 const NO_SINGLE: &str = "the location description has no single location";
 
@@ -77,6 +88,9 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
             if let Some(v) = value_read(s, n) {
                 return Ok(Val::S(v));
             }
+            if let Some(p) = whole_wide(s, n) {
+                return Ok(Val::W(p));
+            }
         }
         self.read_val_general(loc, n)
     }
@@ -91,6 +105,9 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
             if let Some(v) = value_read(s, n) {
                 return Ok(Val::S(v));
             }
+            if let Some(p) = whole_wide(s, n) {
+                return Ok(Val::W(p));
+            }
         }
         let l = self.stack[i].clone();
         self.read_val_general(&l, n)
@@ -100,17 +117,6 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     fn read_val_general(&mut self, loc: &Loc<O>, n: u64) -> R<Val> {
         if n <= 128 {
             return Ok(Val::S(self.read_small(loc, n)?));
-        }
-        // A whole wide implicit value: regions are never written after they
-        // are made, so the value can be shared rather than copied.
-        if let Loc::One(Sgl {
-            st: St::ImpW(start, w),
-            off,
-        }) = loc
-        {
-            if *w == n && off.is_zero() {
-                return Ok(Val::W(u64::from(*start) * 64));
-            }
         }
         let d = self.alloc(n);
         self.read_into(loc, 0, n, d)?;

@@ -485,36 +485,33 @@ const RATIOS: [RatioGoal; 6] = [
         slow: "generated/reference",
         fast: "generated/fast",
         goal: 20.0,
-        anchor: "generated-expressions-fast-vs-reference",
+        anchor: "sixth-round-part-2",
         why: "in a context prepared beforehand (`PreparedContext`: a debugger \
               prepares a stop's context once for the expressions it evaluates there; the \
               bench's `fast` row runs so, the preparation outside the timed loop) a run is \
-              about 2,520 instructions per evaluation in callgrind against the reference's \
-              49,870 (19.8×; 15.9× before the fifth round); a few expressions with vectors \
-              of wide lanes, divisions of thousands of bits or offsets that outgrow `i128` \
-              (repeated with `BigInt` offsets) are a fifth of it; the rest is flat: reading \
-              values, the loop's per-operation dispatch and stack moves",
+              about 2,380 instructions per evaluation in callgrind against the reference's \
+              49,870 (21.0×; 19.8× before the sixth round), and the time ratio on this \
+              machine moves by more than that margin (19.5× to 22.6× over the round's four \
+              criterion runs, the reference's own mean by half between runs); the \
+              expressions furthest below the goal are the runs repeated with `BigInt` \
+              offsets (7 of the 300, 3.7× to 7.5×), a vector of sixteen `i129` lanes \
+              (8.3×) and the contexts that cannot be prepared",
     },
     RatioGoal {
         what: "fast evaluator vs reference, corpus expressions",
         slow: "corpus/reference",
         fast: "corpus/fast",
         goal: 20.0,
-        anchor: "where-the-corpus-gap-sits",
+        anchor: "where-the-time-goes-now",
         why: "in a context prepared beforehand a run of a corpus expression (2.75 \
-              operations on average) is about 520 instructions, the reference about 9,590 \
-              (18.4×; 14.7× before the fifth round), and the time ratio runs at or below the \
-              instruction ratio (16.1× to 18.4× over the round's runs and alternations). No \
-              kind of expression carries the gap: grouped by how the context places what \
-              they read, every group of six or more expressions sits between 12.8× and \
-              18.2×; grouped by program shape, the two-instruction programs \
-              (`DIOpArg`/`DIOpReferrer` then `DIOpDeref` or `DIOpConvert`: 86 expressions, \
-              38% of the fast side's time) run at about 13×, because a run's fixed part \
-              (setup, frame, dispatch, stack entries of 48 bytes: about 300 instructions) \
-              is most of their cost, and a read through a composite or a \
-              multi-location adds 660 to 920 (the seed's hash gives most bytes of the mixed \
-              contexts' memory, about 15 instructions a byte). 20× in time would take about \
-              465 instructions: a cheaper run for every program, not a path for some",
+              operations on average) is about 484 instructions, the reference about 9,590 \
+              (19.8×; 18.3× before the sixth round), and the time ratio on this machine \
+              moves by more than the margin left (19.0× to 22.0× over the round's four \
+              criterion runs; the interleaved medians 19.8× to 20.9×). What is left is \
+              flat: the expressions that read through memory, composites and \
+              multi-locations are three fifths of the fast side's instructions (the seed's \
+              hash gives most of the bytes they read, about 15 instructions a byte), and a \
+              machine run's setup (about 90 instructions) much of the rest",
     },
     RatioGoal {
         what: "fast evaluator with compilation vs reference, generated expressions",
@@ -525,8 +522,8 @@ const RATIOS: [RatioGoal; 6] = [
         why: "compiling each expression into the previous program's buffers \
               (`Compiled::recompile_unchecked`, as a debugger or a fuzz loop reuses a \
               `Scratch`; the bench's `fast+compile` does so) and running it once on the raw \
-              context is about 6,860 instructions per 14-operation expression (8,730 before \
-              the fifth round), 7.3× fewer than the reference: the typing loop's dispatch, \
+              context is about 6,700 instructions per 14-operation expression (8,730 before \
+              the fifth round), 7.4× fewer than the reference: the typing loop's dispatch, \
               sizing aggregates and the run",
     },
     RatioGoal {
@@ -536,7 +533,7 @@ const RATIOS: [RatioGoal; 6] = [
         goal: 5.0,
         anchor: "compilation-fast-compile-vs-reference",
         why: "compiling into the previous program's buffers and running once on \
-              the raw context is about 1,610 instructions (2,165 before the fifth round), \
+              the raw context is about 1,585 instructions (2,165 before the fifth round), \
               6.0× fewer than the reference's 9,590 (the environment both sides build no \
               longer clones the referrer's type); the context entity lookups by name \
               (about 45) are the largest single cost left; the compile path's \
@@ -1051,10 +1048,8 @@ mod tests {
             "{}",
             r.markdown
         );
-        assert!(r
-            .markdown
-            .contains("(profiles.md#where-the-corpus-gap-sits)"));
-        assert!(!r.markdown.contains("profiles.md#generated-expressions"));
+        assert!(r.markdown.contains("(profiles.md#where-the-time-goes-now)"));
+        assert!(!r.markdown.contains("profiles.md#sixth-round-part-2"));
         assert!(!r.markdown.contains("profiles.md#lowered-dwarf"));
         assert!(
             r.markdown.contains(

@@ -537,9 +537,15 @@ impl<'a, 'r, O: Off> Machine<'a, 'r, O> {
     /// on failure, the error and the instruction index. Written there
     /// rather than returned, so that the error is not copied again.
     pub(crate) fn run(&mut self) {
-        let prog = self.prog;
-        for (k, ins) in prog.code.iter().enumerate() {
+        let code = &self.prog.code;
+        for ins in code.iter() {
             if let Err(s) = self.step(ins) {
+                // The instruction's index from its address: a counter kept
+                // for every instruction is a register or a store the loop
+                // pays for the rare failure (and counting what is left of
+                // the iterator measured slower than this).
+                let k = (ins as *const Ins as usize - code.as_ptr() as usize)
+                    / std::mem::size_of::<Ins>();
                 *self.done = Err((k, s));
                 return;
             }

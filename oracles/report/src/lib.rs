@@ -489,8 +489,8 @@ const RATIOS: [RatioGoal; 6] = [
         why: "in a context prepared beforehand (`PreparedContext`: a debugger \
               prepares a stop's context once for the expressions it evaluates there; the \
               bench's `fast` row runs so, the preparation outside the timed loop) a run is \
-              about 2,380 instructions per evaluation in callgrind against the reference's \
-              49,870 (21.0×; 19.8× before the sixth round), and the time ratio on this \
+              about 2,360 instructions per evaluation in callgrind against the reference's \
+              49,870 (21.1×; 19.8× before the sixth round), and the time ratio on this \
               machine moves by more than that margin (19.5× to 22.6× over the round's four \
               criterion runs, the reference's own mean by half between runs); the \
               expressions furthest below the goal are the runs repeated with `BigInt` \
@@ -504,8 +504,8 @@ const RATIOS: [RatioGoal; 6] = [
         goal: 20.0,
         anchor: "where-the-time-goes-now",
         why: "in a context prepared beforehand a run of a corpus expression (2.75 \
-              operations on average) is about 484 instructions, the reference about 9,590 \
-              (19.8×; 18.3× before the sixth round), and the time ratio on this machine \
+              operations on average) is about 474 instructions, the reference about 9,590 \
+              (20.2×; 18.3× before the sixth round), and the time ratio on this machine \
               moves by more than the margin left (19.0× to 22.0× over the round's four \
               criterion runs; the interleaved medians 19.8× to 20.9×). What is left is \
               flat: the expressions that read through memory, composites and \
@@ -522,8 +522,8 @@ const RATIOS: [RatioGoal; 6] = [
         why: "compiling each expression into the previous program's buffers \
               (`Compiled::recompile_unchecked`, as a debugger or a fuzz loop reuses a \
               `Scratch`; the bench's `fast+compile` does so) and running it once on the raw \
-              context is about 6,700 instructions per 14-operation expression (8,730 before \
-              the fifth round), 7.4× fewer than the reference: the typing loop's dispatch, \
+              context is about 6,680 instructions per 14-operation expression (8,730 before \
+              the fifth round), 7.5× fewer than the reference: the typing loop's dispatch, \
               sizing aggregates and the run",
     },
     RatioGoal {
@@ -533,8 +533,8 @@ const RATIOS: [RatioGoal; 6] = [
         goal: 5.0,
         anchor: "compilation-fast-compile-vs-reference",
         why: "compiling into the previous program's buffers and running once on \
-              the raw context is about 1,585 instructions (2,165 before the fifth round), \
-              6.0× fewer than the reference's 9,590 (the environment both sides build no \
+              the raw context is about 1,580 instructions (2,165 before the fifth round), \
+              6.1× fewer than the reference's 9,590 (the environment both sides build no \
               longer clones the referrer's type); the context entity lookups by name \
               (about 45) are the largest single cost left; the compile path's \
               mispredictions make its time ratio run below the instruction ratio",

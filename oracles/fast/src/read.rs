@@ -63,11 +63,11 @@ fn value_read<O: Off>(s: &Sgl<O>, n: u64) -> Option<u128> {
 
 /// A whole wide implicit value read at offset 0: its region (regions are
 /// never written after they are made, so the value is shared rather than
-/// copied).
+/// copied). Only for more than 128 bits: a narrower read is a `Val::S`.
 #[inline(always)]
 fn whole_wide<O: Off>(s: &Sgl<O>, n: u64) -> Option<u64> {
     match s.st {
-        St::ImpW(start, w) if w == n && s.off.is_zero() => Some(u64::from(start) * 64),
+        St::ImpW(start, w) if w == n && n > 128 && s.off.is_zero() => Some(u64::from(start) * 64),
         _ => None,
     }
 }

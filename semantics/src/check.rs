@@ -52,9 +52,8 @@ pub struct Env<'a> {
     pub types: &'a TypeTable,
     /// `None`: argument types unknown; `DIOpArg` then only checks its own type.
     pub args: Option<&'a [ArgInfo]>,
-    /// Borrowed: an environment is built for each evaluation and each
-    /// checked operation, and a typed pointer's type would be cloned (a
-    /// `Box`) every time.
+    /// Borrowed: an environment is built for each evaluation, and a typed
+    /// pointer's type would be cloned (a `Box`) every time.
     pub referrer: &'a ReferrerInfo,
     /// Size of the described variable, for `DIOpFragment`.
     pub var_bits: Option<u64>,
@@ -650,6 +649,15 @@ pub fn check_expr(e: &Expr, env: &Env) -> Result<Checked, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     let mut stack: Vec<Entry> = Vec::new();
     let mut fragment: Option<(u64, u64)> = None;
+    // The operations are typed in the expression's own dialect.
+    let env_here = Env {
+        dialect: e.dialect,
+        dl: env.dl,
+        types: env.types,
+        args: env.args,
+        referrer: env.referrer,
+        var_bits: env.var_bits,
+    };
     for (i, node) in e.ops.iter().enumerate() {
         let op = &node.op;
         let err = |m: String| Diagnostic::error(node.span, m).at_op(i);
@@ -697,14 +705,6 @@ pub fn check_expr(e: &Expr, env: &Env) -> Result<Checked, Vec<Diagnostic>> {
             }
         }
         let tys: Vec<Type> = popped.iter().map(|p| p.ty.clone()).collect();
-        let env_here = Env {
-            dialect: e.dialect,
-            dl: env.dl,
-            types: env.types,
-            args: env.args,
-            referrer: env.referrer,
-            var_bits: env.var_bits,
-        };
         match apply(op, &tys, &env_here) {
             Ok(t) => stack.push(Entry {
                 ty: t,
